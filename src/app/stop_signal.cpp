@@ -1,0 +1,48 @@
+#include "app/stop_signal.h"
+
+#include <signal.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <string>
+
+#include "util/error.h"
+
+namespace retsnoop {
+
+namespace {
+
+sigset_t stop_set() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  return set;
+}
+
+}  // namespace
+
+StopSignal::StopSignal() {
+  sigset_t set = stop_set();
+  if (sigprocmask(SIG_BLOCK, &set, nullptr))
+    throw UserError(std::string("sigprocmask: ") + std::strerror(errno));
+  fd_ = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+  if (fd_ < 0) throw UserError(std::string("signalfd: ") + std::strerror(errno));
+}
+
+StopSignal::~StopSignal() {
+  close(fd_);
+  sigset_t set = stop_set();
+  sigprocmask(SIG_UNBLOCK, &set, nullptr);
+}
+
+bool StopSignal::requested() {
+  if (seen_.load()) return true;
+  signalfd_siginfo info;
+  if (read(fd_, &info, sizeof(info)) == sizeof(info)) seen_ = true;
+  return seen_.load();
+}
+
+}  // namespace retsnoop

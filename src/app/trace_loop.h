@@ -1,0 +1,25 @@
+// Load, attach, receive and print until stopped, then detach: the live part of a run.
+#pragma once
+
+#include "app/stop_signal.h"
+#include "attach/tracer_object.h"
+#include "cli/options.h"
+#include "discovery/func_info.h"
+#include "format/format_options.h"
+
+namespace retsnoop {
+
+class Symbolizer;
+
+struct TraceLoopInputs {
+  const Options& opts;
+  const FuncTable& funcs;
+  Symbolizer& symbolizer;
+  SymbLevel symb_level;
+  AttachKind kind;
+};
+
+// Returns the exit code. Whatever happens, nothing stays attached when it returns or throws.
+int trace_loop(const TraceLoopInputs& in, StopSignal& stop);
+
+}  // namespace retsnoop

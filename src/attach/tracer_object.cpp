@@ -1,0 +1,129 @@
+#include "attach/tracer_object.h"
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "rs_tracer.skel.h"
+#include "util/error.h"
+#include "util/log.h"
+
+namespace retsnoop {
+
+namespace {
+
+static_assert(sizeof(rs_frame) == 32, "rs_frame layout must match BPF");
+static_assert(sizeof(rs_part_hdr) == 16, "part header must keep payloads 8-byte aligned");
+static_assert(sizeof(rs_call_rec) == 40, "rs_call_rec layout must match BPF");
+
+void set_errno_bits(__u64* bitmap, const std::vector<int>& errs) {
+  for (int e : errs) {
+    if (e >= 0 && e < RS_ERRNO_BITMAP_WORDS * 64) bitmap[e / 64] |= 1ull << (e % 64);
+  }
+}
+
+[[noreturn]] void fail(const std::string& what, int err) {
+  throw UserError(what + ": " + std::strerror(err < 0 ? -err : err));
+}
+
+void resize_map(bpf_map* map, uint32_t entries) {
+  int err = bpf_map__set_max_entries(map, entries);
+  if (err) fail(std::string("map '") + bpf_map__name(map) + "': cannot resize", err);
+}
+
+}  // namespace
+
+TracerObject::TracerObject(const TracerConfig& cfg, const FuncTable& funcs) : kind_(cfg.kind) {
+  skel_ = rs_tracer__open();
+  if (!skel_) fail("failed to open BPF object", errno);
+  configure(cfg, funcs.size());
+  int err = rs_tracer__load(skel_);
+  if (err) {
+    rs_tracer__destroy(skel_);
+    skel_ = nullptr;
+    fail("failed to load BPF programs (see -vv for the verifier log)", err);
+  }
+  fill_func_descs(funcs);
+  fill_filters(cfg);
+}
+
+TracerObject::~TracerObject() { rs_tracer__destroy(skel_); }
+
+void TracerObject::configure(const TracerConfig& cfg, size_t nr_funcs) {
+  auto* ro = skel_->rodata;
+  ro->success_stacks = cfg.success_stacks;
+  ro->emit_trace = cfg.emit_trace;
+  ro->capture_lbr = cfg.capture_lbr;
+  ro->min_duration_ns = cfg.min_duration_ns;
+  ro->has_pid_allow = !cfg.allow_pids.empty();
+  ro->has_comm_allow = !cfg.allow_comms.empty();
+  ro->has_err_allow = !cfg.allow_errors.empty();
+  set_errno_bits(ro->err_allow, cfg.allow_errors);
+  set_errno_bits(ro->err_deny, cfg.deny_errors);
+
+  resize_map(skel_->maps.rb, cfg.ringbuf_size);
+  resize_map(skel_->maps.sessions, cfg.sessions_size);
+  resize_map(skel_->maps.func_descs, nr_funcs ? nr_funcs : 1);
+
+  // Only the pair of programs for the chosen mechanism is loaded: a kernel without
+  // multi-kprobe support would reject the other pair.
+  bool multi = cfg.kind == AttachKind::MultiKprobe;
+  bpf_program__set_autoload(skel_->progs.rs_kentry, !multi);
+  bpf_program__set_autoload(skel_->progs.rs_kexit, !multi);
+  bpf_program__set_autoload(skel_->progs.rs_kmentry, multi);
+  bpf_program__set_autoload(skel_->progs.rs_kmexit, multi);
+}
+
+void TracerObject::fill_func_descs(const FuncTable& funcs) {
+  int fd = bpf_map__fd(skel_->maps.func_descs);
+  for (uint32_t id = 0; id < funcs.size(); ++id) {
+    rs_func_desc desc{};
+    desc.addr = funcs[id].addr;
+    desc.ret_kind = static_cast<uint8_t>(funcs[id].ret);
+    desc.flags = funcs[id].is_entry ? RS_FUNC_ENTRY : 0;
+    if (bpf_map_update_elem(fd, &id, &desc, BPF_ANY)) fail("func_descs: update failed", errno);
+  }
+}
+
+void TracerObject::fill_filters(const TracerConfig& cfg) {
+  int pid_fd = bpf_map__fd(skel_->maps.pid_filter);
+  auto put_pid = [&](int pid, uint8_t verdict) {
+    uint32_t key = pid;
+    if (bpf_map_update_elem(pid_fd, &key, &verdict, BPF_ANY)) fail("pid_filter: update failed", errno);
+  };
+  for (int pid : cfg.allow_pids) put_pid(pid, 1);
+  for (int pid : cfg.deny_pids) put_pid(pid, 0);  // deny wins: written last
+
+  int comm_fd = bpf_map__fd(skel_->maps.comm_filter);
+  auto put_comm = [&](const std::string& comm, uint8_t verdict) {
+    char key[RS_COMM_LEN] = {};
+    std::strncpy(key, comm.c_str(), RS_COMM_LEN - 1);
+    if (bpf_map_update_elem(comm_fd, key, &verdict, BPF_ANY)) fail("comm_filter: update failed", errno);
+  };
+  for (const auto& c : cfg.allow_comms) put_comm(c, 1);
+  for (const auto& c : cfg.deny_comms) put_comm(c, 0);
+}
+
+bpf_program* TracerObject::entry_prog() const {
+  return kind_ == AttachKind::MultiKprobe ? skel_->progs.rs_kmentry : skel_->progs.rs_kentry;
+}
+
+bpf_program* TracerObject::exit_prog() const {
+  return kind_ == AttachKind::MultiKprobe ? skel_->progs.rs_kmexit : skel_->progs.rs_kexit;
+}
+
+int TracerObject::ringbuf_fd() const { return bpf_map__fd(skel_->maps.rb); }
+
+void TracerObject::activate() { __atomic_store_n(&skel_->bss->ready, true, __ATOMIC_RELEASE); }
+
+void TracerObject::deactivate() { __atomic_store_n(&skel_->bss->ready, false, __ATOMIC_RELEASE); }
+
+rs_stats TracerObject::stats() const {
+  rs_stats s;
+  std::memcpy(&s, (const void*)&skel_->bss->stats, sizeof(s));
+  return s;
+}
+
+}  // namespace retsnoop

@@ -1,0 +1,59 @@
+// Owns the loaded BPF object (skeleton): configuration before load, map sizing, function table,
+// filters, activation and counters. Destroying it closes every program, map and link it holds.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bpf/abi.h"
+#include "discovery/func_info.h"
+
+struct rs_tracer;
+struct bpf_program;
+
+namespace retsnoop {
+
+enum class AttachKind { MultiKprobe, Kprobe, Fentry };
+
+struct TracerConfig {
+  AttachKind kind = AttachKind::Kprobe;
+  bool success_stacks = false;
+  bool emit_trace = false;
+  bool capture_lbr = false;
+  uint64_t min_duration_ns = 0;
+  std::vector<int> allow_pids, deny_pids;
+  std::vector<std::string> allow_comms, deny_comms;
+  std::vector<int> allow_errors, deny_errors;  // positive errnos, 0 = NULL
+  uint64_t ringbuf_size = 8ull << 20;
+  uint32_t sessions_size = 4096;
+};
+
+class TracerObject {
+ public:
+  // Opens, configures and loads the BPF object for funcs; throws UserError with the libbpf
+  // reason when the kernel refuses it.
+  TracerObject(const TracerConfig& cfg, const FuncTable& funcs);
+  ~TracerObject();
+  TracerObject(const TracerObject&) = delete;
+  TracerObject& operator=(const TracerObject&) = delete;
+
+  bpf_program* entry_prog() const;
+  bpf_program* exit_prog() const;
+  int ringbuf_fd() const;
+  // Handlers ignore every hit until activated: nothing is recorded from a half-attached set.
+  void activate();
+  void deactivate();
+  rs_stats stats() const;
+
+ private:
+  void configure(const TracerConfig& cfg, size_t nr_funcs);
+  void fill_func_descs(const FuncTable& funcs);
+  void fill_filters(const TracerConfig& cfg);
+
+  AttachKind kind_;
+  rs_tracer* skel_ = nullptr;
+};
+
+}  // namespace retsnoop

@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Records shared by the BPF programs and user space. Plain C, fixed-width types only, so the
+ * same layout is seen by clang -target bpf and by the C++ side (which static_asserts sizes).
+ */
+#ifndef RETSNOOP_BPF_ABI_H
+#define RETSNOOP_BPF_ABI_H
+
+#ifdef __bpf__
+typedef unsigned char rs_u8;
+typedef unsigned short rs_u16;
+typedef unsigned int rs_u32;
+typedef unsigned long long rs_u64;
+typedef long long rs_s64;
+#else
+#include <stdint.h>
+typedef uint8_t rs_u8;
+typedef uint16_t rs_u16;
+typedef uint32_t rs_u32;
+typedef uint64_t rs_u64;
+typedef int64_t rs_s64;
+#endif
+
+#define RS_MAX_DEPTH 64     /* traced call levels kept per session */
+#define RS_MAX_KSTACK 96    /* kernel stack frames captured at the deepest failure */
+#define RS_MAX_LBR 32       /* branch records captured in LBR mode */
+#define RS_COMM_LEN 16
+#define RS_MAX_ERRNO 4095   /* ERR_PTR range, -4095..-1 */
+#define RS_ERRNO_BITMAP_WORDS 9 /* errnos 0..575, covers the kernel-internal 512..530 */
+
+/* How a function's return value is judged (from BTF) and printed. */
+enum rs_ret_kind {
+	RS_RET_VOID = 0,  /* never fails */
+	RS_RET_BOOL = 1,  /* never fails */
+	RS_RET_UNSIGNED = 2, /* unsigned or narrow signed integers: never fail */
+	RS_RET_INT32 = 3, /* fails when the low 32 bits are -4095..-1 */
+	RS_RET_INT64 = 4, /* fails on -4095..-1 */
+	RS_RET_PTR = 5,   /* fails on NULL or ERR_PTR */
+};
+
+enum rs_func_flags {
+	RS_FUNC_ENTRY = 1u << 0, /* opens a session */
+};
+
+/* One entry per traced function, indexed by function id (the attach cookie). */
+struct rs_func_desc {
+	rs_u64 addr;     /* runtime address, used by fentry to map IP -> id */
+	rs_u8 ret_kind;  /* enum rs_ret_kind */
+	rs_u8 flags;     /* enum rs_func_flags */
+	rs_u16 pad0;
+	rs_u32 pad1;
+};
+
+/*
+ * A reported session reaches user space as several ring buffer records sharing session_id: its
+ * parts (RS_REC_FRAMES, RS_REC_SAVED, RS_REC_KSTACK, RS_REC_LBR and, with -T, RS_REC_CALL) and,
+ * last, the RS_REC_SESSION header that says how many of each to expect. One program run emits
+ * all parts of a session in order, so the header completes it. Parts carry only the used
+ * entries, which keeps records small and lets the ring buffer hold many sessions.
+ */
+enum rs_rec_type {
+	RS_REC_SESSION = 1,
+	RS_REC_FRAMES = 2, /* struct rs_frame[cnt]: the reported chain, outermost first */
+	RS_REC_SAVED = 3,  /* struct rs_frame[cnt]: an earlier failing chain, for stitching */
+	RS_REC_KSTACK = 4, /* rs_u64[cnt]: kernel stack, innermost frame first */
+	RS_REC_LBR = 5,    /* struct rs_lbr_entry[cnt]: newest first, as the hardware reports */
+	RS_REC_CALL = 6,   /* -T: one function entry or exit inside a session */
+};
+
+/* Header of every part record; the payload follows without padding. */
+struct rs_part_hdr {
+	rs_u32 type;
+	rs_u32 cnt;
+	rs_u64 session_id;
+};
+
+/* One traced call level of a session stack. */
+struct rs_frame {
+	rs_u32 func_id;
+	rs_u32 seq;      /* call number within the session: identifies one call */
+	rs_u64 start_ns;
+	rs_u64 dur_ns;
+	rs_s64 res;
+};
+
+struct rs_lbr_entry {
+	rs_u64 from;
+	rs_u64 to;
+	rs_u64 flags;
+};
+
+enum rs_session_flags {
+	RS_SESS_ERROR = 1u << 0,       /* the reported chain ends in a failure */
+	RS_SESS_DISCARD = 1u << 1,     /* -T only: not reported, user space frees its records */
+	RS_SESS_KSTACK_ERR = 1u << 2,  /* bpf_get_stack failed */
+	RS_SESS_PART_LOST = 1u << 3,   /* a part record did not fit in the ring buffer */
+};
+
+struct rs_session_rec {
+	rs_u32 type; /* RS_REC_SESSION */
+	rs_u32 flags;
+	rs_u64 session_id;
+	rs_u32 pid;
+	rs_u32 tid;
+	char task_comm[RS_COMM_LEN];
+	char proc_comm[RS_COMM_LEN];
+	rs_u64 start_ns; /* entry call start, CLOCK_MONOTONIC */
+	rs_u64 end_ns;   /* session end */
+	rs_u32 depth;       /* frames in RS_REC_FRAMES */
+	rs_u32 saved_depth; /* frames in RS_REC_SAVED, 0: none sent */
+	rs_u32 kstack_cnt;
+	rs_u32 lbr_cnt;
+	rs_u32 trace_cnt;  /* -T records emitted for this session */
+	rs_u32 trace_lost; /* -T records that did not fit in the ring buffer */
+};
+
+/* -T record: one entry or exit of a traced function. */
+struct rs_call_rec {
+	rs_u32 type; /* RS_REC_CALL */
+	rs_u16 depth;
+	rs_u8 is_entry;
+	rs_u8 pad;
+	rs_u64 session_id;
+	rs_u32 func_id;
+	rs_u32 seq;   /* record number within the session: gaps mean lost records */
+	rs_u64 ts_ns;
+	rs_s64 res;   /* exits only */
+};
+
+/* Counters user space reads at exit (BPF global data). */
+struct rs_stats {
+	rs_u64 sessions_dropped;  /* header did not fit in the ring buffer */
+	rs_u64 sessions_nomem;    /* session map full */
+	rs_u64 sessions_broken;   /* exit without matching entry (missed probe) */
+	rs_u64 depth_overflow;    /* calls deeper than RS_MAX_DEPTH */
+};
+
+#endif /* RETSNOOP_BPF_ABI_H */

@@ -1,0 +1,13 @@
+// LBR filter specs for -R/-B/--lbr: perf branch-sample names or a raw PERF_SAMPLE_BRANCH_* mask.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+namespace retsnoop {
+
+// "any_return" -> PERF_SAMPLE_BRANCH_ANY_RETURN, "24" -> 24. Throws InvalidValue listing the
+// valid names.
+uint64_t parse_lbr_flags(std::string_view spec);
+
+}  // namespace retsnoop

@@ -1,0 +1,219 @@
+#include "cli/option_table.h"
+
+#include <algorithm>
+#include <climits>
+#include <string>
+#include <vector>
+
+#include "cli/lbr_flags.h"
+#include "cli/settings.h"
+#include "cli/value_parsers.h"
+#include "cli/word_file.h"
+#include "discovery/case_presets.h"
+#include "util/errno_names.h"
+#include "util/error.h"
+
+namespace retsnoop {
+namespace {
+
+// Keys of options without a short form: above any character so getopt never confuses them.
+enum LongOnlyKey { kLbrMaxCount = 256, kDryRun, kConfigHelp, kJson, kUsage };
+
+enum Group { kTargeting = 1, kModes, kFilters, kMisc, kHelp };
+
+// The preset tables belong to discovery; the parser only rejects names it doesn't know.
+void add_preset(CliState& st, const char* arg) {
+  auto names = case_preset_names();
+  if (std::find(names.begin(), names.end(), std::string_view(arg)) == names.end())
+    throw InvalidValue("expected one of " + join_names(names, [](std::string_view n) { return n; }));
+  st.opts.presets.emplace_back(arg);
+}
+
+void enable_lbr(CliState& st, const char* arg) {
+  st.opts.lbr = true;
+  if (arg) st.opts.lbr_flags |= parse_lbr_flags(arg);
+}
+
+// Rejects at parse time what is accepted for compatibility but not implemented, so a user
+// never believes an option took effect when it did not.
+[[noreturn]] void not_supported(const char* option) {
+  throw UserError(std::string(option) + " is not supported yet",
+                  "Run without it; the option is reserved for a future version.");
+}
+
+void set_attach_mode(CliState& st, AttachMode mode) {
+  if (st.opts.attach_mode != AttachMode::Default && st.opts.attach_mode != mode) {
+    throw UserError("-M, -K and -F are mutually exclusive");
+  }
+  st.opts.attach_mode = mode;
+}
+
+// NULL is 0 in the list; "any" forgets earlier values, i.e. goes back to "every error".
+void add_error(std::vector<int>& list, const char* arg) {
+  if (std::string_view(arg) == "any") {
+    list.clear();
+    return;
+  }
+  auto err = errno_from_name(arg);
+  if (!err) throw UserError("Unrecognized error '" + std::string(arg) + "'");
+  list.push_back(*err);
+}
+
+void add_pid(std::vector<int>& list, const char* arg) {
+  list.push_back(parse_positive(arg, INT_MAX));
+}
+
+// TASK_COMM_LEN is 16 including the terminating NUL: a longer name could never match.
+void check_comm(std::string_view name) {
+  if (name.empty() || name.size() > 15) {
+    throw InvalidValue("expected a non-empty name of at most 15 characters");
+  }
+}
+
+void add_comms_from_file(std::vector<std::string>& list, const char* path) {
+  auto names = read_words_file(path);
+  if (names.empty()) throw InvalidValue("the file lists no names");
+  for (const auto& name : names) {
+    try {
+      check_comm(name);
+    } catch (const InvalidValue& e) {
+      throw InvalidValue("name '" + name + "' in the file: " + e.what());
+    }
+  }
+  list.insert(list.end(), names.begin(), names.end());
+}
+
+void add_comm(std::vector<std::string>& list, const char* arg) {
+  if (arg[0] == '@') return add_comms_from_file(list, arg + 1);
+  check_comm(arg);
+  list.emplace_back(arg);
+}
+
+// The level rides attached to -s, so "-ss" and "-sn" read naturally; long names work too.
+SymbolizeLevel symbolize_arg(const char* arg) {
+  if (!arg) return SymbolizeLevel::Lines;
+  std::string_view level = arg;
+  if (level == "s") return SymbolizeLevel::Inlines;
+  if (level == "n") return SymbolizeLevel::None;
+  try {
+    return parse_symbolize_level(level);
+  } catch (const InvalidValue&) {
+    throw InvalidValue("expected -s, -ss, -sn or --symbolize=none|lines|inlines");
+  }
+}
+
+void print_help(CliState& st, unsigned flags) {
+  argp_state_help(st.argp, st.help_out, flags);
+  st.opts.help_shown = true;
+}
+
+// Help text is the user's reference; keep it in step with SPEC section 1.
+const OptionSpec kOptions[] = {
+    {{nullptr, 0, nullptr, 0, "Choosing functions:", kTargeting}, nullptr},
+    {{"entry", 'e', "GLOB", 0,
+      "Entry function(s): calling one starts a recording session on that thread. GLOB is a name "
+      "glob ('*' and '?'), 'NAMEGLOB [MODGLOB]', ':PATHGLOB' (source files, needs DWARF) or "
+      "@FILE. Repeatable."},
+     [](CliState& st, const char* arg) { st.opts.entry_globs.emplace_back(arg); }},
+    {{"allow", 'a', "GLOB", 0,
+      "Non-entry function(s): recorded only inside an active session. Repeatable."},
+     [](CliState& st, const char* arg) { st.opts.allow_globs.emplace_back(arg); }},
+    {{"deny", 'd', "GLOB", 0, "Function(s) never traced; wins over -e and -a. Repeatable."},
+     [](CliState& st, const char* arg) { st.opts.deny_globs.emplace_back(arg); }},
+    {{"case", 'c', "NAME", 0, "Use a preset set of functions: bpf or perf. Repeatable."},
+     add_preset},
+
+    {{nullptr, 0, nullptr, 0, "Modes (the stack trace is always shown):", kModes}, nullptr},
+    {{"trace", 'T', nullptr, 0, "Also record and print the detailed function call trace."},
+     [](CliState& st, const char*) { st.opts.trace = true; }},
+    {{"call-stack", 'E', nullptr, 0, "Print the stack trace view (useful together with -T)."},
+     [](CliState& st, const char*) { st.opts.call_stack = true; }},
+    {{"lbr", 'R', "SPEC", OPTION_ARG_OPTIONAL,
+      "Capture last branch records. SPEC: any, any_call, any_return (default), cond, call, "
+      "ind_call, ind_jump, call_stack, abort_tx, in_tx, no_tx or a raw "
+      "PERF_SAMPLE_BRANCH_* mask; repeat to combine."},
+     enable_lbr},
+    {{nullptr, 'B', "SPEC", OPTION_ALIAS | OPTION_ARG_OPTIONAL}, enable_lbr},
+    {{"lbr-max-count", kLbrMaxCount, "N", 0,
+      "Print at most N of the most relevant LBR records (same as -C fmt.lbr-max-count=N)."},
+     [](CliState& st, const char* arg) { st.opts.lbr_max_count = parse_positive(arg, INT_MAX); }},
+    {{"capture-args", 'A', nullptr, 0, "Capture function arguments (not supported yet)."},
+     [](CliState&, const char*) { not_supported("-A/--capture-args"); }},
+    {{"inject-probe", 'J', "SPEC", 0, "Inject an extra probe (not supported yet)."},
+     [](CliState&, const char*) { not_supported("-J/--inject-probe"); }},
+    {{"interim-stacks", 'I', nullptr, 0,
+      "Also emit incomplete sessions when their data would be overwritten."},
+     [](CliState& st, const char*) { st.opts.interim_stacks = true; }},
+    {{"dry-run", kDryRun, nullptr, 0,
+      "Discover and match functions and detect features, but load and attach nothing."},
+     [](CliState& st, const char*) { st.opts.dry_run = true; }},
+    {{nullptr, 'M', nullptr, 0,
+      "Attach with multi-kprobes (default; single kprobes when the kernel lacks them)."},
+     [](CliState& st, const char*) { set_attach_mode(st, AttachMode::MultiKprobe); }},
+    {{nullptr, 'K', nullptr, 0, "Attach with single kprobes."},
+     [](CliState& st, const char*) { set_attach_mode(st, AttachMode::Kprobe); }},
+    {{nullptr, 'F', nullptr, 0, "Attach with fentry/fexit."},
+     [](CliState& st, const char*) { set_attach_mode(st, AttachMode::Fentry); }},
+
+    {{nullptr, 0, nullptr, 0, "Filters:", kFilters}, nullptr},
+    {{"success-stacks", 'S', "y|n", OPTION_ARG_OPTIONAL,
+      "Also report sessions that did not fail (-Sn: only failures, the default)."},
+     [](CliState& st, const char* arg) {
+       st.opts.success_stacks = !arg || parse_bool(arg) ? SuccessStacks::Yes : SuccessStacks::No;
+     }},
+    {{"allow-errors", 'x', "ERR", 0,
+      "Report only failures returning one of these: Exxx, -Exxx or NULL; 'any' resets. "
+      "Repeatable; conflicts with -S."},
+     [](CliState& st, const char* arg) { add_error(st.opts.allow_errors, arg); }},
+    {{"deny-errors", 'X', "ERR", 0, "Never report failures returning these; wins over -x."},
+     [](CliState& st, const char* arg) { add_error(st.opts.deny_errors, arg); }},
+    {{"pid", 'p', "PID", 0, "Only trace this process. Repeatable."},
+     [](CliState& st, const char* arg) { add_pid(st.opts.allow_pids, arg); }},
+    {{"no-pid", 'P', "PID", 0, "Never trace this process; wins over -p. Repeatable."},
+     [](CliState& st, const char* arg) { add_pid(st.opts.deny_pids, arg); }},
+    {{"comm", 'n', "NAME", 0,
+      "Only trace tasks with this comm (at most 15 characters), or the names listed in @FILE. "
+      "Repeatable."},
+     [](CliState& st, const char* arg) { add_comm(st.opts.allow_comms, arg); }},
+    {{"no-comm", 'N', "NAME", 0, "Never trace tasks with this comm (or @FILE). Repeatable."},
+     [](CliState& st, const char* arg) { add_comm(st.opts.deny_comms, arg); }},
+    {{"longer", 'L', "MS", 0,
+      "Only report sessions whose entry call took at least MS milliseconds."},
+     [](CliState& st, const char* arg) { st.opts.longer_ms = parse_positive(arg); }},
+
+    {{nullptr, 0, nullptr, 0, "Symbolization and miscellaneous:", kMisc}, nullptr},
+    {{"kernel", 'k', "PATH", 0, "vmlinux with DWARF to use instead of searching the usual places."},
+     [](CliState& st, const char* arg) {
+       if (!*arg) throw InvalidValue("expected a path");
+       st.opts.kernel_path = arg;
+     }},
+    {{"symbolize", 's', "LEVEL", OPTION_ARG_OPTIONAL,
+      "-sn: kallsyms only; -s: plus file:line; -ss: plus inlined frames (default when a vmlinux "
+      "with DWARF is found). Long form: --symbolize=none|lines|inlines."},
+     [](CliState& st, const char* arg) { st.opts.symbolize = symbolize_arg(arg); }},
+    {{"verbose", 'v', nullptr, 0, "More diagnostics; repeat (-vv, -vvv) for debug output."},
+     [](CliState& st, const char*) { st.opts.verbosity++; }},
+    {{"config", 'C', "KEY=VALUE", 0, "Change a setting; see --config-help. Repeatable."},
+     [](CliState& st, const char* arg) { apply_setting(st.opts, arg); }},
+    {{"json", kJson, nullptr, 0, "Print each session as one JSON object."},
+     [](CliState& st, const char*) { st.opts.json = true; }},
+
+    {{nullptr, 0, nullptr, 0, "Help and version:", kHelp}, nullptr},
+    {{"version", 'V', nullptr, 0, "Print the version; with -v also detect kernel features."},
+     [](CliState& st, const char*) { st.opts.show_version = true; }},
+    {{"config-help", kConfigHelp, nullptr, 0, "List the settings -C accepts."},
+     [](CliState& st, const char*) {
+       std::fputs(settings_help().c_str(), st.help_out);
+       st.opts.help_shown = true;
+     }},
+    {{"help", 'h', nullptr, 0, "Show this help."},
+     [](CliState& st, const char*) { print_help(st, ARGP_HELP_STD_HELP); }},
+    {{"usage", kUsage, nullptr, 0, "Show a short usage message."},
+     [](CliState& st, const char*) { print_help(st, ARGP_HELP_USAGE); }},
+};
+
+}  // namespace
+
+std::span<const OptionSpec> option_specs() { return kOptions; }
+
+}  // namespace retsnoop

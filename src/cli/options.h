@@ -1,0 +1,57 @@
+// Passive configuration produced by the command-line parser. Behaviour lives elsewhere.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace retsnoop {
+
+enum class SymbolizeLevel { Default, None, Lines, Inlines };  // default: -ss when DWARF is found
+enum class AttachMode { Default, MultiKprobe, Kprobe, Fentry };
+enum class SuccessStacks { Default, Yes, No };
+
+struct Options {
+  // Targeting. Each glob keeps the form the user typed: "name", "name [mod]", ":path", "@file".
+  std::vector<std::string> entry_globs;
+  std::vector<std::string> allow_globs;
+  std::vector<std::string> deny_globs;
+  std::vector<std::string> presets;  // -c NAME, validated by the parser; see discovery/case_presets.h
+
+  // Modes.
+  bool trace = false;       // -T
+  bool call_stack = false;  // -E
+  bool lbr = false;         // -R/-B/--lbr
+  uint64_t lbr_flags = 0;   // ORed PERF_SAMPLE_BRANCH_* bits; 0 with lbr=true means the default
+  int lbr_max_count = 0;    // 0: no limit
+  bool interim_stacks = false;  // -I
+  bool dry_run = false;
+  AttachMode attach_mode = AttachMode::Default;
+
+  // Filters.
+  SuccessStacks success_stacks = SuccessStacks::Default;
+  std::vector<int> allow_errors;  // positive errno values; 0 stands for NULL
+  std::vector<int> deny_errors;
+  std::vector<int> allow_pids;
+  std::vector<int> deny_pids;
+  std::vector<std::string> allow_comms;
+  std::vector<std::string> deny_comms;
+  uint64_t longer_ms = 0;  // -L, 0: off
+
+  // Symbolization, verbosity, misc.
+  std::string kernel_path;  // -k
+  SymbolizeLevel symbolize = SymbolizeLevel::Default;
+  int verbosity = 0;  // -v count
+  bool show_version = false;
+  bool json = false;  // --json
+  bool help_shown = false;  // --help, --usage or --config-help was printed: the caller exits 0
+
+  // -C KEY=VALUE settings.
+  uint64_t ringbuf_size = 8ull << 20;
+  uint32_t sessions_size = 4096;
+  bool stacks_emit_addrs = false;
+  bool stacks_unfiltered = false;
+  bool stacks_dec_offs = false;
+};
+
+}  // namespace retsnoop

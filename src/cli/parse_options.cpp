@@ -1,0 +1,126 @@
+#include "cli/parse_options.h"
+
+#include <argp.h>
+
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "cli/option_table.h"
+#include "cli/stderr_capture.h"
+#include "cli/value_parsers.h"
+#include "util/error.h"
+
+namespace retsnoop {
+namespace {
+
+constexpr const char* kHelpHint = "Try 'retsnoop --help' for more information.";
+
+constexpr const char* kDoc =
+    "Trace kernel functions and show the call stacks, call traces and branch records that lead "
+    "to an error.\v"
+    "Examples:\n"
+    "  retsnoop -e '*sys_bpf' -a ':kernel/bpf/*.c'\n"
+    "  retsnoop -e '*sys_bpf' -a 'array_map_alloc_check' --lbr=any\n"
+    "  retsnoop -c bpf -S -T -n simfail";
+
+// Returned to argp to stop at once: any error code other than EBADKEY makes argp stop silently.
+constexpr error_t kStop = ECANCELED;
+
+struct ParseRun {
+  CliState cli;
+  std::exception_ptr error;  // exceptions must not unwind through argp's C frames
+};
+
+// "-p/--pid", "--dry-run" or "-B" (an alias row has no long name).
+std::string option_label(const argp_option& opt) {
+  std::string label;
+  if (opt.key > 0 && opt.key < 256) label = std::string("-") + static_cast<char>(opt.key);
+  if (opt.name) label.append(label.empty() ? "--" : "/--").append(opt.name);
+  return label;
+}
+
+const OptionSpec* find_spec(int key) {
+  for (const auto& spec : option_specs()) {
+    if (spec.apply && spec.argp.key == key) return &spec;
+  }
+  return nullptr;
+}
+
+void apply(const OptionSpec& spec, CliState& cli, const char* arg) {
+  try {
+    spec.apply(cli, arg);
+  } catch (const InvalidValue& e) {
+    throw invalid_value(option_label(spec.argp), arg ? arg : "", e);
+  }
+}
+
+error_t on_argp_key(int key, char* arg, argp_state* state) {
+  auto& run = *static_cast<ParseRun*>(state->input);
+  run.cli.argp = state;
+  try {
+    if (key == ARGP_KEY_ARG) throw UserError("unexpected argument '" + std::string(arg) + "'");
+    const OptionSpec* spec = find_spec(key);
+    if (!spec) return ARGP_ERR_UNKNOWN;  // argp's own keys: init, end, success, ...
+    apply(*spec, run.cli, arg);
+  } catch (...) {
+    run.error = std::current_exception();
+    return kStop;
+  }
+  return run.cli.opts.help_shown ? kStop : 0;
+}
+
+std::vector<argp_option> argp_options() {
+  std::vector<argp_option> opts;
+  for (const auto& spec : option_specs()) opts.push_back(spec.argp);
+  opts.push_back({});
+  return opts;
+}
+
+[[noreturn]] void rethrow_with_hint(const std::exception_ptr& error) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const UserError& e) {
+    if (!e.hint().empty()) throw;
+    throw UserError(e.what(), kHelpHint);
+  }
+}
+
+// getopt prints "PROG: unrecognized option '--foo'" and argp adds its own "Try ..." line: keep
+// just the message.
+std::string getopt_message(const std::string& captured, const char* prog) {
+  std::string line = captured.substr(0, captured.find('\n'));
+  std::string prefix = std::string(prog) + ": ";
+  if (line.starts_with(prefix)) line.erase(0, prefix.size());
+  return line.empty() ? "invalid command line" : line;
+}
+
+void check_conflicts(const Options& opts) {
+  if (opts.success_stacks == SuccessStacks::Yes && !opts.allow_errors.empty()) {
+    throw UserError("-x and -S are mutually exclusive", kHelpHint);
+  }
+}
+
+}  // namespace
+
+Options parse_options(int argc, char** argv, std::FILE* help_out) {
+  static const std::vector<argp_option> opts = argp_options();
+  static const argp parser = {opts.data(), on_argp_key, nullptr, kDoc};
+
+  ParseRun run;
+  run.cli.help_out = help_out;
+  error_t rc;
+  std::string captured;
+  {
+    StderrCapture capture;
+    rc = argp_parse(&parser, argc, argv, ARGP_NO_EXIT | ARGP_NO_HELP, nullptr, &run);
+    captured = capture.text();
+  }
+  if (run.error) rethrow_with_hint(run.error);
+  if (run.cli.opts.help_shown) return run.cli.opts;
+  if (rc) throw UserError(getopt_message(captured, argc > 0 ? argv[0] : ""), kHelpHint);
+  check_conflicts(run.cli.opts);
+  return run.cli.opts;
+}
+
+}  // namespace retsnoop

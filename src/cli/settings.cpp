@@ -1,0 +1,101 @@
+#include "cli/settings.h"
+
+#include <bit>
+#include <climits>
+
+#include "cli/value_parsers.h"
+
+namespace retsnoop {
+namespace {
+
+constexpr const char* kConfigHint = "Try 'retsnoop --config-help' for the list of settings.";
+
+struct Setting {
+  const char* key;
+  const char* doc;
+  void (*apply)(Options& opts, std::string_view value);
+  std::string (*show)(const Options& opts);
+};
+
+// Below one page the ring buffer map cannot be created; the kernel also wants a power of two.
+uint64_t parse_ringbuf_size(std::string_view value) {
+  uint64_t size = parse_byte_size(value);
+  if (size < 4096 || !std::has_single_bit(size)) {
+    throw InvalidValue("expected a power of two of at least 4096 bytes");
+  }
+  return size;
+}
+
+std::string show_byte_size(uint64_t bytes) {
+  if (bytes % (1 << 20) == 0) return std::to_string(bytes >> 20) + "M";
+  if (bytes % (1 << 10) == 0) return std::to_string(bytes >> 10) + "K";
+  return std::to_string(bytes);
+}
+
+std::string show_bool(bool value) { return value ? "yes" : "no"; }
+
+std::string show_symbolize(SymbolizeLevel level) {
+  const char* name = symbolize_level_name(level);
+  return name ? name : "inlines when a vmlinux with DWARF is found, else none";
+}
+
+const Setting kSettings[] = {
+    {"bpf.ringbuf-size",
+     "Size of the BPF ring buffer carrying records, in bytes (K/M suffixes allowed).",
+     [](Options& o, std::string_view v) { o.ringbuf_size = parse_ringbuf_size(v); },
+     [](const Options& o) { return show_byte_size(o.ringbuf_size); }},
+    {"bpf.sessions-size", "How many sessions can be recorded at the same time.",
+     [](Options& o, std::string_view v) { o.sessions_size = parse_positive(v, UINT32_MAX); },
+     [](const Options& o) { return std::to_string(o.sessions_size); }},
+    {"stacks.symb-mode", "Stack symbolization: none, lines or inlines (like -sn, -s, -ss).",
+     [](Options& o, std::string_view v) { o.symbolize = parse_symbolize_level(v); },
+     [](const Options& o) { return show_symbolize(o.symbolize); }},
+    {"stacks.unfiltered", "Keep the BPF trampoline and bpf_prog_* frames stacks normally drop.",
+     [](Options& o, std::string_view v) { o.stacks_unfiltered = parse_bool(v); },
+     [](const Options& o) { return show_bool(o.stacks_unfiltered); }},
+    {"stacks.emit-addrs", "Print raw addresses next to symbolized stack frames.",
+     [](Options& o, std::string_view v) { o.stacks_emit_addrs = parse_bool(v); },
+     [](const Options& o) { return show_bool(o.stacks_emit_addrs); }},
+    {"stacks.dec-offs", "Print function offsets in decimal instead of hex.",
+     [](Options& o, std::string_view v) { o.stacks_dec_offs = parse_bool(v); },
+     [](const Options& o) { return show_bool(o.stacks_dec_offs); }},
+    {"fmt.lbr-max-count", "Print at most this many of the most relevant LBR records.",
+     [](Options& o, std::string_view v) { o.lbr_max_count = parse_positive(v, INT_MAX); },
+     [](const Options& o) { return o.lbr_max_count ? std::to_string(o.lbr_max_count) : "all"; }},
+};
+
+const Setting& find_setting(std::string_view key) {
+  for (const auto& s : kSettings) {
+    if (key == s.key) return s;
+  }
+  throw UserError("Unrecognized setting '" + std::string(key) + "'", kConfigHint);
+}
+
+}  // namespace
+
+void apply_setting(Options& opts, std::string_view key_value) {
+  auto eq = key_value.find('=');
+  if (eq == std::string_view::npos) {
+    throw UserError("Invalid -C argument '" + std::string(key_value) + "': expected KEY=VALUE",
+                    kConfigHint);
+  }
+  const Setting& setting = find_setting(key_value.substr(0, eq));
+  std::string_view value = key_value.substr(eq + 1);
+  try {
+    setting.apply(opts, value);
+  } catch (const InvalidValue& e) {
+    throw invalid_value(setting.key, value, e, kConfigHint);
+  }
+}
+
+std::string settings_help() {
+  const Options defaults;
+  std::string text = "Settings for -C KEY=VALUE:\n";
+  for (const auto& s : kSettings) {
+    text.append("  ").append(s.key).append(" (default: ").append(s.show(defaults)).append(")\n");
+    text.append("      ").append(s.doc).append("\n");
+  }
+  return text;
+}
+
+}  // namespace retsnoop

@@ -1,0 +1,43 @@
+// Parsers for option and setting values. They throw InvalidValue naming only what was expected;
+// the caller knows which option or setting was being parsed and builds the user-facing message.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "cli/options.h"
+#include "util/error.h"
+
+namespace retsnoop {
+
+class InvalidValue : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// "Invalid value 'VALUE' for LABEL: EXPECTATION".
+UserError invalid_value(std::string_view label, std::string_view value, const InvalidValue& why,
+                        std::string hint = {});
+
+// "a, b, c" from the names a table's rows carry: error messages list the valid choices.
+template <class Table, class NameOf>
+std::string join_names(const Table& table, NameOf name_of) {
+  std::string list;
+  for (const auto& row : table) list.append(list.empty() ? "" : ", ").append(name_of(row));
+  return list;
+}
+
+// Decimal integer in [1, max].
+uint64_t parse_positive(std::string_view text, uint64_t max = UINT64_MAX);
+// y/n, yes/no, true/false, 1/0.
+bool parse_bool(std::string_view text);
+// none, lines or inlines.
+SymbolizeLevel parse_symbolize_level(std::string_view text);
+// The inverse; nullptr for SymbolizeLevel::Default, which has no name a user could type.
+const char* symbolize_level_name(SymbolizeLevel level);
+// Bytes with an optional K or M suffix (binary units).
+uint64_t parse_byte_size(std::string_view text);
+
+}  // namespace retsnoop

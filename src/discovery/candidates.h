@@ -1,0 +1,28 @@
+// The functions globs are matched against: traceable names, one per (module, name).
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "discovery/btf_kinds.h"
+#include "discovery/kallsyms.h"
+#include "discovery/traceable.h"
+
+namespace retsnoop {
+
+struct Candidate {
+  std::string_view module;  // empty for vmlinux
+  std::string_view name;
+  uint32_t copies = 0;  // how many functions of this name the traceable list holds
+};
+
+// Unique (module, name) pairs of list sorted by (module, name), without .cold fragments.
+// The views point into list.
+std::vector<Candidate> group_traceable(const std::vector<TraceableFunc>& list);
+
+// Stand-in for available_filter_functions when tracefs can't be read: kallsyms functions whose
+// source name has BTF, one entry per kallsyms copy.
+std::vector<TraceableFunc> traceable_from_kallsyms(const Kallsyms& ksyms, BtfFuncs& btf);
+
+}  // namespace retsnoop

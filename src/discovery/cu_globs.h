@@ -1,0 +1,43 @@
+// ':PATHGLOB' selection from vmlinux DWARF: compile-unit source path -> functions defined in it.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "discovery/source_path_index.h"
+#include "discovery/vmlinux.h"
+
+namespace retsnoop {
+
+// CU path relative to the kernel tree root, and the DWARF names of the functions with code in it.
+using CuFunctions = std::vector<std::pair<std::string, std::vector<std::string>>>;
+
+// Indexes every compile unit of the vmlinux on first use (a few hundred ms on a 600 MB DWARF) and
+// keeps the result in <cache_dir>/<build-id>.cuidx, so later runs skip DWARF entirely.
+class CuGlobIndex : public SourcePathIndex {
+ public:
+  // cache_dir empty: no on-disk cache.
+  CuGlobIndex(std::shared_ptr<Vmlinux> image, std::string cache_dir);
+
+  // DWARF names: compiler clones ("foo.isra.0" in kallsyms) appear under their source name "foo".
+  std::vector<std::string> functions_in_paths(const std::string& path_glob) override;
+
+ private:
+  const CuFunctions& index();
+  std::string cache_path() const;
+
+  std::shared_ptr<Vmlinux> image_;
+  std::string cache_dir_;
+  std::optional<CuFunctions> index_;
+};
+
+// ${XDG_CACHE_HOME:-$HOME/.cache}/retsnoop; empty when neither variable is set.
+std::string default_cu_cache_dir();
+
+// Scans the DWARF of image: CU DIEs and their direct children only, skipping function bodies.
+CuFunctions scan_compile_units(const Vmlinux& image);
+
+}  // namespace retsnoop

@@ -1,0 +1,27 @@
+// A kernel function selected for tracing, as discovery hands it to attach and output.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace retsnoop {
+
+// Mirrors enum rs_ret_kind of src/bpf/abi.h.
+enum class RetKind : uint8_t { Void = 0, Bool = 1, Unsigned = 2, Int32 = 3, Int64 = 4, Ptr = 5 };
+
+struct FuncInfo {
+  std::string name;              // kallsyms name, may carry a compiler suffix (foo.isra.0)
+  std::string module;            // empty for vmlinux
+  uint64_t addr = 0;             // runtime address from kallsyms
+  RetKind ret = RetKind::Int32;  // functions without BTF are treated as returning int
+  bool has_btf = false;  // ret comes from BTF (of the function or, for clones, its source name)
+  bool is_entry = false;
+  uint32_t btf_id = 0;  // vmlinux or module BTF id of the FUNC, for fentry; 0 when there is none
+                        // of this exact name (no BTF, or a compiler clone like foo.constprop.0)
+};
+
+// Index in this vector is the function id used by BPF (the attach cookie).
+using FuncTable = std::vector<FuncInfo>;
+
+}  // namespace retsnoop

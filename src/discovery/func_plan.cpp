@@ -1,0 +1,166 @@
+#include "discovery/func_plan.h"
+
+#include <span>
+
+#include "discovery/btf_kinds.h"
+#include "discovery/candidates.h"
+#include "discovery/case_presets.h"
+#include "discovery/deny_list.h"
+#include "discovery/symbol_name.h"
+#include "util/error.h"
+#include "util/log.h"
+
+namespace retsnoop {
+
+namespace {
+
+struct Selection {
+  GlobSet entry{"entry"};
+  GlobSet allow{"allow"};
+  GlobSet deny{"deny"};
+};
+
+struct Match {
+  const Candidate* cand;
+  bool entry;
+};
+
+void add_typed(GlobSet& set, const std::vector<std::string>& typed, bool must_match) {
+  for (GlobSpec& g : parse_glob_args(typed)) set.add(std::move(g), "", must_match);
+}
+
+// Globs of a preset or of the built-in deny list: never user errors, never required to match.
+void add_fixed(GlobSet& set, std::span<const std::string_view> globs, std::string_view origin) {
+  for (std::string_view g : globs) set.add(parse_glob(g), origin, false);
+}
+
+Selection build_selection(const PlanOptions& o) {
+  Selection s;
+  add_typed(s.entry, o.entry_globs, true);
+  add_typed(s.allow, o.allow_globs, false);
+  add_typed(s.deny, o.deny_globs, false);
+  for (const std::string& name : o.presets) {
+    const CasePreset& p = find_case_preset(name);
+    std::string origin = "-c " + name;
+    add_fixed(s.entry, p.entry, origin);
+    add_fixed(s.allow, p.allow, origin);
+    add_fixed(s.deny, p.deny, origin);
+  }
+  add_fixed(s.deny, builtin_deny_globs(o.fentry && !o.fexit_sleep_fix), "built-in");
+  if (s.entry.empty())
+    throw UserError("No entry point globs specified. Please provide at least one entry glob (-e).",
+                    "e.g. -e '*_sys_bpf', or a ready-made case with -c bpf");
+  for (GlobSet* set : {&s.entry, &s.allow, &s.deny}) set->resolve_paths(o.source_index);
+  return s;
+}
+
+std::vector<TraceableFunc> load_traceable(const PlanOptions& o, const Kallsyms& ksyms,
+                                          BtfFuncs& btf, PlanStats& stats) {
+  if (auto list = read_traceable_functions(o.tracefs_dirs)) {
+    stats.traceable_from_tracefs = true;
+    return std::move(*list);
+  }
+  logf(LOG_INFO,
+       "available_filter_functions unreadable: falling back to kallsyms and BTF; attach may fail "
+       "for untraceable functions\n");
+  if (!btf.has_vmlinux()) {
+    std::string why =
+        "available_filter_functions is unreadable and there is no BTF in " + o.btf_dir;
+    throw UserError(
+        "Can't tell which kernel functions are traceable: " + why,
+        "run as root with tracefs mounted (mount -t tracefs nodev /sys/kernel/tracing)");
+  }
+  return traceable_from_kallsyms(ksyms, btf);
+}
+
+std::vector<Match> match_candidates(const std::vector<Candidate>& cands, Selection& s,
+                                    PlanStats& stats) {
+  std::vector<Match> out;
+  for (const Candidate& c : cands) {
+    // Every set is tried for every function so that per-glob counts are complete.
+    bool denied = s.deny.match(c.module, c.name);
+    bool entry = s.entry.match(c.module, c.name);
+    bool allowed = s.allow.match(c.module, c.name);
+    if (!entry && !allowed) continue;
+    if (denied) {
+      ++stats.denied;
+      continue;
+    }
+    ++stats.matched;
+    out.push_back({&c, entry});
+  }
+  return out;
+}
+
+void check_entry_globs(const GlobSet& entry) {
+  for (const GlobCount& g : entry.counts()) {
+    if (g.must_match && g.matches == 0)
+      throw UserError("Entry glob '" + g.glob + "' doesn't match any kernel function",
+                      "list traceable functions with --dry-run -v, and add '*' for renamed "
+                      "clones like foo.isra.0");
+  }
+}
+
+std::vector<uint64_t> kallsyms_addrs(const Kallsyms& ksyms, const Candidate& c) {
+  std::vector<uint64_t> addrs;
+  for (const KSym* s : ksyms.find_by_name(c.name)) {
+    if (s->module == c.module) addrs.push_back(s->addr);
+  }
+  return addrs;
+}
+
+void skip(FuncPlan& plan, const Candidate& c, std::string reason) {
+  logf(LOG_INFO, "skipping %s: %s\n", qualified_name(c.module, c.name).c_str(), reason.c_str());
+  plan.stats.skipped.push_back({std::string(c.module), std::string(c.name), std::move(reason)});
+}
+
+void add_function(const Match& m, const Kallsyms& ksyms, BtfFuncs& btf, bool fentry,
+                  FuncPlan& plan) {
+  const Candidate& c = *m.cand;
+  std::vector<uint64_t> addrs = kallsyms_addrs(ksyms, c);
+  if (addrs.empty()) return skip(plan, c, "traceable but not in kallsyms");
+  // Copies are static functions from different files; without a one-to-one correspondence we
+  // can't tell which kallsyms address is the traceable one.
+  if (addrs.size() != c.copies)
+    return skip(plan, c,
+                std::to_string(addrs.size()) + " copies in kallsyms but " +
+                    std::to_string(c.copies) + " traceable");
+  FuncType type = btf.func_type(c.module, c.name);
+  if (fentry && type.btf_id == 0) return skip(plan, c, "no BTF id, which fentry attach needs");
+  for (uint64_t addr : addrs) {
+    plan.funcs.push_back({std::string(c.name), std::string(c.module), addr, type.ret, type.has_btf,
+                          m.entry, type.btf_id});
+  }
+}
+
+void check_entries_left(const FuncTable& funcs) {
+  for (const FuncInfo& f : funcs) {
+    if (f.is_entry) return;
+  }
+  throw UserError(
+      "No entry function left to attach: every function the entry globs match is "
+      "denied or not attachable",
+      "see which with --dry-run -v");
+}
+
+}  // namespace
+
+FuncPlan plan_functions(const PlanOptions& opts, const Kallsyms& ksyms) {
+  Selection sel = build_selection(opts);
+  FuncPlan plan;
+  BtfFuncs btf(opts.btf_dir);
+  std::vector<TraceableFunc> traceable = load_traceable(opts, ksyms, btf, plan.stats);
+  std::vector<Candidate> cands = group_traceable(traceable);
+  plan.stats.traceable = cands.size();
+  std::vector<Match> matches = match_candidates(cands, sel, plan.stats);
+  check_entry_globs(sel.entry);
+  for (const Match& m : matches) add_function(m, ksyms, btf, opts.fentry, plan);
+  check_entries_left(plan.funcs);
+  for (const GlobSet* set : {&sel.entry, &sel.allow, &sel.deny}) {
+    std::vector<GlobCount> counts = set->counts();
+    plan.glob_counts.insert(plan.glob_counts.end(), counts.begin(), counts.end());
+  }
+  return plan;
+}
+
+}  // namespace retsnoop

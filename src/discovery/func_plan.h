@@ -1,0 +1,53 @@
+// Function discovery: which kernel functions to attach to, at which addresses, and how their
+// results are judged.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "discovery/func_info.h"
+#include "discovery/glob_set.h"
+#include "discovery/kallsyms.h"
+#include "discovery/source_path_index.h"
+#include "discovery/traceable.h"
+
+namespace retsnoop {
+
+struct PlanOptions {
+  // As typed with -e/-a/-d: "name", "name [mod]", ":path", "@file".
+  std::vector<std::string> entry_globs;
+  std::vector<std::string> allow_globs;
+  std::vector<std::string> deny_globs;
+  std::vector<std::string> presets;  // -c NAME
+  bool fentry = false;               // attach with fentry/fexit: needs each function's BTF id
+  bool fexit_sleep_fix = true;       // kernel feature; without it fentry can't trace sleepers
+  std::vector<std::string> tracefs_dirs = kDefaultTracefsDirs;
+  std::string btf_dir = "/sys/kernel/btf";
+  SourcePathIndex* source_index = nullptr;  // null when no vmlinux with DWARF was found
+};
+
+struct SkippedFunc {
+  std::string module;
+  std::string name;
+  std::string reason;
+};
+
+struct PlanStats {
+  bool traceable_from_tracefs = false;  // else guessed from kallsyms and BTF
+  size_t traceable = 0;              // unique (module, name) pairs the globs were matched against
+  size_t matched = 0;                // selected by entry/allow globs and not denied
+  size_t denied = 0;                 // selected, then removed by a deny glob
+  std::vector<SkippedFunc> skipped;  // matched but not attachable
+};
+
+struct FuncPlan {
+  FuncTable funcs;  // sorted by (module, name, address); index = function id
+  PlanStats stats;
+  std::vector<GlobCount> glob_counts;  // entry, allow, deny globs in that order
+};
+
+// Throws UserError for invalid globs, no entry glob, an entry name glob matching nothing, a path
+// glob without DWARF, or when no entry function is left to attach.
+FuncPlan plan_functions(const PlanOptions& opts, const Kallsyms& ksyms);
+
+}  // namespace retsnoop

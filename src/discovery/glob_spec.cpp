@@ -1,0 +1,132 @@
+#include "discovery/glob_spec.h"
+
+#include <cerrno>
+#include <cstring>
+#include <sstream>
+
+#include "discovery/file_text.h"
+#include "util/error.h"
+
+namespace retsnoop {
+
+namespace {
+
+constexpr std::string_view kSpace = " \t\n\r\v\f";
+
+std::string_view trim(std::string_view s) {
+  size_t b = s.find_first_not_of(kSpace);
+  if (b == std::string_view::npos) return {};
+  return s.substr(b, s.find_last_not_of(kSpace) - b + 1);
+}
+
+[[noreturn]] void invalid(std::string_view text, const std::string& why) {
+  throw UserError("Invalid glob '" + std::string(text) + "': " + why);
+}
+
+bool is_alnum(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+// Kernel symbols are C identifiers, plus '.' in compiler-made suffixes (foo.isra.0).
+bool symbol_char(char c) { return is_alnum(c) || c == '_' || c == '.' || c == '*' || c == '?'; }
+
+// Module names in kallsyms are identifiers too: the kernel stores "kvm-intel" as "kvm_intel".
+bool module_char(char c) { return is_alnum(c) || c == '_' || c == '*' || c == '?'; }
+
+void check_chars(std::string_view text, std::string_view part, bool (*allowed)(char),
+                 std::string_view what) {
+  for (char c : part) {
+    if (!allowed(c))
+      invalid(text, "character '" + std::string(1, c) + "' can never match a " + std::string(what));
+  }
+}
+
+void check_pattern(std::string_view text, std::string_view part, std::string_view what) {
+  if (part.empty()) invalid(text, "empty " + std::string(what) + " glob");
+  if (part.find("**") != std::string_view::npos) invalid(text, "'**' is not supported, use '*'");
+}
+
+GlobSpec parse_path_glob(std::string_view text, std::string_view path) {
+  check_pattern(text, path, "source path");
+  for (char c : path) {
+    if (kSpace.find(c) != std::string_view::npos) invalid(text, "source path contains whitespace");
+  }
+  return {GlobKind::Path, std::string(path), {}, std::string(text)};
+}
+
+std::string parse_module_glob(std::string_view text, std::string_view rest) {
+  size_t close = rest.find(']');
+  if (close == std::string_view::npos) invalid(text, "unterminated '['");
+  if (!trim(rest.substr(close + 1)).empty()) invalid(text, "unexpected text after ']'");
+  std::string mod(trim(rest.substr(0, close)));
+  for (char& c : mod) {
+    if (c == '-') c = '_';
+  }
+  check_pattern(text, mod, "module");
+  check_chars(text, mod, module_char, "module name");
+  return mod;
+}
+
+GlobSpec parse_name_glob(std::string_view text) {
+  size_t open = text.find('[');
+  std::string_view name = trim(text.substr(0, open));
+  check_pattern(text, name, "function");
+  check_chars(text, name, symbol_char, "kernel function name");
+  GlobSpec spec{GlobKind::Name, std::string(name), {}, std::string(text)};
+  if (open != std::string_view::npos)
+    spec.module_glob = parse_module_glob(text, text.substr(open + 1));
+  return spec;
+}
+
+std::string read_glob_file(const std::string& path) {
+  std::optional<std::string> text = read_text_file(path);
+  if (!text) throw UserError("Can't read glob file '" + path + "': " + std::strerror(errno));
+  return std::move(*text);
+}
+
+// Tokens split on whitespace; a token starting with '[' is the module part of the previous one,
+// so a file can list "foo [kvm]" just like the command line.
+std::vector<std::string> glob_file_entries(const std::string& content) {
+  std::vector<std::string> entries;
+  std::istringstream in(content);
+  std::string tok;
+  while (in >> tok) {
+    if (tok.front() == '[' && !entries.empty())
+      entries.back() += " " + tok;
+    else
+      entries.push_back(tok);
+  }
+  return entries;
+}
+
+void append_file_globs(const std::string& path, std::vector<GlobSpec>& out) {
+  for (const std::string& entry : glob_file_entries(read_glob_file(path))) {
+    if (entry.front() == '@') invalid(entry, "nested @FILE in '" + path + "' is not supported");
+    out.push_back(parse_glob(entry));
+  }
+}
+
+}  // namespace
+
+GlobSpec parse_glob(std::string_view text) {
+  std::string_view body = trim(text);
+  if (body.empty()) invalid(text, "empty glob");
+  if (body.front() == ':') return parse_path_glob(text, body.substr(1));
+  return parse_name_glob(text);
+}
+
+std::vector<GlobSpec> parse_glob_args(const std::vector<std::string>& typed) {
+  std::vector<GlobSpec> out;
+  for (const std::string& text : typed) {
+    std::string_view body = trim(text);
+    if (!body.empty() && body.front() == '@') {
+      if (body.size() == 1) invalid(text, "missing file name after '@'");
+      append_file_globs(std::string(body.substr(1)), out);
+    } else {
+      out.push_back(parse_glob(text));
+    }
+  }
+  return out;
+}
+
+}  // namespace retsnoop

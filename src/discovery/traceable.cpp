@@ -1,0 +1,60 @@
+#include "discovery/traceable.h"
+
+#include <cerrno>
+#include <cstring>
+
+#include "discovery/file_text.h"
+#include "util/log.h"
+
+namespace retsnoop {
+
+namespace {
+
+// Since 6.0 the kernel lists ftrace records it could not map to a symbol (typically weak functions
+// overridden at link time) under this placeholder; they are not functions one can attach to.
+constexpr std::string_view kInvalidPrefix = "__ftrace_invalid_address___";
+
+std::string_view trim_right(std::string_view s) {
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.remove_suffix(1);
+  return s;
+}
+
+void add_line(std::string_view line, std::vector<TraceableFunc>& out) {
+  line = trim_right(line);
+  size_t sp = line.find(' ');
+  std::string_view name = line.substr(0, sp);
+  if (name.empty() || name.starts_with(kInvalidPrefix)) return;
+  std::string_view mod;
+  if (sp != std::string_view::npos) {
+    mod = line.substr(sp + 1);
+    if (mod.size() >= 2 && mod.front() == '[' && mod.back() == ']')
+      mod = mod.substr(1, mod.size() - 2);
+  }
+  out.push_back({std::string(name), std::string(mod)});
+}
+
+}  // namespace
+
+std::vector<TraceableFunc> parse_available_filter_functions(std::string_view text) {
+  std::vector<TraceableFunc> out;
+  while (!text.empty()) {
+    size_t nl = text.find('\n');
+    add_line(text.substr(0, nl), out);
+    text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
+  }
+  return out;
+}
+
+std::optional<std::vector<TraceableFunc>> read_traceable_functions(
+    const std::vector<std::string>& tracefs_dirs) {
+  for (const std::string& dir : tracefs_dirs) {
+    std::string path = dir + "/available_filter_functions";
+    std::optional<std::string> text = read_text_file(path);
+    if (text) return parse_available_filter_functions(*text);
+    logf(LOG_DEBUG, "%s: %s\n", path.c_str(), std::strerror(errno));
+  }
+  return std::nullopt;
+}
+
+}  // namespace retsnoop

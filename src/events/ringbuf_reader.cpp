@@ -1,0 +1,30 @@
+#include "events/ringbuf_reader.h"
+
+#include <bpf/libbpf.h>
+
+#include <cerrno>
+#include <cstring>
+#include <string>
+
+#include "util/error.h"
+
+namespace retsnoop {
+
+RingbufReader::RingbufReader(int map_fd, Handler handler) : handler_(std::move(handler)) {
+  rb_ = ring_buffer__new(map_fd, &RingbufReader::on_record, this, nullptr);
+  if (!rb_) throw UserError(std::string("failed to set up the BPF ring buffer: ") + std::strerror(errno));
+}
+
+RingbufReader::~RingbufReader() { ring_buffer__free(rb_); }
+
+int RingbufReader::on_record(void* ctx, void* data, size_t size) {
+  auto* self = static_cast<RingbufReader*>(ctx);
+  if (auto session = self->assembler_.consume(data, size)) self->handler_(std::move(*session));
+  return 0;
+}
+
+int RingbufReader::poll(int timeout_ms) { return ring_buffer__poll(rb_, timeout_ms); }
+
+int RingbufReader::drain() { return ring_buffer__consume(rb_); }
+
+}  // namespace retsnoop

@@ -1,0 +1,37 @@
+// Drains the BPF ring buffer and hands out complete sessions.
+#pragma once
+
+#include <functional>
+
+#include "events/session_assembler.h"
+
+struct ring_buffer;
+
+namespace retsnoop {
+
+class RingbufReader {
+ public:
+  using Handler = std::function<void(Session&&)>;
+
+  // Throws UserError if the ring buffer cannot be mapped.
+  RingbufReader(int map_fd, Handler handler);
+  ~RingbufReader();
+  RingbufReader(const RingbufReader&) = delete;
+  RingbufReader& operator=(const RingbufReader&) = delete;
+
+  // Waits up to timeout_ms for data and consumes everything available. Returns the number of
+  // records consumed or a negative errno (-EINTR when a signal arrived).
+  int poll(int timeout_ms);
+  // Consumes whatever is already in the buffer without waiting.
+  int drain();
+  const AssemblerStats& stats() const { return assembler_.stats(); }
+
+ private:
+  static int on_record(void* ctx, void* data, size_t size);
+
+  ring_buffer* rb_ = nullptr;
+  SessionAssembler assembler_;
+  Handler handler_;
+};
+
+}  // namespace retsnoop

@@ -1,0 +1,53 @@
+// A finished session as user space sees it after decoding and stitching.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace retsnoop {
+
+// One traced call level of the reported stack, outermost first.
+struct StackCall {
+  uint32_t func_id = 0;
+  uint32_t seq = 0;
+  uint64_t start_ns = 0;
+  uint64_t dur_ns = 0;
+  int64_t res = 0;
+  bool stitched = false;  // taken from an earlier failing sub-chain ('*' marker)
+};
+
+// One -T record.
+struct TraceRecord {
+  uint32_t func_id = 0;
+  uint32_t seq = 0;
+  uint16_t depth = 0;
+  bool is_entry = false;
+  uint64_t ts_ns = 0;
+  int64_t res = 0;
+};
+
+struct LbrRecord {
+  uint64_t from = 0;
+  uint64_t to = 0;
+};
+
+struct Session {
+  uint64_t id = 0;
+  uint32_t pid = 0;
+  uint32_t tid = 0;
+  std::string task_comm;
+  std::string proc_comm;
+  uint64_t start_ns = 0;  // CLOCK_MONOTONIC
+  uint64_t end_ns = 0;
+  bool is_error = false;
+  bool kstack_failed = false;
+  std::vector<StackCall> calls;   // reported chain plus stitched levels
+  std::vector<uint64_t> kstack;   // outermost frame first
+  std::vector<LbrRecord> lbr;     // oldest first
+  std::vector<TraceRecord> trace; // in seq order
+  uint32_t trace_lost = 0;
+  bool incomplete = false;  // some records of this session were lost
+};
+
+}  // namespace retsnoop

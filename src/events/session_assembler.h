@@ -1,0 +1,49 @@
+// Reassembles sessions from the ring buffer's part and header records (see src/bpf/abi.h).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+#include "bpf/abi.h"
+#include "events/session.h"
+
+namespace retsnoop {
+
+struct AssemblerStats {
+  uint64_t sessions = 0;    // complete sessions handed out
+  uint64_t incomplete = 0;  // sessions with a lost part, handed out marked as such
+  uint64_t discarded = 0;   // -T sessions that BPF decided not to report
+  uint64_t malformed = 0;   // records that did not decode
+  uint64_t orphaned = 0;    // parts whose header never came, evicted
+};
+
+class SessionAssembler {
+ public:
+  // Consumes one ring buffer record; returns the session its header completes, if any.
+  std::optional<Session> consume(const void* data, size_t size);
+  const AssemblerStats& stats() const { return stats_; }
+  size_t pending() const { return pending_.size(); }
+
+ private:
+  struct Parts {
+    std::vector<rs_frame> frames;
+    std::vector<rs_frame> saved;
+    std::vector<uint64_t> kstack;
+    std::vector<rs_lbr_entry> lbr;
+    std::vector<TraceRecord> trace;
+  };
+
+  bool add_part(const rs_part_hdr& hdr, const void* payload, size_t payload_size);
+  void add_call(const rs_call_rec& rec);
+  std::optional<Session> finish(const rs_session_rec& rec);
+  void evict_orphans();
+
+  std::unordered_map<uint64_t, Parts> pending_;
+  uint64_t newest_id_ = 0;
+  AssemblerStats stats_;
+};
+
+}  // namespace retsnoop

@@ -1,0 +1,165 @@
+#include "format/calltrace_view.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <map>
+
+#include "format/func_lookup.h"
+#include "format/result_format.h"
+#include "format/text_columns.h"
+
+namespace retsnoop {
+namespace {
+
+constexpr size_t kMaxIndentLevels = 20;  // deeper calls stay readable on a normal terminal
+constexpr const char* kGapText = "[...]";
+
+// The seeds' table: columns never get narrower than this, only wider.
+constexpr size_t kMinFuncWidth = 47;
+constexpr size_t kMinResultWidth = 20;
+constexpr size_t kMinDurationWidth = 9;
+
+struct TraceRow {
+  std::string func;  // indentation, arrow, name
+  std::string result;
+  std::string duration;
+};
+
+std::string indent(size_t level) { return std::string(4 * std::min(level, kMaxIndentLevels), ' '); }
+
+// "5.539us", exact from integer nanoseconds.
+std::string duration_text(uint64_t entry_ns, uint64_t exit_ns) {
+  if (exit_ns < entry_ns) return "";
+  uint64_t ns = exit_ns - entry_ns;
+  char buf[48];
+  std::snprintf(buf, sizeof(buf), "%" PRIu64 ".%03" PRIu64 "us", ns / 1000, ns % 1000);
+  return buf;
+}
+
+class TraceTable {
+ public:
+  TraceTable(const Session& s, const FormatContext& ctx) : recs_(s.trace), ctx_(ctx) {
+    for (const TraceRecord& r : recs_) base_depth_ = std::min<size_t>(base_depth_, r.depth);
+  }
+
+  std::vector<TraceRow> rows() {
+    for (size_t i = 0; i < recs_.size(); ++i) {
+      if (i > 0 && recs_[i].seq != recs_[i - 1].seq + 1) add_gap(recs_[i - 1], recs_[i]);
+      if (is_leaf(i)) {
+        add_leaf(recs_[i], recs_[i + 1]);
+        ++i;
+      } else if (recs_[i].is_entry) {
+        add_entry(recs_[i]);
+      } else {
+        add_exit(recs_[i]);
+      }
+    }
+    return std::move(rows_);
+  }
+
+ private:
+  size_t level(const TraceRecord& r) const { return r.depth - base_depth_; }
+
+  // Entry and exit of one call share a depth; an exit of the same function right after the
+  // entry, with no record lost in between, is a call without traced children.
+  bool is_leaf(size_t i) const {
+    if (i + 1 >= recs_.size() || !recs_[i].is_entry) return false;
+    const TraceRecord& exit = recs_[i + 1];
+    return !exit.is_entry && exit.func_id == recs_[i].func_id && exit.depth == recs_[i].depth &&
+           exit.seq == recs_[i].seq + 1;
+  }
+
+  // The entry row of an exit, unless that entry was lost.
+  const TraceRecord* open_entry(const TraceRecord& exit) const {
+    auto it = open_.find(exit.depth);
+    return it != open_.end() && it->second->func_id == exit.func_id ? it->second : nullptr;
+  }
+
+  // Indented as deep as the surrounding rows reach: inside a call that was open before the
+  // gap or is closed after it. An exit whose entry is in the gap closes a call the gap began.
+  void add_gap(const TraceRecord& prev, const TraceRecord& next) {
+    size_t after_prev = level(prev) + (prev.is_entry ? 1 : 0);
+    size_t before_next = level(next) + (next.is_entry || !open_entry(next) ? 0 : 1);
+    rows_.push_back({indent(std::max(after_prev, before_next)) + kGapText, "", ""});
+  }
+
+  void add_entry(const TraceRecord& r) {
+    open_[r.depth] = &r;
+    rows_.push_back({indent(level(r)) + "→ " + name(r), "", ""});
+  }
+
+  void add_leaf(const TraceRecord& entry, const TraceRecord& exit) {
+    rows_.push_back({indent(level(entry)) + "↔ " + name(entry), result(exit),
+                     duration_text(entry.ts_ns, exit.ts_ns)});
+  }
+
+  // The duration needs the matching entry, which may have been lost.
+  void add_exit(const TraceRecord& r) {
+    const TraceRecord* entry = open_entry(r);
+    std::string dur = entry ? duration_text(entry->ts_ns, r.ts_ns) : "";
+    open_.erase(r.depth);
+    rows_.push_back({indent(level(r)) + "← " + name(r), result(r), dur});
+  }
+
+  const std::string& name(const TraceRecord& r) const {
+    return lookup_func(ctx_.funcs, r.func_id).name;
+  }
+
+  std::string result(const TraceRecord& r) const {
+    return format_result(r.res, lookup_func(ctx_.funcs, r.func_id).ret);
+  }
+
+  const std::vector<TraceRecord>& recs_;
+  const FormatContext& ctx_;
+  size_t base_depth_ = SIZE_MAX;
+  std::map<size_t, const TraceRecord*> open_;  // by depth
+  std::vector<TraceRow> rows_;
+};
+
+struct TraceWidths {
+  size_t func = kMinFuncWidth;
+  size_t result = kMinResultWidth;
+  size_t duration = kMinDurationWidth;
+};
+
+TraceWidths measure(const std::vector<TraceRow>& rows) {
+  TraceWidths w;
+  for (const TraceRow& row : rows) {
+    w.func = std::max(w.func, display_width(row.func));
+    w.result = std::max(w.result, display_width(row.result));
+    w.duration = std::max(w.duration, display_width(row.duration));
+  }
+  return w;
+}
+
+std::string render(const TraceRow& row, const TraceWidths& w) {
+  return trim_right(pad_right(row.func, w.func) + "   " + pad_right(row.result, w.result) + "  " +
+                    pad_left(row.duration, w.duration)) +
+         "\n";
+}
+
+std::string header(const TraceWidths& w) {
+  return render({"FUNCTION CALL TRACE", "RESULT", "DURATION"}, w) +
+         render(
+             {std::string(w.func, '-'), std::string(w.result, '-'), std::string(w.duration, '-')},
+             w);
+}
+
+std::string lost_note(uint32_t lost) {
+  const char* what = lost == 1 ? " call trace record was" : " call trace records were";
+  return "WARNING: " + std::to_string(lost) + what + " lost, the trace above is incomplete\n";
+}
+
+}  // namespace
+
+std::string format_calltrace(const Session& s, const FormatContext& ctx) {
+  std::vector<TraceRow> rows = TraceTable(s, ctx).rows();
+  TraceWidths widths = measure(rows);
+  std::string out = header(widths);
+  for (const TraceRow& row : rows) out += render(row, widths);
+  if (s.trace_lost > 0) out += lost_note(s.trace_lost);
+  return out;
+}
+
+}  // namespace retsnoop

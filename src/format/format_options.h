@@ -1,0 +1,29 @@
+// What the text views show, and the inputs every view shares. Filled by app/ from Options.
+#pragma once
+
+#include "discovery/func_info.h"
+#include "symbolize/symbolizer.h"
+
+namespace retsnoop {
+
+// -sn / -s / -ss: how much of what the symbolizer knows reaches the output.
+enum class SymbLevel { None, Lines, Inlines };
+
+struct FormatOptions {
+  SymbLevel symb = SymbLevel::Inlines;
+  bool emit_addrs = false;         // stacks.emit-addrs: raw address before each symbol
+  bool dec_offsets = false;        // stacks.dec-offs: "+123" instead of "+0x7b"
+  bool unfiltered_stacks = false;  // stacks.unfiltered: keep trampoline and BPF program frames
+  bool calltrace = false;          // -T
+  bool lbr = false;                // --lbr
+  size_t lbr_max_count = 0;        // 0: every relevant record
+};
+
+// Borrowed for the duration of one formatting call.
+struct FormatContext {
+  const FuncTable& funcs;
+  Symbolizer& symbolizer;
+  const FormatOptions& opts;
+};
+
+}  // namespace retsnoop

@@ -1,0 +1,74 @@
+#include "format/frame_text.h"
+
+#include <cinttypes>
+#include <cstdio>
+
+namespace retsnoop {
+namespace {
+
+std::string hex_addr(uint64_t addr, int digits) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "0x%0*" PRIx64, digits, addr);
+  return buf;
+}
+
+// Zero-padded so that the symbols after it stay aligned.
+std::string addr_prefix(uint64_t addr, const FormatOptions& opts) {
+  return opts.emit_addrs ? hex_addr(addr, 16) + " " : "";
+}
+
+std::string blank_prefix(const FormatOptions& opts) {
+  return std::string(addr_prefix(0, opts).size(), ' ');
+}
+
+std::string offset_text(uint64_t offset, const FormatOptions& opts) {
+  char buf[32];
+  if (opts.dec_offsets)
+    std::snprintf(buf, sizeof(buf), "+%" PRIu64, offset);
+  else
+    std::snprintf(buf, sizeof(buf), "+0x%" PRIx64, offset);
+  return buf;
+}
+
+std::string with_module(std::string text, const std::string& module) {
+  return module.empty() ? text : text + " [" + module + "]";
+}
+
+std::string symbol_text(uint64_t addr, const SymbolizedAddr& sym, const FormatOptions& opts) {
+  if (!sym.found) return hex_addr(addr, 0);
+  return with_module(sym.name + offset_text(sym.offset, opts), sym.module);
+}
+
+std::string location_text(const SourceLoc& loc) {
+  return loc.file + ":" + std::to_string(loc.line) + ":" + std::to_string(loc.col);
+}
+
+// Compiler-renamed functions (foo.isra.0) and aliases carry their DWARF name next to the
+// location, so the reader finds the function in the source.
+std::string source_text(const SymbolizedAddr& sym, const FormatOptions& opts) {
+  if (opts.symb == SymbLevel::None || !sym.loc.known()) return "";
+  std::string who = sym.dwarf_name.empty() ? "" : sym.dwarf_name + " @ ";
+  return "(" + who + location_text(sym.loc) + ")";
+}
+
+TextLine inline_line(const InlineFrame& frame, const FormatOptions& opts) {
+  std::string source = frame.loc.known() ? "(" + location_text(frame.loc) + ")" : "";
+  return {blank_prefix(opts) + ". " + frame.name, source};
+}
+
+}  // namespace
+
+std::vector<TextLine> frame_lines(uint64_t addr, const SymbolizedAddr& sym,
+                                  const FormatOptions& opts) {
+  std::vector<TextLine> lines{
+      {addr_prefix(addr, opts) + symbol_text(addr, sym, opts), source_text(sym, opts)}};
+  if (opts.symb != SymbLevel::Inlines) return lines;
+  for (const InlineFrame& frame : sym.inlines) lines.push_back(inline_line(frame, opts));
+  return lines;
+}
+
+TextLine func_line(const FuncInfo& func, const FormatOptions& opts) {
+  return {blank_prefix(opts) + with_module(func.name, func.module), ""};
+}
+
+}  // namespace retsnoop

@@ -1,0 +1,27 @@
+// The symbol and source columns shared by the stack and LBR views.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "format/format_options.h"
+#include "symbolize/symbolizer.h"
+
+namespace retsnoop {
+
+struct TextLine {
+  std::string symbol;  // "name+0xoff", ". inlined_name", or a raw hex address
+  std::string source;  // "(file:line:col)", or empty
+};
+
+// One symbolized address: its own line, then one ". name" line per inlined call, outermost
+// first, as far as opts.symb allows.
+std::vector<TextLine> frame_lines(uint64_t addr, const SymbolizedAddr& sym,
+                                  const FormatOptions& opts);
+
+// A traced function without an address (a call whose kernel frame is gone): name only, aligned
+// with frame_lines() output.
+TextLine func_line(const FuncInfo& func, const FormatOptions& opts);
+
+}  // namespace retsnoop

@@ -1,0 +1,15 @@
+// "20:19:36.372607 -> 20:19:36.372682 TID/PID 8346/8346 (simfail/simfail):"
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "events/session.h"
+
+namespace retsnoop {
+
+// Session times are CLOCK_MONOTONIC; mono_to_real_ns (CLOCK_REALTIME minus CLOCK_MONOTONIC,
+// sampled once by the caller) turns them into wall-clock time, printed in the local time zone.
+std::string format_session_header(const Session& s, int64_t mono_to_real_ns);
+
+}  // namespace retsnoop

@@ -1,0 +1,16 @@
+// One recorded session as the user reads it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "events/session.h"
+#include "format/format_options.h"
+
+namespace retsnoop {
+
+// Header line, a blank line, then the views separated by blank lines: call trace table (-T),
+// LBR records (--lbr), stack trace. Ends with two blank lines, which separate sessions.
+std::string format_session(const Session& s, const FormatContext& ctx, int64_t mono_to_real_ns);
+
+}  // namespace retsnoop

@@ -1,0 +1,16 @@
+// The errno table of SPEC section 7: one table for parsing -x/-X values and printing results.
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+namespace retsnoop {
+
+// "EINVAL", "-EINVAL", aliases such as "EWOULDBLOCK" -> positive errno (22, ...); "NULL" -> 0.
+// Unknown names -> nullopt.
+std::optional<int> errno_from_name(std::string_view name);
+
+// Positive errno -> canonical name without the minus ("EINVAL"), nullptr when unknown.
+const char* errno_name(int err);
+
+}  // namespace retsnoop

@@ -1,0 +1,189 @@
+#!/bin/sh
+# Runs end-to-end cases inside the test VM (busybox sh). The case format is described in
+# tests/e2e/README.md. Prints "PASS NAME (T s)" or "FAIL NAME (T s): REASONS" for each case,
+# followed by what it ran and printed when it failed or says SHOW; exits 1 if any case failed.
+#
+# Usage: run-cases.sh CASEFILE
+set -u
+
+WORK=/tmp/rs-case
+FAILED=0
+KMSG_SEEN=0
+
+# Centiseconds since boot, without forking (busybox date has no %N).
+now_cs() {
+  read -r up _ </proc/uptime
+  echo "${up%.*}${up#*.}"
+}
+
+alive() { kill -0 "$1" 2>/dev/null; }
+
+reset_case() {
+  NAME="" RUN="" TRIGGERS="" READY="Receiving data..." WAIT=1 SIGNAL=INT
+  EXPECTS="" REGEXES="" NOTS="" EXIT_CODE=0 TIMEOUT=60 MODULES="" PARSE_ERRORS="" SHOW=0
+}
+
+# Appends a line to a newline-separated list held in the variable named $1.
+append() {
+  eval "_cur=\${$1}"
+  if [ -z "$_cur" ]; then eval "$1=\$2"; else eval "$1=\"\${_cur}
+\$2\""; fi
+}
+
+fail_reason() { REASONS="${REASONS:+$REASONS; }$1"; }
+
+# Polls until RUN prints its ready line. Returns 1 if it exited first or the deadline passed.
+wait_ready() {
+  while ! grep -qF -- "$READY" "$WORK/run.out" 2>/dev/null; do
+    if ! alive "$PID"; then
+      fail_reason "RUN exited before printing '$READY' (add NOSIGNAL if it exits by itself)"
+      return 1
+    fi
+    if [ "$(now_cs)" -ge "$DEADLINE" ]; then
+      fail_reason "no '$READY' from RUN within ${TIMEOUT} s"
+      return 1
+    fi
+    sleep 0.1
+  done
+}
+
+# Runs the TRIGGER commands (one sh script), bounded by what is left of the case's timeout.
+run_triggers() {
+  left=$(((DEADLINE - $(now_cs)) / 100))
+  [ "$left" -ge 1 ] || left=1
+  timeout "$left" sh -c "$TRIGGERS" >"$WORK/trigger.out" 2>&1 </dev/null ||
+    fail_reason "TRIGGER exited with $?"
+}
+
+# Waits for RUN to exit; at the deadline kills its whole process group and says so.
+wait_exit() {
+  while alive "$PID"; do
+    if [ "$(now_cs)" -ge "$DEADLINE" ]; then
+      kill -KILL -"$PID" 2>/dev/null
+      fail_reason "timed out after ${TIMEOUT} s, killed"
+      break
+    fi
+    sleep 0.1
+  done
+  # stderr: ash reports a job killed by a signal ("Killed"); the exit code says it already.
+  wait "$PID" 2>/dev/null
+  RC=$?
+}
+
+drive_run() {
+  setsid sh -c "$RUN" >"$WORK/run.out" 2>&1 </dev/null &
+  PID=$!
+  if [ -n "$TRIGGERS" ] || [ "$SIGNAL" != NONE ]; then
+    if wait_ready; then
+      [ -z "$TRIGGERS" ] || run_triggers
+      if [ "$SIGNAL" != NONE ]; then
+        sleep "$WAIT"
+        kill -"$SIGNAL" "$PID" 2>/dev/null
+      fi
+    fi
+  fi
+  wait_exit
+}
+
+check_output() {
+  [ "$RC" -eq "$EXIT_CODE" ] || fail_reason "exit code $RC, expected $EXIT_CODE"
+  printf '%s\n' "$EXPECTS" | while IFS= read -r e; do
+    [ -z "$e" ] || grep -qF -- "$e" "$WORK/run.out" || echo "missing '$e'"
+  done >"$WORK/check"
+  printf '%s\n' "$REGEXES" | while IFS= read -r e; do
+    [ -z "$e" ] || grep -qE -- "$e" "$WORK/run.out" || echo "no match for /$e/"
+  done >>"$WORK/check"
+  printf '%s\n' "$NOTS" | while IFS= read -r e; do
+    [ -z "$e" ] || ! grep -qF -- "$e" "$WORK/run.out" || echo "unexpected '$e'"
+  done >>"$WORK/check"
+  while IFS= read -r r; do fail_reason "$r"; done <"$WORK/check"
+}
+
+# Nothing of ours may stay in the kernel after a case, and the kernel must not have complained.
+check_kernel() {
+  rs-leakcheck >"$WORK/leak.out" 2>&1 || fail_reason "rs-leakcheck found leftovers"
+  dmesg | tail -n "+$((KMSG_SEEN + 1))" >"$WORK/kmsg"
+  KMSG_SEEN=$((KMSG_SEEN + $(wc -l <"$WORK/kmsg")))
+  scan-splats "$WORK/kmsg" >"$WORK/splats" || fail_reason "kernel splat"
+}
+
+show_file() {
+  [ -s "$2" ] || return 0
+  echo "  $1:"
+  sed 's/^/  | /' "$2"
+}
+
+show_details() {
+  echo "  RUN: $RUN"
+  [ -z "$TRIGGERS" ] || printf '%s\n' "$TRIGGERS" | sed 's/^/  TRIGGER: /'
+  show_file "modprobe" "$WORK/modprobe.out"
+  show_file "output" "$WORK/run.out"
+  show_file "trigger output" "$WORK/trigger.out"
+  show_file "rs-leakcheck" "$WORK/leak.out"
+  show_file "kernel splats" "$WORK/splats"
+}
+
+# Modules the host put into the initramfs for this case.
+load_modules() {
+  for m in $MODULES; do
+    modprobe "$m" >>"$WORK/modprobe.out" 2>&1 || fail_reason "modprobe $m failed"
+  done
+}
+
+run_case() {
+  [ -n "$NAME" ] || return 0
+  REASONS=$PARSE_ERRORS
+  rm -rf "$WORK" && mkdir -p "$WORK"
+  echo "rs-e2e: case $NAME" >/dev/kmsg
+  start=$(now_cs)
+  DEADLINE=$((start + TIMEOUT * 100))
+  [ -n "$REASONS" ] || load_modules
+  if [ -z "$REASONS" ]; then
+    drive_run
+    check_output
+  fi
+  check_kernel
+  took=$(($(now_cs) - start))
+  took="$((took / 100)).$((took / 10 % 10))"
+  if [ -z "$REASONS" ]; then
+    echo "PASS $NAME (${took} s)"
+    [ "$SHOW" -eq 0 ] || show_details
+  else
+    FAILED=1
+    echo "FAIL $NAME (${took} s): $REASONS"
+    show_details
+  fi
+}
+
+parse_and_run() {
+  reset_case
+  while IFS= read -r line || [ -n "$line" ]; do
+    key=${line%% *}
+    val=${line#"$key"}
+    val=${val#"${val%%[! ]*}"}
+    case "$key" in
+      "" | "#"*) ;;
+      NAME) run_case </dev/null; reset_case; NAME=$val ;;
+      KERNELS | VMLINUX) ;;  # the host chose the cases and the initramfs contents already
+      MODULE) MODULES="$MODULES $val" ;;
+      RUN) RUN=$val ;;
+      TRIGGER) append TRIGGERS "$val" ;;
+      READY) READY=$val ;;
+      WAIT) WAIT=$val ;;
+      SIGNAL) SIGNAL=$val ;;
+      NOSIGNAL) SIGNAL=NONE ;;
+      SHOW) SHOW=1 ;;
+      EXPECT) append EXPECTS "$val" ;;
+      EXPECT_REGEX) append REGEXES "$val" ;;
+      EXPECT_NOT) append NOTS "$val" ;;
+      EXIT) EXIT_CODE=$val ;;
+      TIMEOUT) TIMEOUT=$val ;;
+      *) PARSE_ERRORS="${PARSE_ERRORS:+$PARSE_ERRORS; }unknown key '$key'" ;;
+    esac
+  done
+  run_case </dev/null
+}
+
+[ $# -eq 1 ] || { echo "usage: run-cases.sh CASEFILE" >&2; exit 2; }
+parse_and_run <"$1"
+exit "$FAILED"

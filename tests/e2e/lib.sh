@@ -1,0 +1,43 @@
+# Helpers shared by run-e2e.sh and demo.sh; sourced, not run.
+
+E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO_DIR=$(cd "$E2E_DIR/../.." && pwd)
+PROG=$(basename "$0" .sh)
+
+say() { echo "$PROG: $*" >&2; }
+die() { say "$*"; exit 2; }
+
+# Sets GUEST_BINS to the static binaries of build dir $1 that go into the guest's /bin.
+# retsnoop is optional only when $2 is "optional": the bed is usable before retsnoop exists.
+guest_binaries() {
+  local build=$1 retsnoop=$1/src/retsnoop bin
+  GUEST_BINS=()
+  for bin in "$build/tests/workloads/simfail" "$build/tests/e2e/tools/rs-leakcheck"; do
+    [[ -x $bin ]] || die "$bin missing: build it with cmake --build $build --target $(basename "$bin")"
+    GUEST_BINS+=("$bin")
+  done
+  if [[ -x $retsnoop ]]; then
+    GUEST_BINS+=("$retsnoop")
+  elif [[ ${2:-} == optional ]]; then
+    say "warning: $retsnoop not built; cases that run retsnoop will fail"
+  else
+    die "$retsnoop missing: build it with cmake --build $build --target retsnoop"
+  fi
+}
+
+# boot_guest KDIR WORKDIR SCRIPT TIMEOUT MEM [mkinitramfs args...]
+# Boots kernel dir KDIR (from fetch-kernel.sh) with GUEST_BINS and SCRIPT; the guest's output
+# streams to stdout, logs stay in WORKDIR. Returns run-vm.sh's status.
+boot_guest() {
+  local kdir=$1 work=$2 script=$3 timeout=$4 mem=$5 args=() bin status=0
+  shift 5
+  for bin in "${GUEST_BINS[@]}"; do args+=(-b "$bin"); done
+  mkdir -p "$work"
+  "$E2E_DIR/mkinitramfs.sh" -o "$work/initramfs.cpio" -s "$script" -k "$kdir" "${args[@]}" "$@" ||
+    die "mkinitramfs.sh failed"
+  "$E2E_DIR/run-vm.sh" -k "$kdir/vmlinuz" -i "$work/initramfs.cpio" -o "$work" -t "$timeout" \
+    -m "$mem" || status=$?
+  # With a DWARF vmlinux inside, the initramfs is hundreds of MB: don't keep it around.
+  rm -f "$work/initramfs.cpio"
+  return "$status"
+}

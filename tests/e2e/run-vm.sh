@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# Boots a kernel with an initramfs from mkinitramfs.sh under QEMU, never longer than a hard
+# timeout, and reports what the guest script printed and how it ended.
+#
+# Usage: run-vm.sh -k VMLINUZ -i INITRD [-o OUTDIR] [-t SECONDS] [-m MIB]
+#   -o DIR   where console.log (kernel console + dmesg) and guest.log (script output) go
+#            (default: a new temp dir, printed on stderr)
+#   -t SEC   hard timeout for the whole VM run (env RS_VM_TIMEOUT, default 300)
+#   -m MIB   guest memory (env RS_VM_MEM, default 2048; about 3072 with a DWARF vmlinux)
+# Streams the guest script's output to stdout while it runs. Exit: 0 the script exited 0 on a clean kernel,
+# 1 the script failed, 2 the VM failed (timeout, crash, no exit report), 3 kernel splat.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+say() { echo "run-vm: $*" >&2; }
+usage() { sed -n '5,12s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2; exit 2; }
+
+# Single-threaded TCG on purpose: KVM guests hang on our hosts, and multi-threaded TCG sometimes
+# kills the guest with "Oops: int3" while probes are being attached. Serial ports go to files
+# and stdin is /dev/null: CI has no terminal. Runs in the background and sets QEMU_PID.
+QEMU_PID=""
+trap '[[ -z $QEMU_PID ]] || kill "$QEMU_PID" 2>/dev/null' EXIT
+boot() {
+  local kernel=$1 initrd=$2 out=$3 timeout=$4 mem=$5
+  timeout --kill-after=10 "$timeout" qemu-system-x86_64 \
+    -accel tcg,thread=single -cpu max -m "$mem" -smp 2 \
+    -nodefaults -no-user-config -display none -monitor none -no-reboot \
+    -serial "file:$out/console.log" -serial "file:$out/guest.log" \
+    -kernel "$kernel" -initrd "$initrd" \
+    -append "console=ttyS0 quiet panic=-1" </dev/null >"$out/qemu.log" 2>&1 &
+  QEMU_PID=$!
+}
+
+# Follows the script's output (ttyS1 holds nothing else but init's two markers) until qemu exits.
+stream_guest_output() {
+  tail -n +1 -s 0.2 -F --pid="$2" "$1" 2>/dev/null | sed -u '/^RS-GUEST-\(START\|EXIT\) /d'
+}
+
+main() {
+  local kernel="" initrd="" out="" timeout=${RS_VM_TIMEOUT:-300} mem=${RS_VM_MEM:-2048}
+  while (($#)); do
+    case "$1" in
+      -k) kernel=${2:?}; shift ;;
+      -i) initrd=${2:?}; shift ;;
+      -o) out=${2:?}; shift ;;
+      -t) timeout=${2:?}; shift ;;
+      -m) mem=${2:?}; shift ;;
+      *) usage ;;
+    esac
+    shift
+  done
+  [[ -f $kernel && -f $initrd ]] || usage
+  if [[ -z $out ]]; then
+    out=$(mktemp -d "${TMPDIR:-/tmp}/rs-vm.XXXXXX")
+    say "logs in $out"
+  fi
+  mkdir -p "$out"
+  rm -f "$out"/{console,guest,qemu}.log
+
+  local start=$EPOCHREALTIME qemu_rc=0 status=0 started rc
+  boot "$kernel" "$initrd" "$out" "$timeout" "$mem"
+  stream_guest_output "$out/guest.log" "$QEMU_PID" || true
+  wait "$QEMU_PID" || qemu_rc=$?
+  QEMU_PID=""
+  if [[ ! -f $out/console.log ]]; then
+    say "FAIL: qemu did not start (exit $qemu_rc):"
+    cat "$out/qemu.log" >&2
+    return 2
+  fi
+
+  started=$(sed -n 's/^RS-GUEST-START uptime=\([0-9.]*\)s.*/\1/p' "$out/guest.log")
+  rc=$(sed -n 's/^RS-GUEST-EXIT \([0-9]*\)$/\1/p' "$out/guest.log")
+  say "$(printf 'guest script started %s s after kernel start; VM round trip %.1f s' \
+    "${started:-never}" "$(bc <<<"$EPOCHREALTIME - $start")")"
+
+  if ((qemu_rc == 124 || qemu_rc == 137)); then
+    say "FAIL: VM killed after the ${timeout} s timeout (console: $out/console.log)"
+    status=2
+  elif [[ -z $rc ]]; then
+    say "FAIL: the guest never reported its script's exit (qemu exit $qemu_rc); console tail:"
+    tail -n 20 "$out/console.log" | tr -d '\r' >&2
+    status=2
+  fi
+  if ! "$HERE/scan-splats.sh" "$out/console.log" >"$out/splats.txt"; then
+    say "FAIL: kernel splat in $out/console.log:"
+    cat "$out/splats.txt" >&2
+    ((status)) || status=3
+  fi
+  if ((status == 0 && rc != 0)); then
+    say "guest script exited with $rc"
+    status=1
+  fi
+  return "$status"
+}
+
+main "$@"

@@ -1,0 +1,416 @@
+#include "cli/parse_options.h"
+
+#include <linux/perf_event.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include "parse_helpers.h"
+
+namespace retsnoop {
+namespace {
+
+using test::parse;
+using test::parse_capturing;
+using test::parse_error;
+using Strings = std::vector<std::string>;
+using Ints = std::vector<int>;
+
+constexpr const char* kHelpHint = "Try 'retsnoop --help' for more information.";
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+void expect_error(std::vector<std::string> args, const std::string& message) {
+  UserError e = parse_error(args);
+  EXPECT_EQ(e.what(), message);
+  EXPECT_EQ(e.hint(), kHelpHint);
+}
+
+std::string write_temp_file(const std::string& name, const std::string& content) {
+  std::string path = std::string(RS_TEST_BINARY_DIR) + "/" + name;
+  std::ofstream(path) << content;
+  return path;
+}
+
+TEST(ParseOptions, DefaultsWithoutArguments) {
+  Options o = parse({});
+  EXPECT_TRUE(o.entry_globs.empty());  // presets may supply entries; discovery checks
+  EXPECT_FALSE(o.trace);
+  EXPECT_FALSE(o.lbr);
+  EXPECT_EQ(o.lbr_flags, 0u);
+  EXPECT_EQ(o.lbr_max_count, 0);
+  EXPECT_EQ(o.attach_mode, AttachMode::Default);
+  EXPECT_EQ(o.success_stacks, SuccessStacks::Default);
+  EXPECT_EQ(o.symbolize, SymbolizeLevel::Default);
+  EXPECT_EQ(o.verbosity, 0);
+  EXPECT_EQ(o.longer_ms, 0u);
+  EXPECT_EQ(o.ringbuf_size, 8u << 20);
+  EXPECT_EQ(o.sessions_size, 4096u);
+  EXPECT_FALSE(o.show_version);
+  EXPECT_FALSE(o.json);
+  EXPECT_FALSE(o.dry_run);
+  EXPECT_FALSE(o.help_shown);
+}
+
+TEST(ParseOptions, GlobsAreRepeatableAndKeptAsTyped) {
+  Options o = parse({"-e", "*sys_bpf", "--entry", "foo [kvm]", "--entry=:kernel/bpf/*.c", "-e@list",
+                     "-a", "bar?", "--allow=baz", "-d", "noisy*", "--deny", "x"});
+  EXPECT_EQ(o.entry_globs, (Strings{"*sys_bpf", "foo [kvm]", ":kernel/bpf/*.c", "@list"}));
+  EXPECT_EQ(o.allow_globs, (Strings{"bar?", "baz"}));
+  EXPECT_EQ(o.deny_globs, (Strings{"noisy*", "x"}));
+}
+
+TEST(ParseOptions, Presets) {
+  EXPECT_EQ(parse({"-c", "bpf", "--case=perf"}).presets, (Strings{"bpf", "perf"}));
+  expect_error({"-c", "kvm"}, "Invalid value 'kvm' for -c/--case: expected one of bpf, perf");
+}
+
+TEST(ParseOptions, ModeFlags) {
+  Options o = parse({"-T", "-E", "-I", "--dry-run", "--json"});
+  EXPECT_TRUE(o.trace);
+  EXPECT_TRUE(o.call_stack);
+  EXPECT_TRUE(o.interim_stacks);
+  EXPECT_TRUE(o.dry_run);
+  EXPECT_TRUE(o.json);
+  Options l = parse({"--trace", "--call-stack", "--interim-stacks"});
+  EXPECT_TRUE(l.trace && l.call_stack && l.interim_stacks);
+}
+
+TEST(ParseOptions, LbrWithoutSpecUsesDefault) {
+  for (const char* arg : {"-R", "-B", "--lbr"}) {
+    Options o = parse({arg});
+    EXPECT_TRUE(o.lbr) << arg;
+    EXPECT_EQ(o.lbr_flags, 0u) << arg;
+  }
+}
+
+TEST(ParseOptions, LbrSpecsAreOredAndAttached) {
+  Options o = parse({"--lbr=any", "-Rcond", "-Bcall_stack", "--lbr=4096"});
+  EXPECT_TRUE(o.lbr);
+  EXPECT_EQ(o.lbr_flags, PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_COND |
+                             PERF_SAMPLE_BRANCH_CALL_STACK | 4096u);
+}
+
+TEST(ParseOptions, LbrSpecIsOnlyTakenAttached) {
+  expect_error({"--lbr", "any"}, "unexpected argument 'any'");
+}
+
+TEST(ParseOptions, LbrUnknownSpecListsValidNames) {
+  expect_error({"--lbr=foo"},
+               "Invalid value 'foo' for -R/--lbr: expected one of any, any_call, any_return, "
+               "cond, call, ind_call, ind_jump, call_stack, abort_tx, in_tx, no_tx, or a "
+               "positive integer mask");
+  EXPECT_STREQ(parse_error({"-B0"}).what(),
+               "Invalid value '0' for -B: expected one of any, any_call, any_return, cond, call, "
+               "ind_call, ind_jump, call_stack, abort_tx, in_tx, no_tx, or a positive integer "
+               "mask");
+}
+
+TEST(ParseOptions, LbrMaxCount) {
+  EXPECT_EQ(parse({"--lbr-max-count", "8"}).lbr_max_count, 8);
+  EXPECT_EQ(parse({"--lbr-max-count=3"}).lbr_max_count, 3);
+  for (const char* bad : {"0", "-1", "x", "2147483648"}) {
+    expect_error({"--lbr-max-count", bad}, std::string("Invalid value '") + bad +
+                                               "' for --lbr-max-count: expected an integer "
+                                               "from 1 to 2147483647");
+  }
+}
+
+TEST(ParseOptions, UnimplementedOptionsFailLoudly) {
+  UserError a = parse_error({"-A"});
+  EXPECT_STREQ(a.what(), "-A/--capture-args is not supported yet");
+  EXPECT_FALSE(a.hint().empty());
+  EXPECT_STREQ(parse_error({"--capture-args"}).what(), "-A/--capture-args is not supported yet");
+  EXPECT_STREQ(parse_error({"-J", "kprobe:foo+0x10"}).what(),
+               "-J/--inject-probe is not supported yet");
+  // -J still takes a value like it will when implemented.
+  expect_error({"-J"}, "option requires an argument -- 'J'");
+}
+
+TEST(ParseOptions, AttachModes) {
+  EXPECT_EQ(parse({"-M"}).attach_mode, AttachMode::MultiKprobe);
+  EXPECT_EQ(parse({"-K"}).attach_mode, AttachMode::Kprobe);
+  EXPECT_EQ(parse({"-F"}).attach_mode, AttachMode::Fentry);
+  EXPECT_EQ(parse({"-F", "-F"}).attach_mode, AttachMode::Fentry);
+  expect_error({"-M", "-K"}, "-M, -K and -F are mutually exclusive");
+  expect_error({"-KF"}, "-M, -K and -F are mutually exclusive");
+}
+
+TEST(ParseOptions, SuccessStacks) {
+  EXPECT_EQ(parse({"-S"}).success_stacks, SuccessStacks::Yes);
+  EXPECT_EQ(parse({"-Sy"}).success_stacks, SuccessStacks::Yes);
+  EXPECT_EQ(parse({"-Sn"}).success_stacks, SuccessStacks::No);
+  EXPECT_EQ(parse({"--success-stacks=n"}).success_stacks, SuccessStacks::No);
+  EXPECT_EQ(parse({"-Sn", "-S"}).success_stacks, SuccessStacks::Yes);  // last one wins
+  expect_error({"-Sx"},
+               "Invalid value 'x' for -S/--success-stacks: expected y/n, yes/no, "
+               "true/false or 1/0");
+}
+
+TEST(ParseOptions, ErrorFilters) {
+  Options o = parse({"-x", "EINVAL", "-x", "-ENOENT", "--allow-errors=NULL", "-X", "EAGAIN",
+                     "--deny-errors", "EWOULDBLOCK", "-XERESTARTSYS"});
+  EXPECT_EQ(o.allow_errors, (Ints{22, 2, 0}));
+  EXPECT_EQ(o.deny_errors, (Ints{11, 11, 512}));
+}
+
+TEST(ParseOptions, AnyResetsErrorList) {
+  EXPECT_EQ(parse({"-x", "EINVAL", "-x", "any", "-x", "EPERM"}).allow_errors, (Ints{1}));
+  EXPECT_TRUE(parse({"-X", "EINVAL", "-X", "any"}).deny_errors.empty());
+}
+
+TEST(ParseOptions, UnknownErrorName) {
+  expect_error({"-x", "EFOO"}, "Unrecognized error 'EFOO'");
+  expect_error({"-X", "einval"}, "Unrecognized error 'einval'");
+}
+
+TEST(ParseOptions, AllowErrorsConflictsWithSuccessStacks) {
+  expect_error({"-x", "EINVAL", "-S"}, "-x and -S are mutually exclusive");
+  expect_error({"-S", "-x", "EINVAL"}, "-x and -S are mutually exclusive");
+  EXPECT_EQ(parse({"-Sn", "-x", "EINVAL"}).allow_errors, (Ints{22}));
+  // Reset with "any": no error list is left to conflict with.
+  EXPECT_EQ(parse({"-S", "-x", "EINVAL", "-x", "any"}).success_stacks, SuccessStacks::Yes);
+}
+
+TEST(ParseOptions, Pids) {
+  Options o = parse({"-p", "1", "--pid=42", "-P", "7", "--no-pid", "2147483647"});
+  EXPECT_EQ(o.allow_pids, (Ints{1, 42}));
+  EXPECT_EQ(o.deny_pids, (Ints{7, 2147483647}));
+  for (const char* bad : {"0", "-5", "abc", "12x", "2147483648", ""}) {
+    expect_error({"-p", bad}, std::string("Invalid value '") + bad +
+                                  "' for -p/--pid: expected an integer from 1 to 2147483647");
+  }
+  expect_error({"-P", "0"},
+               "Invalid value '0' for -P/--no-pid: expected an integer from 1 to 2147483647");
+}
+
+TEST(ParseOptions, Comms) {
+  Options o = parse({"-n", "bash", "--comm=123456789012345", "-N", "sshd", "--no-comm", "cron"});
+  EXPECT_EQ(o.allow_comms, (Strings{"bash", "123456789012345"}));
+  EXPECT_EQ(o.deny_comms, (Strings{"sshd", "cron"}));
+  expect_error({"-n", "1234567890123456"},
+               "Invalid value '1234567890123456' for -n/--comm: expected a non-empty name of at "
+               "most 15 characters");
+  expect_error({"-N", ""},
+               "Invalid value '' for -N/--no-comm: expected a non-empty name of at most 15 "
+               "characters");
+}
+
+TEST(ParseOptions, CommsFromFile) {
+  std::string path = write_temp_file("comms.txt", "simfail  bash\n\tsshd\n");
+  Options o = parse({"-n", "x", "-n", "@" + path, "-N@" + path});
+  EXPECT_EQ(o.allow_comms, (Strings{"x", "simfail", "bash", "sshd"}));
+  EXPECT_EQ(o.deny_comms, (Strings{"simfail", "bash", "sshd"}));
+}
+
+TEST(ParseOptions, CommsFileErrors) {
+  std::string missing = std::string(RS_TEST_BINARY_DIR) + "/no-such-comms.txt";
+  expect_error({"-n", "@" + missing},
+               "Failed to open '" + missing + "': No such file or directory");
+
+  std::string empty = write_temp_file("comms-empty.txt", " \n");
+  expect_error({"-n", "@" + empty},
+               "Invalid value '@" + empty + "' for -n/--comm: the file lists no names");
+
+  std::string long_name = write_temp_file("comms-long.txt", "ok averyveryverylongname\n");
+  expect_error({"-N", "@" + long_name},
+               "Invalid value '@" + long_name +
+                   "' for -N/--no-comm: name 'averyveryverylongname' "
+                   "in the file: expected a non-empty name of at most 15 characters");
+}
+
+TEST(ParseOptions, Longer) {
+  EXPECT_EQ(parse({"-L", "100"}).longer_ms, 100u);
+  EXPECT_EQ(parse({"--longer=5"}).longer_ms, 5u);
+  expect_error({"-L", "0"}, "Invalid value '0' for -L/--longer: expected a positive integer");
+  expect_error({"-L", "1.5"}, "Invalid value '1.5' for -L/--longer: expected a positive integer");
+}
+
+TEST(ParseOptions, KernelPath) {
+  EXPECT_EQ(parse({"-k", "/boot/vmlinux-6.1"}).kernel_path, "/boot/vmlinux-6.1");
+  EXPECT_EQ(parse({"--kernel=./vmlinux"}).kernel_path, "./vmlinux");
+  expect_error({"-k", ""}, "Invalid value '' for -k/--kernel: expected a path");
+}
+
+TEST(ParseOptions, SymbolizeLevels) {
+  EXPECT_EQ(parse({"-s"}).symbolize, SymbolizeLevel::Lines);
+  EXPECT_EQ(parse({"-ss"}).symbolize, SymbolizeLevel::Inlines);
+  EXPECT_EQ(parse({"-sn"}).symbolize, SymbolizeLevel::None);
+  EXPECT_EQ(parse({"-s", "-s"}).symbolize, SymbolizeLevel::Lines);
+  EXPECT_EQ(parse({"--symbolize"}).symbolize, SymbolizeLevel::Lines);
+  EXPECT_EQ(parse({"--symbolize=inlines"}).symbolize, SymbolizeLevel::Inlines);
+  EXPECT_EQ(parse({"--symbolize=none"}).symbolize, SymbolizeLevel::None);
+  expect_error({"-sx"},
+               "Invalid value 'x' for -s/--symbolize: expected -s, -ss, -sn or "
+               "--symbolize=none|lines|inlines");
+  expect_error({"-sss"},
+               "Invalid value 'ss' for -s/--symbolize: expected -s, -ss, -sn or "
+               "--symbolize=none|lines|inlines");
+}
+
+TEST(ParseOptions, VerbosityAndVersion) {
+  EXPECT_EQ(parse({"-v"}).verbosity, 1);
+  EXPECT_EQ(parse({"-vvv"}).verbosity, 3);
+  EXPECT_EQ(parse({"-v", "--verbose", "-vv"}).verbosity, 4);
+  Options o = parse({"-Vv"});
+  EXPECT_TRUE(o.show_version);
+  EXPECT_EQ(o.verbosity, 1);
+  EXPECT_TRUE(parse({"--version"}).show_version);
+}
+
+TEST(ParseOptions, BundledShortOptions) {
+  Options o = parse({"-TEIvs", "-vefoo", "-vcbpf"});
+  EXPECT_TRUE(o.trace && o.call_stack && o.interim_stacks);
+  EXPECT_EQ(o.symbolize, SymbolizeLevel::Lines);
+  EXPECT_EQ(o.verbosity, 3);
+  EXPECT_EQ(o.entry_globs, (Strings{"foo"}));  // a value-taking option eats the rest of the bundle
+  EXPECT_EQ(o.presets, (Strings{"bpf"}));
+}
+
+TEST(ParseOptions, BundleEndingInPresetValue) {
+  expect_error({"-cfoo"}, "Invalid value 'foo' for -c/--case: expected one of bpf, perf");
+}
+
+TEST(ParseOptions, ConfigSettings) {
+  Options o = parse(
+      {"-C", "bpf.ringbuf-size=16M", "--config=fmt.lbr-max-count=4", "-Cstacks.emit-addrs=y"});
+  EXPECT_EQ(o.ringbuf_size, 16u << 20);
+  EXPECT_EQ(o.lbr_max_count, 4);
+  EXPECT_TRUE(o.stacks_emit_addrs);
+  UserError e = parse_error({"-C", "foo=1"});
+  EXPECT_STREQ(e.what(), "Unrecognized setting 'foo'");
+  EXPECT_EQ(e.hint(), "Try 'retsnoop --config-help' for the list of settings.");
+}
+
+TEST(ParseOptions, GetoptErrorsBecomeOneLine) {
+  expect_error({"--foo"}, "unrecognized option '--foo'");
+  expect_error({"--foo=1"}, "unrecognized option '--foo=1'");
+  expect_error({"-q"}, "invalid option -- 'q'");
+  expect_error({"-vq"}, "invalid option -- 'q'");
+  expect_error({"-e"}, "option requires an argument -- 'e'");
+  expect_error({"--entry"}, "option '--entry' requires an argument");
+  expect_error({"--trace=1"}, "option '--trace' doesn't allow an argument");
+  EXPECT_TRUE(contains(parse_error({"--no"}).what(), "option '--no' is ambiguous"));
+}
+
+TEST(ParseOptions, PositionalArgumentsAreRejected) {
+  expect_error({"-T", "foo"}, "unexpected argument 'foo'");
+  expect_error({"--", "-T"}, "unexpected argument '-T'");
+}
+
+TEST(ParseOptions, StderrIsRestored) {
+  std::FILE* before = stderr;
+  parse_error({"--foo"});
+  parse({"-v"});
+  EXPECT_EQ(stderr, before);
+}
+
+TEST(ParseOptions, LongOptionPrefixes) {
+  EXPECT_TRUE(parse({"--dry"}).dry_run);
+  EXPECT_EQ(parse({"--verb", "--verbose"}).verbosity, 2);
+}
+
+TEST(ParseOptionsHelp, HelpShowsEveryCategoryAndOption) {
+  for (const char* arg : {"--help", "-h"}) {
+    auto outcome = parse_capturing({arg});
+    EXPECT_TRUE(outcome.opts.help_shown);
+    const std::string& help = outcome.help;
+    EXPECT_TRUE(contains(help, "Usage: retsnoop"));
+    for (const char* header : {"Choosing functions:", "Modes (the stack trace is always shown):",
+                               "Filters:", "Symbolization and miscellaneous:"}) {
+      EXPECT_TRUE(contains(help, header)) << header;
+    }
+    for (const char* opt : {"--entry",
+                            "--allow",
+                            "--deny",
+                            "--case",
+                            "--trace",
+                            "--call-stack",
+                            "--lbr[=SPEC]",
+                            "-B",
+                            "--lbr-max-count",
+                            "--capture-args",
+                            "--inject-probe",
+                            "--interim-stacks",
+                            "--dry-run",
+                            "-M",
+                            "-K",
+                            "-F",
+                            "--success-stacks",
+                            "--allow-errors",
+                            "--deny-errors",
+                            "--pid",
+                            "--no-pid",
+                            "--comm",
+                            "--no-comm",
+                            "--longer",
+                            "--kernel",
+                            "--symbolize",
+                            "--verbose",
+                            "--version",
+                            "--config",
+                            "--config-help",
+                            "--json",
+                            "--help",
+                            "--usage"}) {
+      EXPECT_TRUE(contains(help, opt)) << opt;
+    }
+  }
+}
+
+TEST(ParseOptionsHelp, HelpListsTheValuesTheParserAccepts) {
+  std::string help = parse_capturing({"--help"}).help;
+  const std::pair<const char*, uint64_t> lbr[] = {
+      {"any", PERF_SAMPLE_BRANCH_ANY},
+      {"any_call", PERF_SAMPLE_BRANCH_ANY_CALL},
+      {"any_return", PERF_SAMPLE_BRANCH_ANY_RETURN},
+      {"cond", PERF_SAMPLE_BRANCH_COND},
+      {"call", PERF_SAMPLE_BRANCH_CALL},
+      {"ind_call", PERF_SAMPLE_BRANCH_IND_CALL},
+      {"ind_jump", PERF_SAMPLE_BRANCH_IND_JUMP},
+      {"call_stack", PERF_SAMPLE_BRANCH_CALL_STACK},
+      {"abort_tx", PERF_SAMPLE_BRANCH_ABORT_TX},
+      {"in_tx", PERF_SAMPLE_BRANCH_IN_TX},
+      {"no_tx", PERF_SAMPLE_BRANCH_NO_TX},
+  };
+  for (const auto& [name, bits] : lbr) {
+    EXPECT_TRUE(contains(help, name));
+    EXPECT_EQ(parse({std::string("--lbr=") + name}).lbr_flags, bits) << name;
+  }
+  EXPECT_TRUE(contains(help, "bpf or perf"));
+}
+
+TEST(ParseOptionsHelp, HelpStopsParsing) {
+  auto outcome = parse_capturing({"-T", "--help", "--no-such-option", "positional"});
+  EXPECT_TRUE(outcome.opts.help_shown);
+  EXPECT_FALSE(outcome.help.empty());
+  // Errors before --help are still reported, like any GNU tool processing options in order.
+  expect_error({"--no-such-option", "--help"}, "unrecognized option '--no-such-option'");
+}
+
+TEST(ParseOptionsHelp, Usage) {
+  auto outcome = parse_capturing({"--usage"});
+  EXPECT_TRUE(outcome.opts.help_shown);
+  EXPECT_TRUE(contains(outcome.help, "Usage: retsnoop"));
+  EXPECT_TRUE(contains(outcome.help, "[--entry=GLOB]"));
+  EXPECT_FALSE(contains(outcome.help, "Filters:"));
+}
+
+TEST(ParseOptionsHelp, ConfigHelp) {
+  auto outcome = parse_capturing({"--config-help"});
+  EXPECT_TRUE(outcome.opts.help_shown);
+  EXPECT_TRUE(contains(outcome.help, "bpf.ringbuf-size"));
+  EXPECT_TRUE(contains(outcome.help, "(default: 8M)"));
+}
+
+TEST(ParseOptionsHelp, NoHelpOutputWithoutHelpOptions) {
+  auto outcome = parse_capturing({"-v", "-e", "foo"});
+  EXPECT_FALSE(outcome.opts.help_shown);
+  EXPECT_TRUE(outcome.help.empty());
+}
+
+}  // namespace
+}  // namespace retsnoop

@@ -1,0 +1,107 @@
+#include "cli/settings.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "util/error.h"
+
+namespace retsnoop {
+namespace {
+
+constexpr const char* kConfigHint = "Try 'retsnoop --config-help' for the list of settings.";
+
+Options with(std::string_view key_value) {
+  Options o;
+  apply_setting(o, key_value);
+  return o;
+}
+
+void expect_error(std::string_view key_value, const std::string& message) {
+  Options o;
+  try {
+    apply_setting(o, key_value);
+    ADD_FAILURE() << key_value << " was accepted";
+  } catch (const UserError& e) {
+    EXPECT_EQ(e.what(), message);
+    EXPECT_EQ(e.hint(), kConfigHint);
+  }
+}
+
+TEST(Settings, RingbufSize) {
+  EXPECT_EQ(with("bpf.ringbuf-size=4096").ringbuf_size, 4096u);
+  EXPECT_EQ(with("bpf.ringbuf-size=64K").ringbuf_size, 64u << 10);
+  EXPECT_EQ(with("bpf.ringbuf-size=16m").ringbuf_size, 16u << 20);
+  const char* pow2 = "expected a power of two of at least 4096 bytes";
+  expect_error("bpf.ringbuf-size=2048",
+               std::string("Invalid value '2048' for bpf.ringbuf-size: ") + pow2);
+  expect_error("bpf.ringbuf-size=12K",
+               std::string("Invalid value '12K' for bpf.ringbuf-size: ") + pow2);
+  expect_error("bpf.ringbuf-size=1G",
+               "Invalid value '1G' for bpf.ringbuf-size: expected a positive number of bytes, "
+               "optionally with a K or M suffix");
+}
+
+TEST(Settings, SessionsSize) {
+  EXPECT_EQ(with("bpf.sessions-size=100").sessions_size, 100u);
+  expect_error("bpf.sessions-size=0",
+               "Invalid value '0' for bpf.sessions-size: expected an integer from 1 to 4294967295");
+  expect_error("bpf.sessions-size=4294967296",
+               "Invalid value '4294967296' for bpf.sessions-size: expected an integer from 1 to "
+               "4294967295");
+}
+
+TEST(Settings, SymbolizationMode) {
+  EXPECT_EQ(with("stacks.symb-mode=none").symbolize, SymbolizeLevel::None);
+  EXPECT_EQ(with("stacks.symb-mode=lines").symbolize, SymbolizeLevel::Lines);
+  EXPECT_EQ(with("stacks.symb-mode=inlines").symbolize, SymbolizeLevel::Inlines);
+  expect_error("stacks.symb-mode=all",
+               "Invalid value 'all' for stacks.symb-mode: expected one of none, lines, inlines");
+}
+
+TEST(Settings, BooleanStackSettings) {
+  EXPECT_TRUE(with("stacks.unfiltered=y").stacks_unfiltered);
+  EXPECT_TRUE(with("stacks.emit-addrs=true").stacks_emit_addrs);
+  EXPECT_TRUE(with("stacks.dec-offs=1").stacks_dec_offs);
+  Options o;
+  apply_setting(o, "stacks.dec-offs=yes");
+  apply_setting(o, "stacks.dec-offs=n");
+  EXPECT_FALSE(o.stacks_dec_offs);
+  expect_error("stacks.emit-addrs=maybe",
+               "Invalid value 'maybe' for stacks.emit-addrs: expected y/n, yes/no, true/false or "
+               "1/0");
+  expect_error("stacks.emit-addrs=",
+               "Invalid value '' for stacks.emit-addrs: expected y/n, yes/no, true/false or 1/0");
+}
+
+TEST(Settings, LbrMaxCount) {
+  EXPECT_EQ(with("fmt.lbr-max-count=10").lbr_max_count, 10);
+  expect_error("fmt.lbr-max-count=0",
+               "Invalid value '0' for fmt.lbr-max-count: expected an integer from 1 to 2147483647");
+}
+
+TEST(Settings, UnknownKeyAndMalformedArgument) {
+  expect_error("bpf.ringbuf=1", "Unrecognized setting 'bpf.ringbuf'");
+  expect_error("=1", "Unrecognized setting ''");
+  expect_error("bpf.ringbuf-size", "Invalid -C argument 'bpf.ringbuf-size': expected KEY=VALUE");
+}
+
+TEST(Settings, ValueMayContainEquals) {
+  // Only the first '=' separates key and value.
+  expect_error("stacks.symb-mode=a=b",
+               "Invalid value 'a=b' for stacks.symb-mode: expected one of none, lines, inlines");
+}
+
+TEST(Settings, HelpListsEveryKeyWithItsDefault) {
+  std::string help = settings_help();
+  for (const char* line :
+       {"bpf.ringbuf-size (default: 8M)", "bpf.sessions-size (default: 4096)",
+        "stacks.symb-mode (default: inlines when a vmlinux with DWARF is found, else none)",
+        "stacks.unfiltered (default: no)", "stacks.emit-addrs (default: no)",
+        "stacks.dec-offs (default: no)", "fmt.lbr-max-count (default: all)"}) {
+    EXPECT_NE(help.find(line), std::string::npos) << line;
+  }
+}
+
+}  // namespace
+}  // namespace retsnoop

@@ -1,0 +1,76 @@
+#include "cli/value_parsers.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+namespace retsnoop {
+namespace {
+
+template <class F>
+std::string failure(F parse) {
+  try {
+    parse();
+  } catch (const InvalidValue& e) {
+    return e.what();
+  }
+  return "accepted";
+}
+
+TEST(ValueParsers, PositiveIntegers) {
+  EXPECT_EQ(parse_positive("1"), 1u);
+  EXPECT_EQ(parse_positive("18446744073709551615"), UINT64_MAX);
+  EXPECT_EQ(parse_positive("100", 100), 100u);
+  for (const char* bad : {"", "0", "-1", "+1", " 1", "1 ", "0x10", "1e3", "18446744073709551616"}) {
+    EXPECT_EQ(failure([&] { parse_positive(bad); }), "expected a positive integer") << bad;
+  }
+  EXPECT_EQ(failure([] { parse_positive("101", 100); }), "expected an integer from 1 to 100");
+}
+
+TEST(ValueParsers, Booleans) {
+  for (const char* yes : {"y", "yes", "true", "1"}) EXPECT_TRUE(parse_bool(yes)) << yes;
+  for (const char* no : {"n", "no", "false", "0"}) EXPECT_FALSE(parse_bool(no)) << no;
+  for (const char* bad : {"", "Y", "on", "2"}) {
+    EXPECT_EQ(failure([&] { parse_bool(bad); }), "expected y/n, yes/no, true/false or 1/0");
+  }
+}
+
+TEST(ValueParsers, SymbolizeLevelNamesRoundTrip) {
+  for (auto level : {SymbolizeLevel::None, SymbolizeLevel::Lines, SymbolizeLevel::Inlines}) {
+    EXPECT_EQ(parse_symbolize_level(symbolize_level_name(level)), level);
+  }
+  EXPECT_EQ(symbolize_level_name(SymbolizeLevel::Default), nullptr);
+  EXPECT_EQ(failure([] { parse_symbolize_level("default"); }),
+            "expected one of none, lines, inlines");
+}
+
+TEST(ValueParsers, ByteSizes) {
+  EXPECT_EQ(parse_byte_size("4096"), 4096u);
+  EXPECT_EQ(parse_byte_size("4K"), 4096u);
+  EXPECT_EQ(parse_byte_size("4k"), 4096u);
+  EXPECT_EQ(parse_byte_size("8M"), 8u << 20);
+  EXPECT_EQ(parse_byte_size("8m"), 8u << 20);
+  for (const char* bad : {"", "K", "0", "0K", "-4K", "4KB", "4G", "17592186044416M"}) {
+    EXPECT_EQ(failure([&] { parse_byte_size(bad); }),
+              "expected a positive number of bytes, optionally with a K or M suffix")
+        << bad;
+  }
+}
+
+TEST(ValueParsers, InvalidValueMessage) {
+  UserError e = invalid_value("-p/--pid", "x", InvalidValue("expected a PID"), "hint");
+  EXPECT_STREQ(e.what(), "Invalid value 'x' for -p/--pid: expected a PID");
+  EXPECT_EQ(e.hint(), "hint");
+}
+
+TEST(ValueParsers, JoinNames) {
+  struct Row {
+    const char* name;
+  };
+  std::vector<Row> rows = {{"a"}, {"bb"}, {"c"}};
+  EXPECT_EQ(join_names(rows, [](const Row& r) { return r.name; }), "a, bb, c");
+  EXPECT_EQ(join_names(std::vector<Row>{}, [](const Row& r) { return r.name; }), "");
+}
+
+}  // namespace
+}  // namespace retsnoop

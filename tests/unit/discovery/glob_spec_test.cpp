@@ -1,0 +1,113 @@
+#include "discovery/glob_spec.h"
+
+#include <gtest/gtest.h>
+
+#include "util/error.h"
+
+namespace retsnoop {
+namespace {
+
+const std::string kFixtures = std::string(RS_FIXTURES_DIR) + "/discovery/";
+
+std::string error_of(std::string_view text) {
+  try {
+    parse_glob(text);
+  } catch (const UserError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::string args_error_of(const std::vector<std::string>& typed) {
+  try {
+    parse_glob_args(typed);
+  } catch (const UserError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(ParseGlob, NameGlob) {
+  GlobSpec g = parse_glob("*_sys_bpf");
+  EXPECT_EQ(g.kind, GlobKind::Name);
+  EXPECT_EQ(g.pattern, "*_sys_bpf");
+  EXPECT_EQ(g.module_glob, "");
+  EXPECT_EQ(g.text, "*_sys_bpf");
+}
+
+TEST(ParseGlob, NameWithModuleGlob) {
+  GlobSpec g = parse_glob("*_read_* [*kvm*]");
+  EXPECT_EQ(g.kind, GlobKind::Name);
+  EXPECT_EQ(g.pattern, "*_read_*");
+  EXPECT_EQ(g.module_glob, "*kvm*");
+  EXPECT_EQ(g.text, "*_read_* [*kvm*]");
+}
+
+TEST(ParseGlob, ModuleGlobWithoutSpaceAndWithPadding) {
+  GlobSpec g = parse_glob("foo[ kvm ]");
+  EXPECT_EQ(g.pattern, "foo");
+  EXPECT_EQ(g.module_glob, "kvm");
+}
+
+TEST(ParseGlob, ModuleDashesBecomeUnderscoresAsInKallsyms) {
+  EXPECT_EQ(parse_glob("* [kvm-intel]").module_glob, "kvm_intel");
+}
+
+TEST(ParseGlob, PathGlob) {
+  GlobSpec g = parse_glob(":kernel/bpf/*.c");
+  EXPECT_EQ(g.kind, GlobKind::Path);
+  EXPECT_EQ(g.pattern, "kernel/bpf/*.c");
+  EXPECT_EQ(g.text, ":kernel/bpf/*.c");
+}
+
+TEST(ParseGlob, ErrorsNameTheGlob) {
+  EXPECT_EQ(error_of(""), "Invalid glob '': empty glob");
+  EXPECT_EQ(error_of("   "), "Invalid glob '   ': empty glob");
+  EXPECT_EQ(error_of("foo**"), "Invalid glob 'foo**': '**' is not supported, use '*'");
+  EXPECT_EQ(error_of("foo [kvm"), "Invalid glob 'foo [kvm': unterminated '['");
+  EXPECT_EQ(error_of("foo [kvm] x"), "Invalid glob 'foo [kvm] x': unexpected text after ']'");
+  EXPECT_EQ(error_of("foo []"), "Invalid glob 'foo []': empty module glob");
+  EXPECT_EQ(error_of("[kvm]"), "Invalid glob '[kvm]': empty function glob");
+  EXPECT_EQ(error_of("* [**]"), "Invalid glob '* [**]': '**' is not supported, use '*'");
+  EXPECT_EQ(error_of(":"), "Invalid glob ':': empty source path glob");
+  EXPECT_EQ(error_of(":kernel/**"), "Invalid glob ':kernel/**': '**' is not supported, use '*'");
+  EXPECT_EQ(error_of(":kernel/a b.c"),
+            "Invalid glob ':kernel/a b.c': source path contains whitespace");
+}
+
+TEST(ParseGlob, RejectsCharactersNoKernelSymbolHas) {
+  EXPECT_EQ(error_of("foo()"),
+            "Invalid glob 'foo()': character '(' can never match a kernel function name");
+  EXPECT_EQ(error_of("foo bar"),
+            "Invalid glob 'foo bar': character ' ' can never match a kernel function name");
+  EXPECT_EQ(error_of("foo [kvm.ko]"),
+            "Invalid glob 'foo [kvm.ko]': character '.' can never match a module name");
+}
+
+TEST(ParseGlobArgs, ExpandsAtFileInPlace) {
+  std::vector<GlobSpec> globs = parse_glob_args({"first", "@" + kFixtures + "globs.txt", "last"});
+  ASSERT_EQ(globs.size(), 6u);
+  EXPECT_EQ(globs[0].pattern, "first");
+  EXPECT_EQ(globs[1].pattern, "map_create");
+  EXPECT_EQ(globs[2].pattern, "array_map_*");
+  // "kvm_* [kvm]" spans two whitespace-separated tokens in the file.
+  EXPECT_EQ(globs[3].pattern, "kvm_*");
+  EXPECT_EQ(globs[3].module_glob, "kvm");
+  EXPECT_EQ(globs[4].pattern, "vmx_*");
+  EXPECT_EQ(globs[4].module_glob, "kvm_intel");
+  EXPECT_EQ(globs[5].pattern, "last");
+}
+
+TEST(ParseGlobArgs, FileErrorsNameTheFileAndTheGlob) {
+  EXPECT_EQ(args_error_of({"@/nonexistent/globs.txt"}),
+            "Can't read glob file '/nonexistent/globs.txt': No such file or directory");
+  EXPECT_EQ(args_error_of({"@"}), "Invalid glob '@': missing file name after '@'");
+  EXPECT_EQ(args_error_of({"@" + kFixtures + "globs_bad.txt"}),
+            "Invalid glob 'bad**': '**' is not supported, use '*'");
+  EXPECT_EQ(args_error_of({"@" + kFixtures + "globs_nested.txt"}),
+            "Invalid glob '@globs.txt': nested @FILE in '" + kFixtures +
+                "globs_nested.txt' is not supported");
+}
+
+}  // namespace
+}  // namespace retsnoop

@@ -1,0 +1,117 @@
+#include "discovery/kallsyms.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <sstream>
+
+#include "util/error.h"
+
+namespace retsnoop {
+namespace {
+
+const std::string kFixtures = std::string(RS_FIXTURES_DIR) + "/discovery/";
+
+class KallsymsFixture : public ::testing::Test {
+ protected:
+  Kallsyms ks = Kallsyms::load(kFixtures + "kallsyms.txt");
+};
+
+TEST_F(KallsymsFixture, KeepsOnlyFunctionSymbols) {
+  for (const KSym& s : ks.symbols())
+    EXPECT_TRUE(s.type == 't' || s.type == 'T' || s.type == 'w' || s.type == 'W') << s.name;
+  EXPECT_TRUE(ks.find_by_name("some_data").empty());
+  EXPECT_TRUE(ks.find_by_name("some_bss").empty());
+  EXPECT_TRUE(ks.find_by_name("kvm_data").empty());
+  EXPECT_TRUE(ks.find_by_name("fixed_percpu_data").empty());
+  ASSERT_EQ(ks.find_by_name("weak_func").size(), 1u);
+  EXPECT_EQ(ks.find_by_name("weak_func")[0]->type, 'W');
+}
+
+TEST_F(KallsymsFixture, SortedByAddressEvenWhenListedOutOfOrder) {
+  const auto& syms = ks.symbols();
+  EXPECT_TRUE(std::is_sorted(syms.begin(), syms.end(),
+                             [](const KSym& a, const KSym& b) { return a.addr < b.addr; }));
+  // 31 lines minus 5 data symbols and a malformed line.
+  EXPECT_EQ(syms.size(), 25u);
+}
+
+TEST_F(KallsymsFixture, ParsesModules) {
+  auto copies = ks.find_by_name("kvm_read_guest");
+  ASSERT_EQ(copies.size(), 1u);
+  EXPECT_EQ(copies[0]->module, "kvm");
+  EXPECT_EQ(copies[0]->addr, 0xffffffffc0001000ull);
+  auto prog = ks.find_by_name("bpf_prog_6deef7357e7b4530_sd_fw_egress");
+  ASSERT_EQ(prog.size(), 1u);
+  EXPECT_EQ(prog[0]->module, "bpf");
+}
+
+TEST_F(KallsymsFixture, FindByNameReturnsEveryCopyInAddressOrder) {
+  auto dups = ks.find_by_name("dup_static");
+  ASSERT_EQ(dups.size(), 2u);
+  EXPECT_EQ(dups[0]->addr, 0xffffffff81001800ull);
+  EXPECT_EQ(dups[1]->addr, 0xffffffff81001900ull);
+  // Same name in vmlinux and in a module.
+  auto mc = ks.find_by_name("map_create");
+  ASSERT_EQ(mc.size(), 2u);
+  EXPECT_EQ(mc[0]->module, "");
+  EXPECT_EQ(mc[1]->module, "kvm");
+  EXPECT_TRUE(ks.find_by_name("nope").empty());
+}
+
+TEST_F(KallsymsFixture, KeepsCompilerSuffixes) {
+  EXPECT_EQ(ks.find_by_name("helper_fn.isra.0").size(), 1u);
+  EXPECT_EQ(ks.find_by_name("helper_fn.constprop.0").size(), 1u);
+  EXPECT_EQ(ks.find_by_name("array_map_alloc.cold").size(), 1u);
+  EXPECT_TRUE(ks.find_by_name("helper_fn").empty());
+}
+
+TEST_F(KallsymsFixture, FindByAddrGivesTheContainingSymbol) {
+  const KSym* s = ks.find_by_addr(0xffffffff81001234ull);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->name, "map_create");
+  s = ks.find_by_addr(0xffffffff81001000ull);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->name, "__x64_sys_bpf");
+  EXPECT_EQ(ks.find_by_addr(0x1000), nullptr);
+}
+
+TEST_F(KallsymsFixture, AddrOfAnchors) {
+  EXPECT_EQ(ks.addr_of("_stext"), 0xffffffff81000000ull);
+  EXPECT_EQ(ks.addr_of("_etext"), 0xffffffff81003000ull);
+  EXPECT_EQ(ks.addr_of("__sys_bpf"), 0xffffffff81001100ull);
+  EXPECT_EQ(ks.addr_of("nope"), 0u);
+  EXPECT_FALSE(ks.addresses_hidden());
+}
+
+TEST(Kallsyms, ParseFromStreamMatchesParseText) {
+  std::istringstream in("ffffffff81000000 T _stext\nffffffff81000010 t foo\t[mod]\n");
+  Kallsyms ks = Kallsyms::parse(in);
+  ASSERT_EQ(ks.symbols().size(), 2u);
+  EXPECT_EQ(ks.symbols()[1].name, "foo");
+  EXPECT_EQ(ks.symbols()[1].module, "mod");
+}
+
+TEST(Kallsyms, ZeroAddressesMeanHidden) {
+  std::istringstream in("0000000000000000 T _stext\n0000000000000000 t foo\n");
+  EXPECT_TRUE(Kallsyms::parse(in).addresses_hidden());
+  EXPECT_FALSE(Kallsyms::parse_text("").addresses_hidden());
+}
+
+TEST(Kallsyms, LoadRefusesHiddenAddressesWithAHint) {
+  try {
+    Kallsyms::load(kFixtures + "kallsyms_hidden.txt");
+    FAIL() << "no error";
+  } catch (const UserError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "kallsyms addresses are hidden (kernel.kptr_restrict=2 or not root)");
+    EXPECT_NE(e.hint().find("sysctl kernel.kptr_restrict=1"), std::string::npos);
+  }
+}
+
+TEST(Kallsyms, LoadMissingFileIsAnError) {
+  EXPECT_THROW(Kallsyms::load("/nonexistent/kallsyms"), UserError);
+}
+
+}  // namespace
+}  // namespace retsnoop

@@ -1,0 +1,124 @@
+#include "events/session_assembler.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <vector>
+
+namespace retsnoop {
+namespace {
+
+// Builds ring buffer records the way the BPF side lays them out.
+template <typename T>
+std::vector<char> part(uint32_t type, uint64_t sid, const std::vector<T>& items) {
+  rs_part_hdr hdr{type, static_cast<uint32_t>(items.size()), sid};
+  std::vector<char> buf(sizeof(hdr) + items.size() * sizeof(T));
+  std::memcpy(buf.data(), &hdr, sizeof(hdr));
+  if (!items.empty()) std::memcpy(buf.data() + sizeof(hdr), items.data(), items.size() * sizeof(T));
+  return buf;
+}
+
+rs_session_rec header(uint64_t sid, uint32_t depth, uint32_t kstack, uint32_t flags = RS_SESS_ERROR) {
+  rs_session_rec r{};
+  r.type = RS_REC_SESSION;
+  r.flags = flags;
+  r.session_id = sid;
+  r.pid = 100;
+  r.tid = 101;
+  std::strcpy(r.task_comm, "simfail");
+  std::strcpy(r.proc_comm, "simfail");
+  r.start_ns = 1000;
+  r.end_ns = 76000;
+  r.depth = depth;
+  r.kstack_cnt = kstack;
+  return r;
+}
+
+rs_frame frame(uint32_t id, uint32_t seq, int64_t res) { return rs_frame{id, seq, 0, 1000, res}; }
+
+std::optional<Session> feed(SessionAssembler& a, const std::vector<char>& rec) {
+  return a.consume(rec.data(), rec.size());
+}
+
+std::optional<Session> feed(SessionAssembler& a, rs_session_rec rec) {
+  return a.consume(&rec, sizeof(rec));
+}
+
+TEST(SessionAssembler, HeaderCompletesSessionFromItsParts) {
+  SessionAssembler a;
+  EXPECT_FALSE(feed(a, part(RS_REC_FRAMES, 7, std::vector{frame(0, 0, -22), frame(1, 1, -22)})));
+  EXPECT_FALSE(feed(a, part(RS_REC_KSTACK, 7, std::vector<uint64_t>{0x30, 0x20, 0x10})));
+  auto s = feed(a, header(7, 2, 3));
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->id, 7u);
+  EXPECT_EQ(s->task_comm, "simfail");
+  EXPECT_TRUE(s->is_error);
+  EXPECT_FALSE(s->incomplete);
+  ASSERT_EQ(s->calls.size(), 2u);
+  EXPECT_EQ(s->calls[1].res, -22);
+  // BPF sends the innermost kernel frame first; sessions keep the outermost first.
+  EXPECT_EQ(s->kstack, (std::vector<uint64_t>{0x10, 0x20, 0x30}));
+  EXPECT_EQ(a.pending(), 0u);
+}
+
+TEST(SessionAssembler, InterleavedSessionsStayApart) {
+  SessionAssembler a;
+  feed(a, part(RS_REC_FRAMES, 1, std::vector{frame(5, 0, -1)}));
+  feed(a, part(RS_REC_FRAMES, 2, std::vector{frame(6, 0, -2), frame(7, 1, -2)}));
+  auto s2 = feed(a, header(2, 2, 0));
+  auto s1 = feed(a, header(1, 1, 0));
+  ASSERT_TRUE(s1 && s2);
+  EXPECT_EQ(s1->calls.size(), 1u);
+  EXPECT_EQ(s1->calls[0].func_id, 5u);
+  EXPECT_EQ(s2->calls.size(), 2u);
+}
+
+TEST(SessionAssembler, MissingPartMarksSessionIncomplete) {
+  SessionAssembler a;
+  feed(a, part(RS_REC_FRAMES, 3, std::vector{frame(0, 0, -12)}));
+  auto s = feed(a, header(3, 1, 4));  // kstack part never arrived
+  ASSERT_TRUE(s);
+  EXPECT_TRUE(s->incomplete);
+  EXPECT_EQ(a.stats().incomplete, 1u);
+}
+
+TEST(SessionAssembler, DiscardedSessionFreesTraceRecords) {
+  SessionAssembler a;
+  rs_call_rec c{RS_REC_CALL, 0, 1, 0, 9, 4, 0, 50, 0};
+  EXPECT_FALSE(a.consume(&c, sizeof(c)));
+  EXPECT_EQ(a.pending(), 1u);
+  EXPECT_FALSE(feed(a, header(9, 0, 0, RS_SESS_DISCARD)));
+  EXPECT_EQ(a.pending(), 0u);
+  EXPECT_EQ(a.stats().discarded, 1u);
+}
+
+TEST(SessionAssembler, TraceRecordsAndLossesReachTheSession) {
+  SessionAssembler a;
+  rs_call_rec entry{RS_REC_CALL, 0, 1, 0, 4, 2, 0, 100, 0};
+  rs_call_rec exit{RS_REC_CALL, 0, 0, 0, 4, 2, 2, 300, 5};  // seq 1 was lost
+  a.consume(&entry, sizeof(entry));
+  a.consume(&exit, sizeof(exit));
+  feed(a, part(RS_REC_FRAMES, 4, std::vector{frame(2, 0, 5)}));
+  auto h = header(4, 1, 0, 0);
+  h.trace_cnt = 2;
+  h.trace_lost = 1;
+  auto s = feed(a, h);
+  ASSERT_TRUE(s);
+  ASSERT_EQ(s->trace.size(), 2u);
+  EXPECT_TRUE(s->trace[0].is_entry);
+  EXPECT_EQ(s->trace[1].res, 5);
+  EXPECT_EQ(s->trace_lost, 1u);
+}
+
+TEST(SessionAssembler, TruncatedRecordsAreCountedNotTrusted) {
+  SessionAssembler a;
+  auto rec = part(RS_REC_FRAMES, 5, std::vector{frame(0, 0, 0), frame(1, 1, 0)});
+  rec.resize(rec.size() - 8);
+  EXPECT_FALSE(feed(a, rec));
+  uint16_t tiny = 1;
+  EXPECT_FALSE(a.consume(&tiny, sizeof(tiny)));
+  EXPECT_EQ(a.stats().malformed, 2u);
+}
+
+}  // namespace
+}  // namespace retsnoop

@@ -1,0 +1,110 @@
+#include "format/calltrace_view.h"
+
+#include <gtest/gtest.h>
+
+#include "golden.h"
+#include "seed_sessions.h"
+
+namespace retsnoop::test {
+namespace {
+
+struct TraceCase {
+  TestFuncs funcs;
+  Session session;
+};
+
+std::string table(const TraceCase& c) {
+  FakeSymbolizer unused("simple_obj.sym");
+  FormatOptions opts{.calltrace = true};
+  return format_calltrace(c.session, {c.funcs.table, unused, opts});
+}
+
+std::vector<std::string> rows_of(const std::string& text) {
+  std::vector<std::string> rows = split_lines(text);
+  rows.erase(rows.begin(), rows.begin() + 2);  // header and rule
+  return rows;
+}
+
+TraceCase simple_obj_funcs() {
+  TraceCase c;
+  add_simple_obj_funcs(c.funcs);
+  return c;
+}
+
+TEST(CallTraceView, ShortenedSeedTable) {
+  TraceCase c = simple_obj_funcs();
+  TraceBuilder t(c.funcs);
+  t.enter("bpf_prog_load");
+  t.enter("bpf_prog_alloc")
+      .leaf("bpf_prog_alloc_no_stats", kProgAddr, 5539)
+      .leave(kProgAddr, 10265);
+  t.lose(1200);
+  t.enter("bpf_prog_kallsyms_add").leaf("bpf_ksym_add", 0, 2046).leave(0, 6104);
+  t.leave(5, 374697);
+  c.session.trace = t.records();
+  EXPECT_TRUE(matches_golden(table(c), "simple_obj_calltrace_short.txt"));
+}
+
+TEST(CallTraceView, LongNamesAndWideResultsWidenTheirColumns) {
+  TraceCase c;
+  c.funcs.add("vfs_read", RetKind::Int64);
+  c.funcs.add("ext4_file_read_iter_with_a_name_longer_than_the_column", RetKind::Int64);
+  c.funcs.add("kmalloc_trace", RetKind::Unsigned);
+  c.funcs.add("noop", RetKind::Int32);
+  TraceBuilder t(c.funcs);
+  t.enter("vfs_read").enter("ext4_file_read_iter_with_a_name_longer_than_the_column");
+  t.leaf("kmalloc_trace", int64_t(0xffff888100000000), 1250);
+  t.leave(INT64_MIN, 1234567890);
+  t.leaf("noop", 0, 999);
+  t.leave(4096, 1234600000);
+  c.session.trace = t.records();
+  EXPECT_TRUE(matches_golden(table(c), "calltrace_wide.txt"));
+}
+
+// The entries of bpf_check and check_cfg are lost: their exits come without a duration.
+TEST(CallTraceView, LostRecordsAndLostEntry) {
+  TraceCase c = simple_obj_funcs();
+  TraceBuilder t(c.funcs);
+  t.enter("bpf_prog_load").enter("bpf_prog_alloc").leave(kProgAddr, 10265);
+  t.enter("bpf_check").leaf("check_cfg", 0, 2199).leave(-22, 12000);
+  t.leave(-22, 50000);
+  c.session.trace = t.records();
+  c.session.trace.erase(c.session.trace.begin() + 3, c.session.trace.begin() + 5);
+  c.session.trace_lost = 2;
+  EXPECT_TRUE(matches_golden(table(c), "calltrace_lost.txt"));
+}
+
+TEST(CallTraceView, IndentationStopsAtTwentyLevels) {
+  TraceCase c;
+  c.funcs.add("f", RetKind::Void);
+  TraceBuilder t(c.funcs);
+  for (int i = 0; i < 22; ++i) t.enter("f");
+  c.session.trace = t.records();
+  std::vector<std::string> rows = rows_of(table(c));
+  ASSERT_EQ(rows.size(), 22u);
+  EXPECT_EQ(rows[19], std::string(76, ' ') + "→ f");
+  EXPECT_EQ(rows[20], std::string(80, ' ') + "→ f");
+  EXPECT_EQ(rows[21], std::string(80, ' ') + "→ f");
+}
+
+TEST(CallTraceView, DepthNumberingDoesNotMatter) {
+  TraceCase zero = simple_obj_funcs(), five = simple_obj_funcs();
+  zero.session.trace = simple_obj_trace(zero.funcs);
+  five.session.trace = simple_obj_trace(five.funcs);
+  for (TraceRecord& r : zero.session.trace) r.depth -= 1;
+  for (TraceRecord& r : five.session.trace) r.depth += 4;
+  EXPECT_EQ(table(zero), table(five));
+}
+
+TEST(CallTraceView, EntryDirectlyFollowedByItsExitIsOneRow) {
+  TraceCase c = simple_obj_funcs();
+  TraceBuilder t(c.funcs);
+  t.enter("bpf_check").leaf("check_cfg", 0, 2199).leave(0, 5000);
+  c.session.trace = t.records();
+  std::vector<std::string> rows = rows_of(table(c));
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[1].substr(0, 17), "    ↔ check_cfg");
+}
+
+}  // namespace
+}  // namespace retsnoop::test

@@ -1,0 +1,34 @@
+#include "format/session_header.h"
+
+#include <gtest/gtest.h>
+
+#include "wall_clock.h"
+
+namespace retsnoop::test {
+namespace {
+
+Session session() {
+  return {.pid = 8346,
+          .tid = 8350,
+          .task_comm = "worker",
+          .proc_comm = "simfail",
+          .start_ns = mono_ns_at(20, 19, 36, 372607) + 999,  // sub-microsecond part is cut
+          .end_ns = mono_ns_at(20, 19, 36, 372682)};
+}
+
+TEST(SessionHeader, SeedFormatInUtc) {
+  use_utc();
+  EXPECT_EQ(format_session_header(session(), kMonoToRealNs),
+            "20:19:36.372607 -> 20:19:36.372682 TID/PID 8350/8346 (worker/simfail):");
+}
+
+TEST(SessionHeader, UsesTheLocalTimeZone) {
+  setenv("TZ", "XYZ-3", 1);  // POSIX zone three hours east of UTC, needs no tzdata
+  tzset();
+  EXPECT_EQ(format_session_header(session(), kMonoToRealNs),
+            "23:19:36.372607 -> 23:19:36.372682 TID/PID 8350/8346 (worker/simfail):");
+  use_utc();
+}
+
+}  // namespace
+}  // namespace retsnoop::test

@@ -1,0 +1,106 @@
+#include "format/stack_view.h"
+
+#include <gtest/gtest.h>
+
+#include "golden.h"
+#include "seed_sessions.h"
+
+namespace retsnoop::test {
+namespace {
+
+std::string stack(SeedCase& c, const FormatOptions& opts = {}) {
+  return format_stack(c.session, {c.funcs.table, c.symbolizer, opts});
+}
+
+TEST(StackView, KallsymsOnlyHasNoSourceColumnAndNoInlines) {
+  SeedCase c = percpu_array_case();
+  EXPECT_TRUE(matches_golden(stack(c, {.symb = SymbLevel::None}), "kallsyms_only_stack.txt"));
+}
+
+TEST(StackView, LinesLevelKeepsSourcesButNoInlines) {
+  SeedCase c = percpu_array_case();
+  std::string out = stack(c, {.symb = SymbLevel::Lines});
+  EXPECT_NE(out.find("(kernel/bpf/syscall.c:4947:9)"), std::string::npos);
+  EXPECT_EQ(out.find(". map_create"), std::string::npos);
+}
+
+TEST(StackView, RawAddressesAndDecimalOffsets) {
+  SeedCase c = percpu_array_case();
+  EXPECT_TRUE(
+      matches_golden(stack(c, {.emit_addrs = true, .dec_offsets = true}), "raw_addrs_stack.txt"));
+}
+
+TEST(StackView, UnfilteredKeepsTracingMachineryFrames) {
+  SeedCase c = percpu_array_case();
+  EXPECT_TRUE(matches_golden(stack(c, {.unfiltered_stacks = true}), "unfiltered_stack.txt"));
+}
+
+// x, A, y, B(no frame), D: the frameless call is printed where the stack reaches it.
+TEST(StackView, FramelessCallSitsBetweenTheFramesAroundIt) {
+  SeedCase c{{}, {}, FakeSymbolizer("merge.sym")};
+  c.funcs.add("__x64_sys_bpf", RetKind::Int64);
+  c.funcs.add("bpf_prog_load", RetKind::Int32);
+  c.funcs.add("bpf_check", RetKind::Int32);
+  c.funcs.add("do_check_common", RetKind::Int32);
+  c.funcs.add("check_helper_call", RetKind::Int32);
+  c.session.calls = {
+      call(c.funcs, "__x64_sys_bpf", 120400, -22),
+      call(c.funcs, "bpf_prog_load", 118000, -22),
+      call(c.funcs, "bpf_check", 97000, -22),
+      call(c.funcs, "do_check_common", 61000, -22),
+      call(c.funcs, "check_helper_call", 3000, -13, true),
+  };
+  c.session.kstack = {0xffffffff81e0007c, 0xffffffff81d3e0a5, 0xffffffff8127b41a,
+                      0xffffffff8127ada4, 0xffffffff8129d75a};
+  EXPECT_TRUE(matches_golden(stack(c), "merge_stack.txt"));
+}
+
+// Module names, DWARF names of renamed functions, unknown addresses, recursion merged in
+// order, and columns widened by long names, durations and results.
+TEST(StackView, AnnotatedFramesAndWideColumns) {
+  SeedCase c{{}, {}, FakeSymbolizer("annotated.sym")};
+  c.funcs.add("kvm_vcpu_ioctl", RetKind::Int64, "kvm");
+  c.funcs.add("kvm_arch_vcpu_ioctl_set_guest_debug", RetKind::Int32, "kvm");
+  c.funcs.add("walk_tree.isra.0", RetKind::Int32);
+  c.session.calls = {
+      call(c.funcs, "kvm_vcpu_ioctl", 2500000123, -512),
+      call(c.funcs, "kvm_arch_vcpu_ioctl_set_guest_debug", 2400000000, -512),
+      call(c.funcs, "walk_tree.isra.0", 12345, -2),
+      call(c.funcs, "walk_tree.isra.0", 8000, -2),
+      call(c.funcs, "walk_tree.isra.0", 3999, -2),
+  };
+  c.session.kstack = {0xffffffff81e0007c, 0xffffffff81d3e0a5, 0xffffffff8134a08b,
+                      0xffffffffc08a1234, 0xffffffffc0ffee00, 0xffffffff8150c0a8,
+                      0xffffffff8150c061};
+  EXPECT_TRUE(matches_golden(stack(c), "annotated_stack.txt"));
+}
+
+TEST(StackView, KernelFramesAreSymbolizedAsReturnAddresses) {
+  SeedCase c = percpu_array_case();
+  stack(c);
+  ASSERT_EQ(c.symbolizer.queries.size(), c.session.kstack.size());
+  for (const auto& [addr, is_return_addr] : c.symbolizer.queries) EXPECT_TRUE(is_return_addr);
+}
+
+// A stitched level comes from an earlier sub-chain: a frame of the same name in the stack
+// captured later belongs to another call.
+TEST(StackView, StitchedCallsNeverTakeAKernelFrame) {
+  SeedCase c = percpu_array_case();
+  c.session.calls[1].stitched = true;
+  std::string out = stack(c);
+  EXPECT_NE(out.find("\n                    __sys_bpf+0x38b"), std::string::npos) << out;
+  EXPECT_NE(out.find("\n!*  70us [-ENOMEM]  __sys_bpf\n"), std::string::npos) << out;
+}
+
+TEST(StackView, WithoutKernelStackEveryCallIsFrameless) {
+  SeedCase c = percpu_array_case();
+  c.session.kstack.clear();
+  EXPECT_EQ(stack(c),
+            "!   73us [-ENOMEM]  __x64_sys_bpf\n"
+            "!   70us [-ENOMEM]  __sys_bpf\n"
+            "!   50us [-ENOMEM]  array_map_alloc\n"
+            "!*   2us [NULL]     bpf_map_alloc_percpu\n");
+}
+
+}  // namespace
+}  // namespace retsnoop::test

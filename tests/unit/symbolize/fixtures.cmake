@@ -1,0 +1,37 @@
+# Symbolizer fixtures: a tiny "kernel tree" (tests/unit/fixtures/symbolize) compiled with gcc like
+# kernel objects are: from the tree root, paths relative to it, the tree prefix mapped away. One
+# compile unit is given by absolute path, so both kinds of DW_AT_name are covered.
+find_program(RS_FIXTURE_GCC gcc REQUIRED)
+set(rs_sym_fix_src ${CMAKE_CURRENT_SOURCE_DIR}/fixtures/symbolize)
+set(rs_sym_fix_out ${CMAKE_CURRENT_BINARY_DIR}/fixtures/symbolize)
+set(rs_sym_fix_inputs
+  ${rs_sym_fix_src}/kernel/bpf/fixture_main.c
+  ${rs_sym_fix_src}/fs/fixture_fs.c
+  ${rs_sym_fix_src}/include/linux/fixture_inline.h)
+
+# rs_sym_fixture(NAME FLAGS...): one fixture image built with the extra FLAGS.
+function(rs_sym_fixture name)
+  add_custom_command(
+    OUTPUT ${rs_sym_fix_out}/${name}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${rs_sym_fix_out}
+    COMMAND ${RS_FIXTURE_GCC} -O2 -no-pie -fno-pie -Iinclude -fdebug-prefix-map=${rs_sym_fix_src}=/build/linux
+            -Wl,--build-id=sha1 ${ARGN} -o ${rs_sym_fix_out}/${name}
+            kernel/bpf/fixture_main.c ${rs_sym_fix_src}/fs/fixture_fs.c
+    WORKING_DIRECTORY ${rs_sym_fix_src}
+    DEPENDS ${rs_sym_fix_inputs}
+    COMMENT "Building symbolizer fixture ${name}"
+    VERBATIM)
+  set(rs_sym_fixtures ${rs_sym_fixtures} ${rs_sym_fix_out}/${name} PARENT_SCOPE)
+endfunction()
+
+rs_sym_fixture(vmlinux -g -gdwarf-5)
+rs_sym_fixture(vmlinux-dwarf4 -g -gdwarf-4)
+rs_sym_fixture(vmlinux-other -g -gdwarf-5 -DOTHER_BUILD)
+rs_sym_fixture(vmlinux-nodwarf)
+add_custom_target(rs_symbolize_fixtures DEPENDS ${rs_sym_fixtures})
+
+file(GLOB rs_sym_tests CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/symbolize/*_test.cpp)
+foreach(src ${rs_sym_tests})
+  get_filename_component(name ${src} NAME_WE)
+  add_dependencies(${name} rs_symbolize_fixtures)
+endforeach()

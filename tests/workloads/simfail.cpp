@@ -1,0 +1,132 @@
+// simfail: runs named cases that make kernel calls fail (or succeed) in known ways, as the
+// workload of end-to-end tests and benchmarks. Exit 0 when every case behaved as designed.
+#include <getopt.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "simfail_cases.h"
+#include "util/errno_names.h"
+
+namespace simfail {
+namespace {
+
+constexpr int kExitUsage = 2;
+
+struct Options {
+  std::vector<const Case*> cases;
+  long repeat = 1;
+  unsigned hold_sec = 0;
+  bool quiet = false;
+};
+
+void print_usage(FILE* out) {
+  std::fprintf(out,
+               "Usage: simfail [-q] [-n N] [--hold SEC] CASE...\n"
+               "       simfail --list\n"
+               "  -n, --repeat N  run each case N times in a tight loop (default 1)\n"
+               "      --hold SEC  keep the objects of the last run open SEC seconds\n"
+               "  -q, --quiet     print only cases that misbehaved\n"
+               "  -l, --list      list the cases\n");
+}
+
+[[noreturn]] void usage_error(const std::string& msg) {
+  std::fprintf(stderr, "simfail: %s\n", msg.c_str());
+  print_usage(stderr);
+  std::exit(kExitUsage);
+}
+
+void list_cases() {
+  for (const Case& c : all_cases()) std::printf("%-36s %s\n", c.name, c.description);
+}
+
+long parse_count(const char* text, const char* option, long min) {
+  char* end = nullptr;
+  long value = std::strtol(text, &end, 10);
+  if (*text == '\0' || *end != '\0' || value < min) {
+    usage_error(std::string("invalid ") + option + " value '" + text + "'");
+  }
+  return value;
+}
+
+Options parse_options(int argc, char** argv) {
+  enum { kOptHold = 256 };
+  static const option long_opts[] = {
+      {"repeat", required_argument, nullptr, 'n'}, {"hold", required_argument, nullptr, kOptHold},
+      {"quiet", no_argument, nullptr, 'q'},        {"list", no_argument, nullptr, 'l'},
+      {"help", no_argument, nullptr, 'h'},         {nullptr, 0, nullptr, 0},
+  };
+  Options opts;
+  int opt;
+  while ((opt = getopt_long(argc, argv, "n:qlh", long_opts, nullptr)) != -1) {
+    switch (opt) {
+      case 'n': opts.repeat = parse_count(optarg, "--repeat", 1); break;
+      case kOptHold: opts.hold_sec = static_cast<unsigned>(parse_count(optarg, "--hold", 0)); break;
+      case 'q': opts.quiet = true; break;
+      case 'l': list_cases(); std::exit(0);
+      case 'h': print_usage(stdout); std::exit(0);
+      default: print_usage(stderr); std::exit(kExitUsage);
+    }
+  }
+  for (int i = optind; i < argc; ++i) {
+    const Case* c = find_case(argv[i]);
+    if (c == nullptr) usage_error(std::string("unknown case '") + argv[i] + "' (see --list)");
+    opts.cases.push_back(c);
+  }
+  if (opts.cases.empty()) usage_error("no case given");
+  return opts;
+}
+
+std::string errno_text(int err) {
+  const char* name = retsnoop::errno_name(err);
+  return name ? name : "errno " + std::to_string(err);
+}
+
+bool behaved(const Case& c, const Outcome& out) {
+  return out.setup_failed == nullptr && (out.err != 0) == c.should_fail;
+}
+
+std::string describe(const Case& c, const Outcome& out) {
+  if (out.setup_failed) return std::string(out.setup_failed) + " failed first: " + errno_text(out.err);
+  std::string result = out.err ? errno_text(out.err) : "success";
+  if (behaved(c, out)) return result + " (as designed)";
+  return result + (c.should_fail ? ", but it should fail" : ", but it should succeed");
+}
+
+void report(const Case& c, const Outcome& out, long runs, const Options& opts) {
+  bool ok = behaved(c, out);
+  if (ok && opts.quiet) return;
+  std::string runs_text = runs > 1 ? " [run " + std::to_string(runs) + "]" : "";
+  std::fprintf(ok ? stdout : stderr, "%s: %s%s\n", c.name, describe(c, out).c_str(),
+               runs_text.c_str());
+}
+
+// Runs the case up to opts.repeat times, stopping at the first run that misbehaves.
+bool run_case(const Case& c, const Options& opts) {
+  for (long run = 1; run <= opts.repeat; ++run) {
+    Objects objects;
+    Outcome out = c.run(objects);
+    if (behaved(c, out) && run < opts.repeat) continue;
+    report(c, out, run, opts);
+    if (opts.hold_sec > 0) {
+      std::printf("%s: holding its objects for %u s\n", c.name, opts.hold_sec);
+      std::fflush(stdout);
+      sleep(opts.hold_sec);
+    }
+    return behaved(c, out);
+  }
+  return true;
+}
+
+}  // namespace
+}  // namespace simfail
+
+int main(int argc, char** argv) {
+  simfail::Options opts = simfail::parse_options(argc, argv);
+  bool all_ok = true;
+  for (const simfail::Case* c : opts.cases) all_ok = simfail::run_case(*c, opts) && all_ok;
+  return all_ok ? 0 : 1;
+}

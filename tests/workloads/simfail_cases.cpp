@@ -1,0 +1,88 @@
+#include "simfail_cases.h"
+
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdint>
+
+#include "bpf_syscall.h"
+
+namespace simfail {
+
+Objects::~Objects() {
+  for (int fd : fds_) close(fd);
+}
+
+namespace {
+
+constexpr uint32_t kPageSize = 4096;
+constexpr uint32_t kMiB = 1 << 20;
+// Far beyond every map type a kernel knows: rejected before any allocation.
+constexpr uint32_t kUnknownMapType = 1000;
+
+Outcome create_map(Objects& objects, uint32_t type, uint32_t key_size, uint32_t value_size,
+                   uint32_t max_entries, uint32_t flags = 0) {
+  int fd = bpf_map_create(type, key_size, value_size, max_entries, flags);
+  if (fd < 0) return {.err = -fd};
+  objects.keep(fd);
+  return {};
+}
+
+Outcome lookup_missing_key(Objects& objects) {
+  int fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, sizeof(uint32_t), sizeof(uint32_t), 1);
+  if (fd < 0) return {.err = -fd, .setup_failed = "BPF_MAP_CREATE"};
+  objects.keep(fd);
+  uint32_t key = 1;  // the only valid index is 0
+  uint32_t value = 0;
+  return {.err = -bpf_map_lookup(fd, &key, &value)};
+}
+
+Outcome load_trivial_prog(Objects& objects) {
+  int fd = bpf_prog_load_trivial("simfail_obj");
+  if (fd < 0) return {.err = -fd};
+  objects.keep(fd);
+  return {};
+}
+
+Outcome sleep_in_syscall(time_t sec, long nsec) {
+  timespec ts{.tv_sec = sec, .tv_nsec = nsec};
+  return {.err = nanosleep(&ts, nullptr) == 0 ? 0 : errno};
+}
+
+constexpr Case kCases[] = {
+    {"bpf-bad-map-max-entries-array", "array map with max_entries 0", true,
+     [](Objects& o) { return create_map(o, BPF_MAP_TYPE_ARRAY, 4, 4, 0); }},
+    {"bpf-bad-map-val-size-percpu-array", "per-CPU array map with 1 MiB values", true,
+     [](Objects& o) { return create_map(o, BPF_MAP_TYPE_PERCPU_ARRAY, 4, kMiB, 1); }},
+    {"bpf-bad-map-type", "map of a type no kernel knows", true,
+     [](Objects& o) { return create_map(o, kUnknownMapType, 4, 4, 1); }},
+    {"bpf-bad-map-create-flags", "array map with BPF_F_NO_PREALLOC, valid only for hash maps",
+     true, [](Objects& o) { return create_map(o, BPF_MAP_TYPE_ARRAY, 4, 4, 1, BPF_F_NO_PREALLOC); }},
+    {"bpf-bad-map-key-size-array", "array map with 8-byte keys", true,
+     [](Objects& o) { return create_map(o, BPF_MAP_TYPE_ARRAY, 8, 4, 1); }},
+    {"bpf-bad-map-key-size-ringbuf", "ring buffer with a key", true,
+     [](Objects& o) { return create_map(o, BPF_MAP_TYPE_RINGBUF, 4, 0, kPageSize); }},
+    {"bpf-bad-map-max-entries-ringbuf", "ring buffer whose size is not a power of 2", true,
+     [](Objects& o) { return create_map(o, BPF_MAP_TYPE_RINGBUF, 0, 0, kPageSize + 1); }},
+    {"bpf-bad-map-lookup-key", "array map lookup of an index past its end", true,
+     lookup_missing_key},
+    {"bpf-simple-obj", "load and verify the program \"r0 = 0; exit\"", false, load_trivial_prog},
+    {"syscall-long-sleep", "nanosleep() for 1 s", false,
+     [](Objects&) { return sleep_in_syscall(1, 0); }},
+    {"syscall-short-sleep", "nanosleep() for 10 ms", false,
+     [](Objects&) { return sleep_in_syscall(0, 10'000'000); }},
+};
+
+}  // namespace
+
+std::span<const Case> all_cases() { return kCases; }
+
+const Case* find_case(std::string_view name) {
+  const auto* it = std::find_if(std::begin(kCases), std::end(kCases),
+                                [&](const Case& c) { return name == c.name; });
+  return it == std::end(kCases) ? nullptr : it;
+}
+
+}  // namespace simfail
