@@ -30,7 +30,10 @@ append() {
 \$2\""; fi
 }
 
-fail_reason() { REASONS="${REASONS:+$REASONS; }$1"; }
+# Reasons go to a file so that the background driver can add its own.
+fail_reason() { echo "$1" >>"$WORK/reasons"; }
+
+past_deadline() { [ "$(now_cs)" -ge "$DEADLINE" ]; }
 
 # Polls until RUN prints its ready line. Returns 1 if it exited first or the deadline passed.
 wait_ready() {
@@ -39,7 +42,7 @@ wait_ready() {
       fail_reason "RUN exited before printing '$READY' (add NOSIGNAL if it exits by itself)"
       return 1
     fi
-    if [ "$(now_cs)" -ge "$DEADLINE" ]; then
+    if past_deadline; then
       fail_reason "no '$READY' from RUN within ${TIMEOUT} s"
       return 1
     fi
@@ -55,24 +58,25 @@ run_triggers() {
     fail_reason "TRIGGER exited with $?"
 }
 
-# Waits for RUN to exit; at the deadline kills its whole process group and says so.
-wait_exit() {
+# At the deadline, kills RUN's whole process group and says so.
+enforce_deadline() {
   while alive "$PID"; do
-    if [ "$(now_cs)" -ge "$DEADLINE" ]; then
+    if past_deadline; then
       kill -KILL -"$PID" 2>/dev/null
       fail_reason "timed out after ${TIMEOUT} s, killed"
-      break
+      return
     fi
     sleep 0.1
   done
-  # stderr: ash reports a job killed by a signal ("Killed"); the exit code says it already.
-  wait "$PID" 2>/dev/null
-  RC=$?
 }
 
-drive_run() {
-  setsid sh -c "$RUN" >"$WORK/run.out" 2>&1 </dev/null &
-  PID=$!
+# The background half of a case: ready line, triggers, signal, deadline.
+drive() {
+  while [ ! -s "$WORK/pid" ]; do
+    past_deadline && return
+    sleep 0.05
+  done
+  PID=$(cat "$WORK/pid")
   if [ -n "$TRIGGERS" ] || [ "$SIGNAL" != NONE ]; then
     if wait_ready; then
       [ -z "$TRIGGERS" ] || run_triggers
@@ -82,21 +86,37 @@ drive_run() {
       fi
     fi
   fi
-  wait_exit
+  enforce_deadline
+}
+
+# RUN stays in the foreground because a background job starts with SIGINT ignored, unlike a
+# command run from a terminal. setsid gives it a process group the deadline can kill whole; the
+# wrapper hands its pid (which exec keeps) to the driver.
+drive_run() {
+  drive &
+  driver=$!
+  # ash reports a foreground job killed by a signal ("Killed"): the exit code says it already.
+  setsid sh -c 'echo $$ >"$0"; exec sh -c "$1"' "$WORK/pid" "$RUN" \
+    >"$WORK/run.out" 2>&1 </dev/null 2>/dev/null
+  RC=$?
+  wait "$driver"
+}
+
+# check_list LIST GREP_MODE WANT_FOUND MESSAGE: one grep of RUN's output per line of LIST.
+check_list() {
+  printf '%s\n' "$1" | while IFS= read -r pattern; do
+    [ -n "$pattern" ] || continue
+    found=0
+    grep -q "$2" -- "$pattern" "$WORK/run.out" && found=1
+    [ "$found" -eq "$3" ] || fail_reason "$4 '$pattern'"
+  done
 }
 
 check_output() {
   [ "$RC" -eq "$EXIT_CODE" ] || fail_reason "exit code $RC, expected $EXIT_CODE"
-  printf '%s\n' "$EXPECTS" | while IFS= read -r e; do
-    [ -z "$e" ] || grep -qF -- "$e" "$WORK/run.out" || echo "missing '$e'"
-  done >"$WORK/check"
-  printf '%s\n' "$REGEXES" | while IFS= read -r e; do
-    [ -z "$e" ] || grep -qE -- "$e" "$WORK/run.out" || echo "no match for /$e/"
-  done >>"$WORK/check"
-  printf '%s\n' "$NOTS" | while IFS= read -r e; do
-    [ -z "$e" ] || ! grep -qF -- "$e" "$WORK/run.out" || echo "unexpected '$e'"
-  done >>"$WORK/check"
-  while IFS= read -r r; do fail_reason "$r"; done <"$WORK/check"
+  check_list "$EXPECTS" -F 1 "missing"
+  check_list "$REGEXES" -E 1 "no match for"
+  check_list "$NOTS" -F 0 "unexpected"
 }
 
 # Nothing of ours may stay in the kernel after a case, and the kernel must not have complained.
@@ -132,19 +152,23 @@ load_modules() {
 
 run_case() {
   [ -n "$NAME" ] || return 0
-  REASONS=$PARSE_ERRORS
   rm -rf "$WORK" && mkdir -p "$WORK"
   echo "rs-e2e: case $NAME" >/dev/kmsg
   start=$(now_cs)
   DEADLINE=$((start + TIMEOUT * 100))
-  [ -n "$REASONS" ] || load_modules
-  if [ -z "$REASONS" ]; then
+  if [ -n "$PARSE_ERRORS" ]; then
+    fail_reason "$PARSE_ERRORS"
+  else
+    load_modules
+  fi
+  if [ ! -s "$WORK/reasons" ]; then
     drive_run
     check_output
   fi
   check_kernel
   took=$(($(now_cs) - start))
   took="$((took / 100)).$((took / 10 % 10))"
+  REASONS=$(sed ':a;N;$!ba;s/\n/; /g' "$WORK/reasons" 2>/dev/null)
   if [ -z "$REASONS" ]; then
     echo "PASS $NAME (${took} s)"
     [ "$SHOW" -eq 0 ] || show_details
