@@ -96,8 +96,8 @@ drive_run() {
   drive &
   driver=$!
   # ash reports a foreground job killed by a signal ("Killed"): the exit code says it already.
-  setsid sh -c 'echo $$ >"$0"; exec sh -c "$1"' "$WORK/pid" "$RUN" \
-    >"$WORK/run.out" 2>&1 </dev/null 2>/dev/null
+  { setsid sh -c 'echo $$ >"$0"; exec sh -c "$1"' "$WORK/pid" "$RUN" \
+    >"$WORK/run.out" 2>&1 </dev/null; } 2>/dev/null
   RC=$?
   wait "$driver"
 }
