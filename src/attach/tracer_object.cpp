@@ -43,7 +43,7 @@ TracerObject::TracerObject(const TracerConfig& cfg, const FuncTable& funcs) : ki
   if (err) {
     rs_tracer__destroy(skel_);
     skel_ = nullptr;
-    fail("failed to load BPF programs (see -vv for the verifier log)", err);
+    fail("failed to load BPF programs (run with -v for the verifier log)", err);
   }
   fill_func_descs(funcs);
   fill_filters(cfg);

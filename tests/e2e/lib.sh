@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Helpers shared by run-e2e.sh and demo.sh; sourced, not run.
 
 E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -10,9 +11,10 @@ die() { say "$*"; exit 2; }
 # Sets GUEST_BINS to the static binaries of build dir $1 that go into the guest's /bin.
 # retsnoop is optional only when $2 is "optional": the bed is usable before retsnoop exists.
 guest_binaries() {
-  local build=$1 retsnoop=$1/src/retsnoop bin
+  local build=$1 retsnoop=$1/retsnoop bin
   GUEST_BINS=()
-  for bin in "$build/tests/workloads/simfail" "$build/tests/e2e/tools/rs-leakcheck"; do
+  for bin in "$build/tests/workloads/simfail" "$build/tests/e2e/tools/rs-leakcheck" \
+    "$build/tests/e2e/tools/rs-runas"; do
     [[ -x $bin ]] || die "$bin missing: build it with cmake --build $build --target $(basename "$bin")"
     GUEST_BINS+=("$bin")
   done
@@ -37,7 +39,7 @@ boot_guest() {
     die "mkinitramfs.sh failed"
   "$E2E_DIR/run-vm.sh" -k "$kdir/vmlinuz" -i "$work/initramfs.cpio" -o "$work" -t "$timeout" \
     -m "$mem" || status=$?
-  # With a DWARF vmlinux inside, the initramfs is hundreds of MB: don't keep it around.
+  # Rebuilt in under a second, and hundreds of MB with a DWARF vmlinux: don't keep it.
   rm -f "$work/initramfs.cpio"
   return "$status"
 }
