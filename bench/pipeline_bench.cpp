@@ -1,0 +1,103 @@
+// User-space cost per reported session: ring buffer records -> assembled Session -> text. Under a
+// flood of failing syscalls this is what decides whether the consumer keeps up with the kernel.
+#include <benchmark/benchmark.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "events/session_assembler.h"
+#include "format/session_view.h"
+#include "symbolize/ksym_symbolizer.h"
+
+namespace retsnoop {
+namespace {
+
+constexpr uint64_t kBase = 0xffffffff81000000ull;
+
+// A kernel of 20,000 functions of 0x100 bytes each: realistic lookup depth.
+std::string synthetic_kallsyms() {
+  std::string text;
+  char line[64];
+  for (int i = 0; i < 20000; ++i) {
+    std::snprintf(line, sizeof(line), "%llx T func_%05d\n", (unsigned long long)(kBase + i * 0x100), i);
+    text += line;
+  }
+  return text;
+}
+
+FuncTable traced_funcs() {
+  FuncTable funcs(3);
+  const char* names[] = {"func_00010", "func_00020", "func_00030"};
+  for (int i = 0; i < 3; ++i) {
+    funcs[i].name = names[i];
+    funcs[i].ret = RetKind::Int32;
+  }
+  return funcs;
+}
+
+template <typename T>
+std::vector<char> part(uint32_t type, uint64_t sid, const std::vector<T>& items) {
+  rs_part_hdr hdr{type, static_cast<uint32_t>(items.size()), sid};
+  std::vector<char> buf(sizeof(hdr) + items.size() * sizeof(T));
+  std::memcpy(buf.data(), &hdr, sizeof(hdr));
+  std::memcpy(buf.data() + sizeof(hdr), items.data(), items.size() * sizeof(T));
+  return buf;
+}
+
+// The records BPF emits for one failing bpf() call traced at three levels.
+std::vector<std::vector<char>> session_records(uint64_t sid) {
+  std::vector<rs_frame> frames{{0, 0, 0, 73000, -22}, {1, 1, 0, 70000, -22}, {2, 2, 0, 5000, -22}};
+  std::vector<uint64_t> kstack{kBase + 20 * 0x100 + 0x38, kBase + 10 * 0x100 + 0x1a,
+                               kBase + 5 * 0x100 + 0x35, kBase + 1 * 0x100 + 0x63};
+  rs_session_rec hdr{};
+  hdr.type = RS_REC_SESSION;
+  hdr.flags = RS_SESS_ERROR;
+  hdr.session_id = sid;
+  std::strcpy(hdr.task_comm, "simfail");
+  std::strcpy(hdr.proc_comm, "simfail");
+  hdr.depth = frames.size();
+  hdr.kstack_cnt = kstack.size();
+  std::vector<char> h(sizeof(hdr));
+  std::memcpy(h.data(), &hdr, sizeof(hdr));
+  return {part(RS_REC_FRAMES, sid, frames), part(RS_REC_KSTACK, sid, kstack), h};
+}
+
+void BM_AssembleAndFormat(benchmark::State& state) {
+  Kallsyms ksyms = Kallsyms::parse_text(synthetic_kallsyms());
+  KsymSymbolizer symbolizer(ksyms);
+  FuncTable funcs = traced_funcs();
+  FormatOptions opts;
+  opts.symb = SymbLevel::None;
+  FormatContext ctx{funcs, symbolizer, opts};
+  SessionAssembler assembler;
+  auto records = session_records(1);
+  size_t bytes = 0;
+  for (auto _ : state) {
+    for (const auto& rec : records) {
+      if (auto s = assembler.consume(rec.data(), rec.size())) {
+        std::string text = format_session(*s, ctx, 0);
+        bytes += text.size();
+        benchmark::DoNotOptimize(text.data());
+      }
+    }
+  }
+  state.SetItemsProcessed(state.iterations());
+  state.counters["bytes/session"] = double(bytes) / state.iterations();
+}
+BENCHMARK(BM_AssembleAndFormat);
+
+void BM_AssembleOnly(benchmark::State& state) {
+  SessionAssembler assembler;
+  auto records = session_records(1);
+  for (auto _ : state) {
+    for (const auto& rec : records) benchmark::DoNotOptimize(assembler.consume(rec.data(), rec.size()));
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_AssembleOnly);
+
+}  // namespace
+}  // namespace retsnoop
+
+BENCHMARK_MAIN();
