@@ -1,35 +1,43 @@
 #include "app/features.h"
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <linux/bpf.h>
 #include <unistd.h>
 
 #include <cerrno>
 
+#include "app/kernel_btf.h"
+#include "attach/kretprobe_calibration.h"
+
 namespace retsnoop {
 
 namespace {
 
-struct FeatureDesc {
+enum class Block { Detection, Calibration };
+
+struct FeatureRow {
   Feature feature;
+  Block block;
   const char* label;
-  bool (*probe)();
+  int (*probe)(KernelBtf& btf);
+  bool numeric = false;  // printed as a number instead of yes/no
 };
 
 bool probe_helper(bpf_func_id helper) {
   return libbpf_probe_bpf_helper(BPF_PROG_TYPE_KPROBE, helper, nullptr) > 0;
 }
 
-bool probe_ringbuf() { return libbpf_probe_bpf_map_type(BPF_MAP_TYPE_RINGBUF, nullptr) > 0; }
-bool probe_func_ip() { return probe_helper(BPF_FUNC_get_func_ip); }
-bool probe_branch_snapshot() { return probe_helper(BPF_FUNC_get_branch_snapshot); }
-bool probe_cookie() { return probe_helper(BPF_FUNC_get_attach_cookie); }
+int probe_ringbuf(KernelBtf&) { return libbpf_probe_bpf_map_type(BPF_MAP_TYPE_RINGBUF, nullptr) > 0; }
+int probe_func_ip(KernelBtf&) { return probe_helper(BPF_FUNC_get_func_ip); }
+int probe_branch_snapshot(KernelBtf&) { return probe_helper(BPF_FUNC_get_branch_snapshot); }
+int probe_cookie(KernelBtf&) { return probe_helper(BPF_FUNC_get_attach_cookie); }
 
 // The multi-kprobe link type exists in the UAPI since 5.18, but kernels built without
 // CONFIG_FPROBE (Debian's 6.1) answer EOPNOTSUPP. Asking for a symbol that cannot exist tells
 // the two apart without attaching anything: a supporting kernel fails the lookup instead.
-bool probe_multi_kprobe() {
+int probe_multi_kprobe(KernelBtf&) {
   const bpf_insn prog[] = {
       {BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0},
       {BPF_JMP | BPF_EXIT, 0, 0, 0, 0},
@@ -49,28 +57,103 @@ bool probe_multi_kprobe() {
   return err != EOPNOTSUPP && err != EINVAL;
 }
 
-const FeatureDesc kFeatures[] = {
-    {Feature::Ringbuf, "BPF ringbuf map supported", probe_ringbuf},
-    {Feature::FuncIp, "bpf_get_func_ip() supported", probe_func_ip},
-    {Feature::BranchSnapshot, "bpf_get_branch_snapshot() supported", probe_branch_snapshot},
-    {Feature::BpfCookie, "BPF cookie supported", probe_cookie},
-    {Feature::MultiKprobe, "multi-attach kprobe supported", probe_multi_kprobe},
+// The rows below have no probe of their own that is cheaper than asking BTF for what the
+// change introduced; each names the commit.
+
+// 68ca5d4eebb8 "bpf: support BPF cookie in raw tracepoint (raw_tp, tp_btf) programs" (6.10).
+int probe_raw_tp_cookie(KernelBtf& btf) {
+  return btf.has_member(BTF_KIND_UNION, "bpf_attr", "raw_tracepoint.cookie");
+}
+
+// 2fcc82411e74 "bpf, x86: Attach a cookie to fentry/fexit/fmod_ret/lsm." (5.19) stores it here.
+int probe_fentry_cookie(KernelBtf& btf) {
+  return btf.has_member(BTF_KIND_STRUCT, "bpf_tramp_link", "cookie");
+}
+
+// The "missed" counters of kprobe-multi and perf-event kprobe links, and kprobe programs'
+// recursion_misses, came in one series (6.7: "bpf: Add missed value to kprobe_multi link info").
+int probe_miss_counters(KernelBtf& btf) {
+  return btf.has_member(BTF_KIND_STRUCT, "bpf_link_info", "kprobe_multi.missed");
+}
+
+int probe_kretprobe_ip_offset(KernelBtf&) { return calibrate_kretprobe_ip_offset(); }
+
+// e21aa341785c "bpf: Fix fexit trampoline." (5.12) introduced struct bpf_tramp_image: since
+// then detaching no longer waits for every task sleeping inside an fexit-traced function.
+int probe_fexit_sleep_fix(KernelBtf& btf) { return btf.has_type(BTF_KIND_STRUCT, "bpf_tramp_image"); }
+
+// ca06f55b9002 "bpf: Add per-program recursion prevention mechanism" (5.12) added
+// bpf_prog::active: a trampoline program hit while it runs on the CPU is skipped and counted
+// instead of recursing.
+int probe_fentry_reentry(KernelBtf& btf) { return btf.has_member(BTF_KIND_STRUCT, "bpf_prog", "active"); }
+
+constexpr FeatureRow kRows[] = {
+    {Feature::Ringbuf, Block::Detection, "BPF ringbuf map supported", probe_ringbuf},
+    {Feature::FuncIp, Block::Detection, "bpf_get_func_ip() supported", probe_func_ip},
+    {Feature::BranchSnapshot, Block::Detection, "bpf_get_branch_snapshot() supported",
+     probe_branch_snapshot},
+    {Feature::BpfCookie, Block::Detection, "BPF cookie supported", probe_cookie},
+    {Feature::MultiKprobe, Block::Detection, "multi-attach kprobe supported", probe_multi_kprobe},
+    {Feature::RawTpCookie, Block::Detection, "raw tracepoint cookie supported", probe_raw_tp_cookie},
+    {Feature::FentryCookie, Block::Detection, "fentry/fexit cookie supported", probe_fentry_cookie},
+    {Feature::ProbeMissCounters, Block::Detection, "kprobe missed counters supported",
+     probe_miss_counters},
+    {Feature::KretprobeIpOffset, Block::Calibration, "kretprobe IP offset", probe_kretprobe_ip_offset,
+     true},
+    {Feature::FexitSleepFix, Block::Calibration, "fexit sleep fix", probe_fexit_sleep_fix},
+    {Feature::FentryReentryProtection, Block::Calibration, "fentry re-entry protection",
+     probe_fentry_reentry},
 };
+
+constexpr bool rows_follow_enum() {
+  for (size_t i = 0; i < std::size(kRows); ++i)
+    if (static_cast<size_t>(kRows[i].feature) != i) return false;
+  return std::size(kRows) == static_cast<size_t>(Feature::Count);
+}
+static_assert(rows_follow_enum(), "one row per feature, in enum order");
+
+constexpr const FeatureRow& row_of(Feature f) { return kRows[static_cast<size_t>(f)]; }
+
+std::string format_value(const FeatureRow& row, int value) {
+  if (!row.numeric) return value > 0 ? "yes" : "no";
+  return value >= 0 ? std::to_string(value) : "unknown";
+}
 
 }  // namespace
 
+Features::Features() = default;
+Features::~Features() = default;
+Features::Features(Features&&) noexcept = default;
+Features& Features::operator=(Features&&) noexcept = default;
+
 Features Features::detect() {
   Features f;
-  for (const auto& d : kFeatures) f.present_[static_cast<int>(d.feature)] = d.probe();
+  f.btf_ = std::make_unique<KernelBtf>();
   return f;
 }
 
+Features Features::fixed(std::initializer_list<std::pair<Feature, int>> values) {
+  Features f;
+  f.values_.fill(0);
+  for (const auto& [feature, value] : values) f.values_[static_cast<size_t>(feature)] = value;
+  return f;
+}
+
+int Features::value(Feature f) const {
+  auto& v = values_[static_cast<size_t>(f)];
+  if (!v) v = row_of(f).probe(*btf_);
+  return *v;
+}
+
 std::string Features::report() const {
-  std::string out = "Feature detection:\n";
-  for (const auto& d : kFeatures) {
-    out += '\t';
-    out += d.label;
-    out += has(d.feature) ? ": yes\n" : ": no\n";
+  std::string out;
+  for (Block block : {Block::Detection, Block::Calibration}) {
+    out += block == Block::Detection ? "Feature detection:\n" : "Feature calibration:\n";
+    for (const auto& row : kRows) {
+      if (row.block != block) continue;
+      out.append("\t").append(row.label).append(": ");
+      out.append(format_value(row, value(row.feature))).append("\n");
+    }
   }
   return out;
 }

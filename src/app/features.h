@@ -1,30 +1,59 @@
-// Kernel feature probes, run once at start. The attach-mode choice, -V -v and the tests all
-// read this one table.
+// What the running kernel can do, in one table: feature probes and calibrations. The attach-mode
+// choice, -V -v and the tests all read it. A probe runs the first time its row is asked for and
+// is remembered: a run pays only for what it uses (BTF parsing, a calibration attach).
 #pragma once
 
+#include <array>
+#include <initializer_list>
+#include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 
 namespace retsnoop {
 
 enum class Feature {
+  // Detection.
   Ringbuf,
   FuncIp,
   BranchSnapshot,
   BpfCookie,
   MultiKprobe,
+  RawTpCookie,
+  FentryCookie,
+  ProbeMissCounters,
+  // Calibration.
+  KretprobeIpOffset,
+  FexitSleepFix,
+  FentryReentryProtection,
   Count,
 };
 
+class KernelBtf;
+
 class Features {
  public:
-  // Runs every probe (needs CAP_BPF/CAP_SYS_ADMIN; a probe that cannot run reads "no").
+  // This kernel's table. Probes run on demand and need CAP_BPF/CAP_SYS_ADMIN; a probe that
+  // cannot run reads "no".
   static Features detect();
-  bool has(Feature f) const { return present_[static_cast<int>(f)]; }
-  // The "Feature detection:" block of -V -v.
+  // A table that probes nothing: rows not listed read 0. For tests of what reads the table.
+  static Features fixed(std::initializer_list<std::pair<Feature, int>> values);
+  ~Features();
+  Features(Features&&) noexcept;
+  Features& operator=(Features&&) noexcept;
+
+  bool has(Feature f) const { return value(f) > 0; }
+  // 0/1 for yes/no rows; KretprobeIpOffset: the stack slot, -1 when calibration failed.
+  int value(Feature f) const;
+  // The "Feature detection:" and "Feature calibration:" blocks of -V -v.
   std::string report() const;
 
  private:
-  bool present_[static_cast<int>(Feature::Count)] = {};
+  Features();
+
+  static constexpr size_t kCount = static_cast<size_t>(Feature::Count);
+  mutable std::array<std::optional<int>, kCount> values_;
+  mutable std::unique_ptr<KernelBtf> btf_;  // null in fixed tables
 };
 
 }  // namespace retsnoop

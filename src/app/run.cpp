@@ -3,11 +3,14 @@
 #include <cstdio>
 #include <memory>
 
+#include "app/attach_choice.h"
 #include "app/features.h"
+#include "app/libbpf_logging.h"
 #include "app/privileges.h"
 #include "app/rlimits.h"
 #include "app/stop_signal.h"
 #include "app/trace_loop.h"
+#include "attach/lbr_perf_events.h"
 #include "discovery/cu_globs.h"
 #include "discovery/func_plan.h"
 #include "discovery/kallsyms.h"
@@ -31,17 +34,10 @@ int print_version(const Options& opts) {
   return 0;
 }
 
-bool has_path_glob(const std::vector<std::string>& globs) {
-  for (const auto& g : globs)
-    if (!g.empty() && g[0] == ':') return true;
-  return false;
-}
-
 // DWARF is mandatory only when asked for: -s/-ss given explicitly or a ':path' glob.
-bool dwarf_required(const Options& o) {
+bool dwarf_required(const Options& o, const GlobSelection& sel) {
   bool explicit_lines = o.symbolize == SymbolizeLevel::Lines || o.symbolize == SymbolizeLevel::Inlines;
-  return explicit_lines || has_path_glob(o.entry_globs) || has_path_glob(o.allow_globs) ||
-         has_path_glob(o.deny_globs);
+  return explicit_lines || sel.has_path_globs();
 }
 
 SymbLevel symb_level(const Options& o, bool have_dwarf) {
@@ -58,27 +54,22 @@ SymbLevel symb_level(const Options& o, bool have_dwarf) {
   return have_dwarf ? SymbLevel::Inlines : SymbLevel::None;
 }
 
-AttachKind choose_attach_kind(AttachMode mode, const Features& f) {
-  switch (mode) {
-    case AttachMode::Fentry:
-      throw UserError("fentry/fexit attach (-F) is not supported yet", "use -K or -M");
-    case AttachMode::Kprobe:
-      return AttachKind::Kprobe;
-    case AttachMode::MultiKprobe:
-      if (!f.has(Feature::MultiKprobe))
-        logf(LOG_INFO, "multi-kprobe is not supported by this kernel, falling back to single kprobes\n");
-      break;
-    case AttachMode::Default:
-      break;
-  }
-  return f.has(Feature::MultiKprobe) ? AttachKind::MultiKprobe : AttachKind::Kprobe;
-}
-
 void check_kernel_support(const Features& f) {
   if (!f.has(Feature::Ringbuf))
     throw UserError("this kernel has no BPF ring buffer (needs Linux 5.8+)");
   if (!f.has(Feature::BpfCookie))
     throw UserError("this kernel has no BPF cookies (needs Linux 5.15+)");
+}
+
+// LBR mode stops instead of tracing without branch records: the user asked for them, and
+// learning it only after waiting for a reproduction costs more than a re-run without -R.
+std::optional<LbrPerfEvents> start_lbr(const Options& o, const Features& f) {
+  if (!o.lbr) return std::nullopt;
+  if (!f.has(Feature::BranchSnapshot))
+    throw lbr_unavailable("this kernel has no bpf_get_branch_snapshot() (added in Linux 5.16)");
+  std::optional<LbrPerfEvents> events(std::in_place, o.lbr_flags);
+  logf(LOG_INFO, "Recording kernel branches on %zu CPUs.\n", events->cpu_count());
+  return events;
 }
 
 std::unique_ptr<Symbolizer> make_symbolizer(const Kallsyms& ksyms,
@@ -89,48 +80,79 @@ std::unique_ptr<Symbolizer> make_symbolizer(const Kallsyms& ksyms,
   return std::make_unique<DwarfSymbolizer>(ksyms, *vmlinux, detail);
 }
 
-PlanOptions plan_options(const Options& o, SourcePathIndex* index) {
+PlanOptions plan_options(const Options& o) {
   PlanOptions p;
   p.entry_globs = o.entry_globs;
   p.allow_globs = o.allow_globs;
   p.deny_globs = o.deny_globs;
   p.presets = o.presets;
-  p.source_index = index;
   return p;
+}
+
+// What discovery found: the symbols and DWARF that output needs, and the functions to attach.
+struct Discovery {
+  Kallsyms ksyms;
+  std::optional<LoadedVmlinux> vmlinux;
+  FuncPlan plan;
+
+  std::string report(int verbosity) const {
+    return render_plan(plan, vmlinux ? vmlinux->image->path() : "", verbosity);
+  }
+};
+
+Discovery discover(const Options& opts, GlobSelection sel, const Features& features) {
+  Discovery d{Kallsyms::load(), std::nullopt, {}};
+  bool need_dwarf = dwarf_required(opts, sel);
+  if (need_dwarf || opts.symbolize != SymbolizeLevel::None)
+    d.vmlinux = load_vmlinux({opts.kernel_path, need_dwarf}, d.ksyms);
+  std::unique_ptr<CuGlobIndex> cu_index;
+  if (d.vmlinux) cu_index = std::make_unique<CuGlobIndex>(d.vmlinux->image, default_cu_cache_dir());
+  PlanOptions plan_opts = plan_options(opts);
+  plan_opts.source_index = cu_index.get();
+  plan_for_attach(plan_opts, opts.attach_mode, features);
+  d.plan = plan_functions(std::move(sel), plan_opts, d.ksyms);
+  return d;
+}
+
+// Planning depends on kernel features only with -F. Probing them loads BPF programs, which a dry
+// run (issue 3: "stops before any BPF is loaded") otherwise never does.
+Features dry_run_features(const Options& opts) {
+  return opts.attach_mode == AttachMode::Fentry ? Features::detect() : Features::fixed({});
+}
+
+// Discovery and its report only.
+int dry_run(const Options& opts, GlobSelection sel) {
+  Discovery d = discover(opts, std::move(sel), dry_run_features(opts));
+  if (opts.verbosity > 0) std::fputs(d.report(opts.verbosity).c_str(), stdout);
+  return 0;
 }
 
 }  // namespace
 
 int run(const Options& opts) {
   set_log_verbosity(opts.verbosity);
+  route_libbpf_logs();
   if (opts.show_version) return print_version(opts);
   if (opts.json) throw UserError("--json is not supported yet");
+  // Bad globs, @FILEs and presets fail before the privilege check and any kernel access.
+  GlobSelection sel = parse_selection(plan_options(opts));
   check_privileges();
+  if (opts.dry_run) return dry_run(opts, std::move(sel));
   raise_rlimits();
 
   Features features = Features::detect();
   check_kernel_support(features);
-  Kallsyms ksyms = Kallsyms::load();
-  bool need_dwarf = dwarf_required(opts);
-  bool want_dwarf = need_dwarf || opts.symbolize != SymbolizeLevel::None;
-  std::optional<LoadedVmlinux> vmlinux;
-  if (want_dwarf) vmlinux = load_vmlinux({opts.kernel_path, need_dwarf}, ksyms);
-  std::unique_ptr<CuGlobIndex> cu_index;
-  if (vmlinux) cu_index = std::make_unique<CuGlobIndex>(vmlinux->image, default_cu_cache_dir());
+  AttachKind kind = choose_attach_kind(opts.attach_mode, features);
+  // Before the slow discovery, so that a machine without LBR says so at once; open until
+  // trace_loop() has detached everything.
+  std::optional<LbrPerfEvents> lbr_events = start_lbr(opts, features);
+  Discovery d = discover(opts, std::move(sel), features);
+  if (opts.verbosity > 0) std::fputs(d.report(opts.verbosity).c_str(), stderr);
 
-  FuncPlan plan = plan_functions(plan_options(opts, cu_index.get()), ksyms);
-  std::string vmlinux_path = vmlinux ? vmlinux->image->path() : "";
-  if (opts.dry_run) {
-    if (opts.verbosity > 0) std::fputs(render_plan(plan, vmlinux_path, opts.verbosity).c_str(), stdout);
-    return 0;
-  }
-  if (opts.verbosity > 0) std::fputs(render_plan(plan, vmlinux_path, opts.verbosity).c_str(), stderr);
-
-  SymbLevel level = symb_level(opts, vmlinux.has_value());
-  auto symbolizer = make_symbolizer(ksyms, vmlinux, level);
+  SymbLevel level = symb_level(opts, d.vmlinux.has_value());
+  auto symbolizer = make_symbolizer(d.ksyms, d.vmlinux, level);
   StopSignal stop;
-  return trace_loop({opts, plan.funcs, *symbolizer, level, choose_attach_kind(opts.attach_mode, features)},
-                    stop);
+  return trace_loop({opts, d.plan.funcs, *symbolizer, level, kind, features}, stop);
 }
 
 }  // namespace retsnoop

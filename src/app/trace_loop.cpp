@@ -8,8 +8,10 @@
 #include <memory>
 #include <string>
 
+#include "app/error_filter.h"
+#include "app/features.h"
 #include "attach/attacher.h"
-#include "events/ringbuf_reader.h"
+#include "app/receiver.h"
 #include "format/session_view.h"
 #include "util/error.h"
 #include "util/log.h"
@@ -19,8 +21,6 @@ namespace retsnoop {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-constexpr int kPollTimeoutMs = 100;
 
 double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
@@ -33,19 +33,24 @@ int64_t mono_to_real_ns() {
   return (int64_t(real.tv_sec) - mono.tv_sec) * 1000000000LL + (real.tv_nsec - mono.tv_nsec);
 }
 
+// An -L too large for 64-bit nanoseconds must still mean "longer than any call", not wrap.
+uint64_t ms_to_ns_saturated(uint64_t ms) {
+  constexpr uint64_t kNsPerMs = 1000000;
+  return ms > UINT64_MAX / kNsPerMs ? UINT64_MAX : ms * kNsPerMs;
+}
+
 TracerConfig tracer_config(const Options& o, AttachKind kind) {
   TracerConfig c;
   c.kind = kind;
   c.success_stacks = o.success_stacks == SuccessStacks::Yes;
   c.emit_trace = o.trace;
   c.capture_lbr = o.lbr;
-  c.min_duration_ns = o.longer_ms * 1000000ull;
+  c.interim_stacks = o.interim_stacks;
+  c.min_duration_ns = ms_to_ns_saturated(o.longer_ms);
   c.allow_pids = o.allow_pids;
   c.deny_pids = o.deny_pids;
   c.allow_comms = o.allow_comms;
   c.deny_comms = o.deny_comms;
-  c.allow_errors = o.allow_errors;
-  c.deny_errors = o.deny_errors;
   c.ringbuf_size = o.ringbuf_size;
   c.sessions_size = o.sessions_size;
   return c;
@@ -68,60 +73,80 @@ void print_line(const char* text) {
   std::fflush(stdout);
 }
 
-void report_losses(const TracerObject& obj, const AssemblerStats& st) {
-  rs_stats bpf = obj.stats();
-  if (bpf.sessions_dropped || st.incomplete)
-    std::fprintf(stderr,
-                 "%llu sessions were dropped and %llu were incomplete, consider increasing "
-                 "bpf.ringbuf-size (-C bpf.ringbuf-size=BYTES)\n",
-                 (unsigned long long)bpf.sessions_dropped, (unsigned long long)st.incomplete);
-  if (bpf.sessions_nomem)
-    std::fprintf(stderr, "%llu sessions could not start, consider increasing bpf.sessions-size\n",
-                 (unsigned long long)bpf.sessions_nomem);
-  logf(LOG_INFO, "sessions: %llu reported, %llu broken by missed probes, %llu calls deeper than %d levels\n",
-       (unsigned long long)st.sessions, (unsigned long long)bpf.sessions_broken,
-       (unsigned long long)bpf.depth_overflow, RS_MAX_DEPTH);
+std::unique_ptr<Attacher> make_attacher(AttachKind kind, TracerObject& obj) {
+  switch (kind) {
+    case AttachKind::MultiKprobe:
+      return make_multi_kprobe_attacher(obj);
+    case AttachKind::Fentry:
+      return make_fentry_attacher(obj);
+    case AttachKind::Kprobe:
+      break;
+  }
+  return make_kprobe_attacher(obj);
+}
+
+// The -v line at the start is what scripts wait for to interrupt an attach in progress.
+AttachResult attach_all(Attacher& attacher, const FuncTable& funcs, StopSignal& stop) {
+  logf(LOG_INFO, "Attaching %zu functions with %s...\n", funcs.size(), attacher.name());
+  auto t0 = Clock::now();
+  AttachResult res;
+  {
+    ProgressMeter progress("Attaching... ", 2 * funcs.size(), ProgressMeter::Finish::Erase,
+                           ProgressDisplay::stderr_if_terminal());
+    AttachOpts aopts;
+    aopts.should_stop = [&] { return stop.requested(); };
+    aopts.progress = &progress;
+    res = attacher.attach(funcs, aopts);
+  }
+  logf(LOG_INFO, "Attached %zu functions with %s in %.3f s (%zu skipped).\n", res.attached,
+       attacher.name(), seconds_since(t0), res.skipped);
+  return res;
+}
+
+// Dropped hits break sessions silently; say how many, or that this kernel does not count them.
+void report_missed_hits(const Attacher& attacher, AttachKind kind, const Features& f) {
+  if (!log_enabled(LOG_INFO)) return;
+  bool counted = kind == AttachKind::Fentry ? f.has(Feature::FentryReentryProtection)
+                                            : f.has(Feature::ProbeMissCounters);
+  if (counted)
+    logf(LOG_INFO, "Missed probe hits: %llu.\n", (unsigned long long)attacher.missed_hits());
+  else
+    logf(LOG_INFO, "Missed probe hits: not counted by this kernel for %s (Linux 6.7+ counts them).\n",
+         attacher.name());
+}
+
+void detach_all(Attacher& attacher) {
+  ProgressMeter progress("Detaching... ", attacher.probe_count(), ProgressMeter::Finish::KeepLabel,
+                         ProgressDisplay::stderr_if_terminal());
+  attacher.detach(&progress);
 }
 
 }  // namespace
 
 int trace_loop(const TraceLoopInputs& in, StopSignal& stop) {
   auto obj = std::make_unique<TracerObject>(tracer_config(in.opts, in.kind), in.funcs);
-  auto attacher = in.kind == AttachKind::MultiKprobe ? make_multi_kprobe_attacher(*obj)
-                                                    : make_kprobe_attacher(*obj);
-  AttachOpts aopts;
-  aopts.should_stop = [&] { return stop.requested(); };
-  auto t0 = Clock::now();
-  AttachResult res = attacher->attach(in.funcs, aopts);
-  logf(LOG_INFO, "Attached %zu functions with %s in %.3f s (%zu skipped).\n", res.attached,
-       attacher->name(), seconds_since(t0), res.skipped);
+  auto attacher = make_attacher(in.kind, *obj);
+  AttachResult res = attach_all(*attacher, in.funcs, stop);
 
   FormatOptions fopts = format_options(in.opts, in.symb_level);
   FormatContext ctx{in.funcs, in.symbolizer, fopts};
   int64_t clock_offset = mono_to_real_ns();
-  RingbufReader reader(obj->ringbuf_fd(), [&](Session&& s) {
-    print_line(format_session(s, ctx, clock_offset).c_str());
-  });
+  ErrorFilter errors(in.opts.allow_errors, in.opts.deny_errors);
+  Receiver receiver(*obj, in.funcs, errors,
+                    [&](const Session& s) { return format_session(s, ctx, clock_offset); });
+  if (!res.interrupted) receiver.run(stop);
 
-  if (!res.interrupted) {
-    obj->activate();
-    print_line("Receiving data...\n");
-    while (!stop.requested()) {
-      int n = reader.poll(kPollTimeoutMs);
-      if (n < 0 && n != -EINTR) throw UserError(std::string("ring buffer poll failed: ") + std::strerror(-n));
-    }
-    obj->deactivate();
-    reader.drain();
-  }
-
+  report_missed_hits(*attacher, in.kind, in.features);
   print_line("Detaching... ");
   auto t1 = Clock::now();
-  attacher->detach();
-  report_losses(*obj, reader.stats());
+  detach_all(*attacher);
+  std::string losses = receiver.loss_report();
   attacher.reset();
   obj.reset();
   std::printf("DONE in %lld ms.\n",
               (long long)std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t1).count());
+  std::fflush(stdout);
+  std::fputs(losses.c_str(), stderr);
   return 0;
 }
 

@@ -9,6 +9,7 @@
 
 namespace retsnoop {
 
+class Features;
 class Symbolizer;
 
 struct TraceLoopInputs {
@@ -17,6 +18,7 @@ struct TraceLoopInputs {
   Symbolizer& symbolizer;
   SymbLevel symb_level;
   AttachKind kind;
+  const Features& features;
 };
 
 // Returns the exit code. Whatever happens, nothing stays attached when it returns or throws.

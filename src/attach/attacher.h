@@ -3,10 +3,12 @@
 // destruction, whatever happened in between.
 #pragma once
 
-#include <functional>
 #include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <memory>
 
+#include "attach/progress_meter.h"
 #include "attach/tracer_object.h"
 #include "discovery/func_info.h"
 
@@ -15,8 +17,8 @@ namespace retsnoop {
 struct AttachOpts {
   // Polled between attachments (SIGINT/SIGTERM): stop attaching as soon as it returns true.
   std::function<bool()> should_stop = [] { return false; };
-  // Functions that cannot be attached are skipped (with a -v message) instead of failing.
-  bool skip_failures = true;
+  // Counts attached probes, an entry and an exit one per function; may be null.
+  ProgressMeter* progress = nullptr;
 };
 
 struct AttachResult {
@@ -31,10 +33,17 @@ class Attacher {
   virtual const char* name() const = 0;
   // Throws UserError when nothing sensible can be attached.
   virtual AttachResult attach(const FuncTable& funcs, const AttachOpts& opts) = 0;
-  virtual void detach() = 0;
+  // Probes attached now, an entry and an exit one per function.
+  virtual size_t probe_count() const = 0;
+  // Probe hits the kernel dropped instead of running our programs (recursion, no free
+  // kretprobe instance), as far as this kernel counts them. Read it before detach().
+  virtual uint64_t missed_hits() const = 0;
+  // Takes every probe off, counting them on progress (may be null).
+  virtual void detach(ProgressMeter* progress) = 0;
 };
 
 std::unique_ptr<Attacher> make_kprobe_attacher(TracerObject& obj);
 std::unique_ptr<Attacher> make_multi_kprobe_attacher(TracerObject& obj);
+std::unique_ptr<Attacher> make_fentry_attacher(TracerObject& obj);
 
 }  // namespace retsnoop

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "attach/attacher.h"
+#include "attach/probe_misses.h"
 #include "util/error.h"
 #include "util/log.h"
 
@@ -18,7 +19,7 @@ namespace {
 class MultiKprobeAttacher : public Attacher {
  public:
   explicit MultiKprobeAttacher(TracerObject& obj) : obj_(obj) {}
-  ~MultiKprobeAttacher() override { detach(); }
+  ~MultiKprobeAttacher() override { detach(nullptr); }
 
   const char* name() const override { return "multi-kprobe"; }
 
@@ -39,8 +40,24 @@ class MultiKprobeAttacher : public Attacher {
     return res;
   }
 
-  void detach() override {
-    for (auto* l : links_) bpf_link__destroy(l);
+  size_t probe_count() const override {
+    size_t n = 0;
+    for (const auto& l : links_) n += l.probes;
+    return n;
+  }
+
+  uint64_t missed_hits() const override {
+    uint64_t n = prog_recursion_misses(bpf_program__fd(obj_.entry_prog())) +
+                 prog_recursion_misses(bpf_program__fd(obj_.exit_prog()));
+    for (const auto& l : links_) n += link_missed_hits(bpf_link__fd(l.link));
+    return n;
+  }
+
+  void detach(ProgressMeter* progress) override {
+    for (const auto& l : links_) {
+      bpf_link__destroy(l.link);
+      if (progress) progress->advance(l.probes);
+    }
     links_.clear();
   }
 
@@ -61,11 +78,12 @@ class MultiKprobeAttacher : public Attacher {
         continue;
       }
       if (err) {
-        detach();
+        detach(nullptr);
         throw UserError(std::string("multi-kprobe attach failed: ") + std::strerror(-err),
                         "try -K (single kprobes) or --debug multi-kprobe");
       }
       start += cnt;
+      if (opts.progress) opts.progress->advance(cnt);
     }
   }
 
@@ -86,12 +104,17 @@ class MultiKprobeAttacher : public Attacher {
       link = bpf_program__attach_kprobe_multi_opts(prog, nullptr, &mopts);
       if (!link) return err == -ENOMEM ? err : -errno;
     }
-    links_.push_back(link);
+    links_.push_back({link, cnt});
     return 0;
   }
 
+  struct Link {
+    bpf_link* link;
+    size_t probes;  // functions it covers
+  };
+
   TracerObject& obj_;
-  std::vector<bpf_link*> links_;
+  std::vector<Link> links_;
 };
 
 }  // namespace

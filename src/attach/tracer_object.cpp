@@ -3,6 +3,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -18,12 +19,6 @@ static_assert(sizeof(rs_frame) == 32, "rs_frame layout must match BPF");
 static_assert(sizeof(rs_part_hdr) == 16, "part header must keep payloads 8-byte aligned");
 static_assert(sizeof(rs_call_rec) == 40, "rs_call_rec layout must match BPF");
 
-void set_errno_bits(__u64* bitmap, const std::vector<int>& errs) {
-  for (int e : errs) {
-    if (e >= 0 && e < RS_ERRNO_BITMAP_WORDS * 64) bitmap[e / 64] |= 1ull << (e % 64);
-  }
-}
-
 [[noreturn]] void fail(const std::string& what, int err) {
   throw UserError(what + ": " + std::strerror(err < 0 ? -err : err));
 }
@@ -31,6 +26,26 @@ void set_errno_bits(__u64* bitmap, const std::vector<int>& errs) {
 void resize_map(bpf_map* map, uint32_t entries) {
   int err = bpf_map__set_max_entries(map, entries);
   if (err) fail(std::string("map '") + bpf_map__name(map) + "': cannot resize", err);
+}
+
+// Filter lists have no length limit (-n @FILE); the kernel refuses maps of 0 entries.
+template <typename T>
+uint32_t filter_entries(const std::vector<T>& allow, const std::vector<T>& deny) {
+  return std::max<size_t>(1, allow.size() + deny.size());
+}
+
+// The skeleton's fentry/fexit programs are templates: libbpf relocates (map fds, CO-RE) only the
+// programs it loads, and the kernel loads a trampoline program only for a target. The fentry
+// attacher loads the traced copies from the relocated instructions. bpf_fentry_test1
+// (net/bpf/test_run.c, 5.5+) exists to be such a target: int(int), in every kernel with BPF and
+// networking, so the template never fails for reasons of the traced functions' prototypes.
+constexpr const char* kFentryTemplateTarget = "bpf_fentry_test1";
+
+void set_template_target(bpf_program* prog) {
+  int err = bpf_program__set_attach_target(prog, 0, kFentryTemplateTarget);
+  if (err)
+    fail(std::string("prog '") + bpf_program__name(prog) + "': cannot target " + kFentryTemplateTarget,
+         err);
 }
 
 }  // namespace
@@ -56,24 +71,30 @@ void TracerObject::configure(const TracerConfig& cfg, size_t nr_funcs) {
   ro->success_stacks = cfg.success_stacks;
   ro->emit_trace = cfg.emit_trace;
   ro->capture_lbr = cfg.capture_lbr;
+  ro->interim_stacks = cfg.interim_stacks;
   ro->min_duration_ns = cfg.min_duration_ns;
   ro->has_pid_allow = !cfg.allow_pids.empty();
   ro->has_comm_allow = !cfg.allow_comms.empty();
-  ro->has_err_allow = !cfg.allow_errors.empty();
-  set_errno_bits(ro->err_allow, cfg.allow_errors);
-  set_errno_bits(ro->err_deny, cfg.deny_errors);
 
   resize_map(skel_->maps.rb, cfg.ringbuf_size);
   resize_map(skel_->maps.sessions, cfg.sessions_size);
   resize_map(skel_->maps.func_descs, nr_funcs ? nr_funcs : 1);
+  resize_map(skel_->maps.pid_filter, filter_entries(cfg.allow_pids, cfg.deny_pids));
+  resize_map(skel_->maps.comm_filter, filter_entries(cfg.allow_comms, cfg.deny_comms));
 
   // Only the pair of programs for the chosen mechanism is loaded: a kernel without
-  // multi-kprobe support would reject the other pair.
-  bool multi = cfg.kind == AttachKind::MultiKprobe;
-  bpf_program__set_autoload(skel_->progs.rs_kentry, !multi);
-  bpf_program__set_autoload(skel_->progs.rs_kexit, !multi);
-  bpf_program__set_autoload(skel_->progs.rs_kmentry, multi);
-  bpf_program__set_autoload(skel_->progs.rs_kmexit, multi);
+  // multi-kprobe support would reject that pair, and trampoline programs need a target.
+  auto load_pair = [&](bpf_program* entry, bpf_program* exit, AttachKind kind) {
+    bpf_program__set_autoload(entry, cfg.kind == kind);
+    bpf_program__set_autoload(exit, cfg.kind == kind);
+  };
+  load_pair(skel_->progs.rs_kentry, skel_->progs.rs_kexit, AttachKind::Kprobe);
+  load_pair(skel_->progs.rs_kmentry, skel_->progs.rs_kmexit, AttachKind::MultiKprobe);
+  load_pair(skel_->progs.rs_fentry, skel_->progs.rs_fexit, AttachKind::Fentry);
+  if (cfg.kind == AttachKind::Fentry) {
+    set_template_target(skel_->progs.rs_fentry);
+    set_template_target(skel_->progs.rs_fexit);
+  }
 }
 
 void TracerObject::fill_func_descs(const FuncTable& funcs) {
@@ -107,11 +128,27 @@ void TracerObject::fill_filters(const TracerConfig& cfg) {
 }
 
 bpf_program* TracerObject::entry_prog() const {
-  return kind_ == AttachKind::MultiKprobe ? skel_->progs.rs_kmentry : skel_->progs.rs_kentry;
+  switch (kind_) {
+    case AttachKind::MultiKprobe:
+      return skel_->progs.rs_kmentry;
+    case AttachKind::Fentry:
+      return skel_->progs.rs_fentry;
+    case AttachKind::Kprobe:
+      break;
+  }
+  return skel_->progs.rs_kentry;
 }
 
 bpf_program* TracerObject::exit_prog() const {
-  return kind_ == AttachKind::MultiKprobe ? skel_->progs.rs_kmexit : skel_->progs.rs_kexit;
+  switch (kind_) {
+    case AttachKind::MultiKprobe:
+      return skel_->progs.rs_kmexit;
+    case AttachKind::Fentry:
+      return skel_->progs.rs_fexit;
+    case AttachKind::Kprobe:
+      break;
+  }
+  return skel_->progs.rs_kexit;
 }
 
 int TracerObject::ringbuf_fd() const { return bpf_map__fd(skel_->maps.rb); }

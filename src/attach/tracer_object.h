@@ -22,10 +22,10 @@ struct TracerConfig {
   bool success_stacks = false;
   bool emit_trace = false;
   bool capture_lbr = false;
+  bool interim_stacks = false;  // -I
   uint64_t min_duration_ns = 0;
   std::vector<int> allow_pids, deny_pids;
   std::vector<std::string> allow_comms, deny_comms;
-  std::vector<int> allow_errors, deny_errors;  // positive errnos, 0 = NULL
   uint64_t ringbuf_size = 8ull << 20;
   uint32_t sessions_size = 4096;
 };
@@ -39,6 +39,8 @@ class TracerObject {
   TracerObject(const TracerObject&) = delete;
   TracerObject& operator=(const TracerObject&) = delete;
 
+  // The loaded pair of the configured mechanism. For fentry they are templates attached nowhere:
+  // the fentry attacher loads one copy per function from their instructions.
   bpf_program* entry_prog() const;
   bpf_program* exit_prog() const;
   int ringbuf_fd() const;

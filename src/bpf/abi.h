@@ -26,7 +26,6 @@ typedef int64_t rs_s64;
 #define RS_MAX_LBR 32       /* branch records captured in LBR mode */
 #define RS_COMM_LEN 16
 #define RS_MAX_ERRNO 4095   /* ERR_PTR range, -4095..-1 */
-#define RS_ERRNO_BITMAP_WORDS 9 /* errnos 0..575, covers the kernel-internal 512..530 */
 
 /* How a function's return value is judged (from BTF) and printed. */
 enum rs_ret_kind {
@@ -94,6 +93,7 @@ enum rs_session_flags {
 	RS_SESS_DISCARD = 1u << 1,     /* -T only: not reported, user space frees its records */
 	RS_SESS_KSTACK_ERR = 1u << 2,  /* bpf_get_stack failed */
 	RS_SESS_PART_LOST = 1u << 3,   /* a part record did not fit in the ring buffer */
+	RS_SESS_INTERIM = 1u << 4,     /* -I: a failing chain about to be lost, sent mid-session */
 };
 
 struct rs_session_rec {
@@ -112,6 +112,8 @@ struct rs_session_rec {
 	rs_u32 lbr_cnt;
 	rs_u32 trace_cnt;  /* -T records emitted for this session */
 	rs_u32 trace_lost; /* -T records that did not fit in the ring buffer */
+	rs_u32 running;    /* interim: outermost frames whose calls had not returned yet */
+	rs_u32 pad;
 };
 
 /* -T record: one entry or exit of a traced function. */
@@ -123,12 +125,17 @@ struct rs_call_rec {
 	rs_u64 session_id;
 	rs_u32 func_id;
 	rs_u32 seq;   /* record number within the session: gaps mean lost records */
-	rs_u64 ts_ns;
+	/*
+	 * Entries: start time (CLOCK_MONOTONIC). Exits: the call's duration, measured in BPF, so it
+	 * stays right when records in between were lost, the entry's own included.
+	 */
+	rs_u64 time_ns;
 	rs_s64 res;   /* exits only */
 };
 
 /* Counters user space reads at exit (BPF global data). */
 struct rs_stats {
+	rs_u64 sessions_reported; /* sessions (interim ones included) sent or attempted */
 	rs_u64 sessions_dropped;  /* header did not fit in the ring buffer */
 	rs_u64 sessions_nomem;    /* session map full */
 	rs_u64 sessions_broken;   /* exit without matching entry (missed probe) */

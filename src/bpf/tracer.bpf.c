@@ -3,14 +3,16 @@
  * Session recording. Every traced function gets the same entry and exit handler; the attach
  * mechanism only decides how a handler learns the function id (attach cookie or IP lookup) and
  * the return value. Per thread, the first call of an entry function opens a session; calls
- * inside it are kept as a stack of up to RS_MAX_DEPTH levels; when the entry call returns, the
- * session is sent to user space if it is worth reporting (SPEC section 4).
+ * inside it are kept as a stack of up to RS_MAX_DEPTH levels, whose chain of interest chain.h
+ * decides (shared with the unit tests); when the entry call returns, the session is sent to user
+ * space if it is worth reporting (SPEC section 4).
  */
 #include "vmlinux_min.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "abi.h"
+#include "chain.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
@@ -18,12 +20,10 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 const volatile bool success_stacks = false;  /* -S */
 const volatile bool emit_trace = false;      /* -T */
 const volatile bool capture_lbr = false;     /* --lbr */
+const volatile bool interim_stacks = false;  /* -I */
 const volatile __u64 min_duration_ns = 0;    /* -L */
 const volatile bool has_pid_allow = false;   /* -p given */
 const volatile bool has_comm_allow = false;  /* -n given */
-const volatile bool has_err_allow = false;   /* -x given */
-const volatile __u64 err_allow[RS_ERRNO_BITMAP_WORDS] = {}; /* bit N: -N counts as error, bit 0: NULL */
-const volatile __u64 err_deny[RS_ERRNO_BITMAP_WORDS] = {};
 
 /* Flipped by user space once every probe is attached: until then handlers do nothing. */
 bool ready = false;
@@ -31,19 +31,13 @@ __u64 session_counter = 0;
 struct rs_stats stats = {};
 
 struct session {
-	__u32 depth;      /* current call depth, may exceed RS_MAX_DEPTH */
-	__u32 max_depth;  /* length of the chain of interest */
-	__u32 next_seq;
-	__u32 saved_depth;
-	__u32 trace_seq;
-	bool is_err;
+	__u64 id;          /* id of the final report; interim reports (-I) get their own */
+	__u32 trace_cnt;   /* -T records sent */
+	__u32 trace_lost;  /* -T records that did not fit */
 	bool kstack_err;
-	__u8 pad[2];
-	struct rs_session_rec rec;
-	struct rs_part_hdr frames_hdr;
-	struct rs_frame frames[RS_MAX_DEPTH];
-	struct rs_part_hdr saved_hdr;
-	struct rs_frame saved[RS_MAX_DEPTH];
+	__u8 pad[7];
+	struct rs_session_rec rec; /* who and when, filled at open; the rest at each report */
+	struct rs_chain chain;
 	struct rs_part_hdr kstack_hdr;
 	__u64 kstack[RS_MAX_KSTACK];
 	struct rs_part_hdr lbr_hdr;
@@ -80,7 +74,7 @@ struct {
 /* -p/-P: value 1 allows, 0 denies. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 64);
+	__uint(max_entries, 64); /* resized by user space */
 	__type(key, __u32);
 	__type(value, __u8);
 } pid_filter SEC(".maps");
@@ -88,7 +82,7 @@ struct {
 /* -n/-N: value 1 allows, 0 denies. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 64);
+	__uint(max_entries, 64); /* resized by user space */
 	__type(key, char[RS_COMM_LEN]);
 	__type(value, __u8);
 } comm_filter SEC(".maps");
@@ -117,12 +111,21 @@ static __always_inline bool task_passes_filters(__u32 pid, const char *comm)
 	return true;
 }
 
+static __always_inline __u64 next_session_id(void)
+{
+	return __sync_fetch_and_add(&session_counter, 1) + 1;
+}
+
 static __always_inline struct session *session_open(__u64 key, __u64 pid_tgid, __u64 now)
 {
 	struct task_struct *task = (void *)bpf_get_current_task();
 	__u32 zero = 0, pid = pid_tgid >> 32;
 	struct session *tmpl, *s;
-	char comm[RS_COMM_LEN];
+	/*
+	 * The whole buffer is the comm_filter key. bpf_get_current_comm() of Linux 6.1 copies with
+	 * strscpy() and leaves stack garbage after the NUL; later kernels pad (strscpy_pad).
+	 */
+	char comm[RS_COMM_LEN] = {};
 
 	bpf_get_current_comm(comm, sizeof(comm));
 	if (!task_passes_filters(pid, comm))
@@ -137,7 +140,7 @@ static __always_inline struct session *session_open(__u64 key, __u64 pid_tgid, _
 	s = bpf_map_lookup_elem(&sessions, &key);
 	if (!s)
 		return NULL;
-	s->rec.session_id = __sync_fetch_and_add(&session_counter, 1) + 1;
+	s->id = next_session_id();
 	s->rec.pid = pid;
 	s->rec.tid = (__u32)pid_tgid;
 	s->rec.start_ns = now;
@@ -146,35 +149,40 @@ static __always_inline struct session *session_open(__u64 key, __u64 pid_tgid, _
 	return s;
 }
 
+/*
+ * -T records may fill at most 3/4 of the ring buffer. The rest stays free for the parts and
+ * headers that complete sessions: a flood of calls then loses call records, which its session
+ * reports, rather than whole sessions.
+ */
+static __always_inline bool call_rec_fits(void)
+{
+	__u64 limit = bpf_ringbuf_query(&rb, BPF_RB_RING_SIZE) / 4 * 3;
+
+	return bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA) + sizeof(struct rs_call_rec) <= limit;
+}
+
+/* time_ns: start time of an entry, duration of an exit (see struct rs_call_rec). */
 static __always_inline void emit_call_rec(struct session *s, __u32 id, __u32 depth, bool entry,
-					   __u64 ts, __s64 res)
+					   __u64 time_ns, __s64 res)
 {
 	struct rs_call_rec r = {
 		.type = RS_REC_CALL,
 		.depth = depth,
 		.is_entry = entry,
-		.session_id = s->rec.session_id,
+		.session_id = s->id,
 		.func_id = id,
-		.seq = s->trace_seq++,
-		.ts_ns = ts,
+		.seq = s->trace_cnt + s->trace_lost,
+		.time_ns = time_ns,
 		.res = res,
 	};
 
-	if (bpf_ringbuf_output(&rb, &r, sizeof(r), 0))
-		s->rec.trace_lost++;
+	if (!call_rec_fits() || bpf_ringbuf_output(&rb, &r, sizeof(r), 0))
+		s->trace_lost++;
 	else
-		s->rec.trace_cnt++;
+		s->trace_cnt++;
 }
 
-/* An earlier failing chain is about to be overwritten by a sibling call: keep it for stitching. */
-static __always_inline void save_failed_chain(struct session *s)
-{
-	__u32 i, n = s->max_depth;
-
-	for (i = 0; i < RS_MAX_DEPTH && i < n; i++)
-		s->saved[i] = s->frames[i];
-	s->saved_depth = i;
-}
+static __always_inline void report_interim(struct session *s, __u64 now);
 
 static __always_inline int handle_entry(void *ctx, __u32 id)
 {
@@ -183,7 +191,6 @@ static __always_inline int handle_entry(void *ctx, __u32 id)
 	__u64 now = bpf_ktime_get_ns();
 	struct rs_func_desc *desc;
 	struct session *s;
-	__u32 d;
 
 	if (!ready)
 		return 0;
@@ -197,66 +204,34 @@ static __always_inline int handle_entry(void *ctx, __u32 id)
 			return 0;
 	}
 
-	d = s->depth++;
-	if (d >= RS_MAX_DEPTH) {
+	if (interim_stacks && rs_chain_entry_replaces_failure(&s->chain))
+		report_interim(s, now);
+	if (!rs_chain_enter(&s->chain, id, now)) {
 		__sync_fetch_and_add(&stats.depth_overflow, 1);
 		return 0;
 	}
-	if (s->is_err) {
-		save_failed_chain(s);
-		s->is_err = false;
-	}
-	s->max_depth = d + 1;
-	s->frames[d].func_id = id;
-	s->frames[d].seq = s->next_seq++;
-	s->frames[d].start_ns = now;
-	s->frames[d].dur_ns = 0;
-	s->frames[d].res = 0;
 	if (emit_trace)
-		emit_call_rec(s, id, d, true, now, 0);
+		emit_call_rec(s, id, s->chain.depth - 1, true, now, 0);
 	return 0;
 }
 
-static __always_inline bool errno_in(const volatile __u64 *bitmap, __u32 err)
-{
-	if (err >= RS_ERRNO_BITMAP_WORDS * 64)
-		return false;
-	return bitmap[err / 64] & (1ULL << (err % 64));
-}
-
-/* SPEC section 4: judge a return value by the function's BTF return type; apply -x/-X. */
+/*
+ * SPEC section 4: judge a return value by the function's BTF return type. -x/-X are not applied
+ * here: they judge the whole reported stack (user space), and must not change which failure is
+ * the deepest one.
+ */
 static __always_inline bool result_failed(__s64 res, __u8 kind)
 {
-	__u32 err;
-
 	switch (kind) {
 	case RS_RET_PTR:
-		if (res == 0) {
-			err = 0;
-			break;
-		}
-		if ((__u64)res < (__u64)-RS_MAX_ERRNO)
-			return false;
-		err = -res;
-		break;
+		return res == 0 || (__u64)res >= (__u64)-RS_MAX_ERRNO;
 	case RS_RET_INT32:
-		if ((__s32)res >= 0 || (__s32)res < -RS_MAX_ERRNO)
-			return false;
-		err = -(__s32)res;
-		break;
+		return (__s32)res < 0 && (__s32)res >= -RS_MAX_ERRNO;
 	case RS_RET_INT64:
-		if (res >= 0 || res < -RS_MAX_ERRNO)
-			return false;
-		err = -res;
-		break;
+		return res < 0 && res >= -RS_MAX_ERRNO;
 	default:
 		return false;
 	}
-	if (errno_in(err_deny, err))
-		return false;
-	if (has_err_allow && !errno_in(err_allow, err))
-		return false;
-	return true;
 }
 
 static __always_inline void capture_stacks(void *ctx, struct session *s)
@@ -283,33 +258,33 @@ static __always_inline bool output_part(struct rs_part_hdr *hdr, __u32 type, __u
 	return bpf_ringbuf_output(&rb, hdr, sizeof(*hdr) + cnt * elem_size, 0) == 0;
 }
 
-/* An earlier failing chain is worth sending only if it continues below the reported chain. */
-static __always_inline bool saved_chain_stitches(struct session *s)
+/*
+ * Sends the chain of interest, the stitched chain below it and the captured stacks as session
+ * id: parts first, the header last. An interim report (-I) carries no -T records: they belong to
+ * the final one.
+ */
+static __always_inline void session_report(struct session *s, __u64 id, __u32 flags, __u64 now)
 {
-	__u32 last = s->max_depth - 1;
-
-	if (!s->saved_depth || s->saved_depth <= s->max_depth || last >= RS_MAX_DEPTH)
-		return false;
-	return s->saved[last].seq == s->frames[last].seq;
-}
-
-static __always_inline void session_emit(struct session *s, __u64 now)
-{
-	__u64 id = s->rec.session_id;
+	struct rs_chain *c = &s->chain;
+	bool interim = flags & RS_SESS_INTERIM;
 	bool ok = true;
 
+	__sync_fetch_and_add(&stats.sessions_reported, 1);
 	s->rec.type = RS_REC_SESSION;
+	s->rec.session_id = id;
 	s->rec.end_ns = now;
-	s->rec.flags |= s->is_err ? RS_SESS_ERROR : 0;
-	s->rec.flags |= s->kstack_err ? RS_SESS_KSTACK_ERR : 0;
-	s->rec.depth = s->max_depth > RS_MAX_DEPTH ? RS_MAX_DEPTH : s->max_depth;
-	ok &= output_part(&s->frames_hdr, RS_REC_FRAMES, s->rec.depth, RS_MAX_DEPTH,
+	s->rec.flags = flags | (c->is_err ? RS_SESS_ERROR : 0) |
+		       (s->kstack_err ? RS_SESS_KSTACK_ERR : 0);
+	s->rec.depth = c->max_depth;
+	s->rec.saved_depth = rs_chain_stitched_depth(c);
+	s->rec.running = c->depth;
+	s->rec.trace_cnt = interim ? 0 : s->trace_cnt;
+	s->rec.trace_lost = interim ? 0 : s->trace_lost;
+	ok &= output_part(&c->frames_hdr, RS_REC_FRAMES, s->rec.depth, RS_MAX_DEPTH,
 			  sizeof(struct rs_frame), id);
-	if (saved_chain_stitches(s)) {
-		s->rec.saved_depth = s->saved_depth;
-		ok &= output_part(&s->saved_hdr, RS_REC_SAVED, s->saved_depth, RS_MAX_DEPTH,
+	if (s->rec.saved_depth)
+		ok &= output_part(&c->saved_hdr, RS_REC_SAVED, s->rec.saved_depth, RS_MAX_DEPTH,
 				  sizeof(struct rs_frame), id);
-	}
 	ok &= output_part(&s->kstack_hdr, RS_REC_KSTACK, s->rec.kstack_cnt, RS_MAX_KSTACK,
 			  sizeof(__u64), id);
 	if (s->rec.lbr_cnt)
@@ -321,27 +296,38 @@ static __always_inline void session_emit(struct session *s, __u64 now)
 		__sync_fetch_and_add(&stats.sessions_dropped, 1);
 }
 
+/*
+ * -I: the failing chain is about to be overwritten by a new call or cleared by a successful
+ * return; report it now under a session id of its own. -L does not apply: the entry call is
+ * still running.
+ */
+static __always_inline void report_interim(struct session *s, __u64 now)
+{
+	session_report(s, next_session_id(), RS_SESS_INTERIM, now);
+}
+
 /* With -T, user space holds a session's call records until its header arrives. */
 static __always_inline void session_discard(struct session *s)
 {
-	if (!emit_trace || !s->rec.trace_cnt)
+	if (!emit_trace || !s->trace_cnt)
 		return;
 	s->rec.type = RS_REC_SESSION;
+	s->rec.session_id = s->id;
 	s->rec.flags = RS_SESS_DISCARD;
 	bpf_ringbuf_output(&rb, &s->rec, sizeof(s->rec), 0);
 }
 
 static __always_inline bool session_reportable(struct session *s)
 {
-	if (!s->is_err && !success_stacks)
+	if (!s->chain.is_err && !success_stacks)
 		return false;
-	return s->frames[0].dur_ns >= min_duration_ns;
+	return s->chain.frames[0].dur_ns >= min_duration_ns;
 }
 
 static __always_inline void session_close(struct session *s, __u64 key, __u64 now)
 {
 	if (session_reportable(s))
-		session_emit(s, now);
+		session_report(s, s->id, 0, now);
 	else
 		session_discard(s);
 	bpf_map_delete_elem(&sessions, &key);
@@ -354,44 +340,32 @@ static __always_inline int handle_exit(void *ctx, __u32 id, __s64 res)
 	struct rs_func_desc *desc;
 	struct session *s;
 	bool failed;
+	int steps;
 	__u32 d;
 
 	if (!ready)
 		return 0;
 	s = bpf_map_lookup_elem(&sessions, &key);
-	if (!s || s->depth == 0)
+	desc = bpf_map_lookup_elem(&func_descs, &id);
+	if (!s || !desc)
 		return 0;
-	d = --s->depth;
-	if (d >= RS_MAX_DEPTH)
-		return 0;
-	if (s->frames[d].func_id != id) {
+	failed = result_failed(res, desc->ret_kind);
+	if (interim_stacks && rs_chain_exit_handles_failure(&s->chain, failed))
+		report_interim(s, now);
+	steps = rs_chain_exit(&s->chain, id, res, failed, success_stacks, now);
+	if (steps & RS_STEP_BROKEN) {
 		/* We saw the exit but not the entry (missed probe, or attached mid-call). */
 		__sync_fetch_and_add(&stats.sessions_broken, 1);
 		session_discard(s);
 		bpf_map_delete_elem(&sessions, &key);
 		return 0;
 	}
-	desc = bpf_map_lookup_elem(&func_descs, &id);
-	if (!desc)
-		return 0;
-
-	s->frames[d].dur_ns = now - s->frames[d].start_ns;
-	s->frames[d].res = res;
-	failed = result_failed(res, desc->ret_kind);
-	if (failed && !s->is_err) {
-		/* First failure on the way up: the deepest failing chain. */
-		s->is_err = true;
-		s->max_depth = d + 1;
+	if (steps & RS_STEP_CAPTURE)
 		capture_stacks(ctx, s);
-	} else if (!failed && s->is_err) {
-		/* The caller handled the error: it no longer explains anything. */
-		s->is_err = false;
-	} else if (!failed && success_stacks && d + 1 == s->max_depth) {
-		capture_stacks(ctx, s);
-	}
-	if (emit_trace)
-		emit_call_rec(s, id, d, false, now, res);
-	if (d == 0)
+	d = s->chain.depth; /* rs_chain_exit() popped the returning call: its level */
+	if (emit_trace && d < RS_MAX_DEPTH)
+		emit_call_rec(s, id, d, false, s->chain.frames[d].dur_ns, res);
+	if (steps & RS_STEP_CLOSE)
 		session_close(s, key, now);
 	return 0;
 }
@@ -419,4 +393,23 @@ SEC("kretprobe.multi")
 int rs_kmexit(struct pt_regs *ctx)
 {
 	return handle_exit(ctx, bpf_get_attach_cookie(ctx), ctx->ax);
+}
+
+/*
+ * fentry/fexit: a trampoline program has exactly one attach target, so user space loads one copy
+ * of these per traced function and direction; the link cookie (5.19+) is the function id.
+ */
+SEC("fentry")
+int rs_fentry(void *ctx)
+{
+	return handle_entry(ctx, bpf_get_attach_cookie(ctx));
+}
+
+SEC("fexit")
+int rs_fexit(void *ctx)
+{
+	__u64 ret = 0;
+
+	bpf_get_func_ret(ctx, &ret);
+	return handle_exit(ctx, bpf_get_attach_cookie(ctx), ret);
 }

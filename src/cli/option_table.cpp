@@ -131,7 +131,8 @@ const OptionSpec kOptions[] = {
     {{"lbr", 'R', "SPEC", OPTION_ARG_OPTIONAL,
       "Capture last branch records. SPEC: any, any_call, any_return (default), cond, call, "
       "ind_call, ind_jump, call_stack, abort_tx, in_tx, no_tx or a raw "
-      "PERF_SAMPLE_BRANCH_* mask; repeat to combine."},
+      "PERF_SAMPLE_BRANCH_* mask; repeat to combine. Needs a CPU that records branches (not "
+      "usual in VMs) and Linux 5.16+; retsnoop stops if they are missing."},
      enable_lbr},
     {{nullptr, 'B', "SPEC", OPTION_ALIAS | OPTION_ARG_OPTIONAL}, enable_lbr},
     {{"lbr-max-count", kLbrMaxCount, "N", 0,
@@ -145,7 +146,7 @@ const OptionSpec kOptions[] = {
       "Also emit incomplete sessions when their data would be overwritten."},
      [](CliState& st, const char*) { st.opts.interim_stacks = true; }},
     {{"dry-run", kDryRun, nullptr, 0,
-      "Discover and match functions and detect features, but load and attach nothing."},
+      "Discover and match functions (-v lists them), but load no BPF and attach nothing."},
      [](CliState& st, const char*) { st.opts.dry_run = true; }},
     {{nullptr, 'M', nullptr, 0,
       "Attach with multi-kprobes (default; single kprobes when the kernel lacks them)."},

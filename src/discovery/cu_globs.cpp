@@ -1,6 +1,5 @@
 #include "discovery/cu_globs.h"
 
-#include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <unistd.h>
 
@@ -21,27 +20,50 @@ namespace {
 
 // Cache layout: a header naming the build, then each CU path on its own line followed by its
 // functions as tab-prefixed lines, then a trailer whose counts prove the file is complete.
-constexpr std::string_view kCacheMagic = "retsnoop-cuidx 1 ";
+constexpr std::string_view kCacheMagic = "retsnoop-cuidx 2 ";  // 1 held DWARF names
 constexpr std::string_view kCacheTrailer = "end ";
 
-bool has_code(Dwarf_Die* die) {
-  return dwarf_hasattr(die, DW_AT_low_pc) || dwarf_hasattr(die, DW_AT_ranges);
+// Where one compile unit has code: [low, high) in link-time addresses.
+struct CuRange {
+  uint64_t low;
+  uint64_t high;
+  size_t cu;  // index into the CuFunctions being built
+};
+
+// Appends the code ranges of the CU DIE. A range at address 0 is code the linker discarded
+// (.exit.text and the like), whose DWARF was resolved against nothing.
+void append_ranges(Dwarf_Die* cu, size_t index, std::vector<CuRange>& out) {
+  Dwarf_Addr base, low, high;
+  for (ptrdiff_t off = 0; (off = dwarf_ranges(cu, off, &base, &low, &high)) > 0;) {
+    if (low != 0 && high > low) out.push_back({low, high, index});
+  }
 }
 
-// Functions with code among the CU's direct children (out-of-line copies of inline functions
-// included). C has no nested functions, so bodies are skipped (dwarf_siblingof follows
-// DW_AT_sibling) and never parsed.
-std::vector<std::string> cu_functions(Dwarf_Die* cu) {
-  std::vector<std::string> names;
-  Dwarf_Die child;
-  if (dwarf_child(cu, &child) != 0) return names;
-  do {
-    if (dwarf_tag(&child) != DW_TAG_subprogram || !has_code(&child)) continue;
-    if (const char* name = dwarf_function_name(&child)) names.emplace_back(name);
-  } while (dwarf_siblingof(&child, &child) == 0);
-  std::sort(names.begin(), names.end());
-  names.erase(std::unique(names.begin(), names.end()), names.end());
-  return names;
+// Every CU path, and the ranges of code each one covers, sorted by address. Reads CU DIEs only.
+CuFunctions compile_unit_ranges(const Vmlinux& image, std::vector<CuRange>& ranges) {
+  CuFunctions cus;
+  Dwarf_Off off = 0, next;
+  size_t header_size;
+  while (dwarf_nextcu(image.dwarf(), off, &next, &header_size, nullptr, nullptr, nullptr) == 0) {
+    Dwarf_Die cu;
+    const char* name =
+        dwarf_offdie(image.dwarf(), off + header_size, &cu) ? dwarf_diename(&cu) : nullptr;
+    off = next;
+    if (!name) continue;
+    append_ranges(&cu, cus.size(), ranges);
+    cus.emplace_back(cu_tree_path(name, &cu), std::vector<std::string>{});
+  }
+  std::sort(ranges.begin(), ranges.end(),
+            [](const CuRange& a, const CuRange& b) { return a.low < b.low; });
+  return cus;
+}
+
+// The range holding addr, null when no compile unit has code there.
+const CuRange* range_of(const std::vector<CuRange>& ranges, uint64_t addr) {
+  auto it = std::upper_bound(ranges.begin(), ranges.end(), addr,
+                             [](uint64_t a, const CuRange& r) { return a < r.low; });
+  if (it == ranges.begin() || addr >= std::prev(it)->high) return nullptr;
+  return &*std::prev(it);
 }
 
 std::string render_cache(const std::string& build_id, const CuFunctions& index) {
@@ -105,19 +127,20 @@ double ms_since(std::chrono::steady_clock::time_point start) {
 }  // namespace
 
 CuFunctions scan_compile_units(const Vmlinux& image) {
-  CuFunctions index;
-  Dwarf_Off off = 0, next;
-  size_t header_size;
-  while (dwarf_nextcu(image.dwarf(), off, &next, &header_size, nullptr, nullptr, nullptr) == 0) {
-    Dwarf_Die cu;
-    const char* name =
-        dwarf_offdie(image.dwarf(), off + header_size, &cu) ? dwarf_diename(&cu) : nullptr;
-    off = next;
-    if (!name) continue;
-    std::vector<std::string> funcs = cu_functions(&cu);
-    if (!funcs.empty()) index.emplace_back(cu_tree_path(name, &cu), std::move(funcs));
+  std::vector<CuRange> ranges;
+  CuFunctions cus = compile_unit_ranges(image, ranges);
+  image.for_each_code_symbol([&](const ElfSymbol& sym) {
+    if (!sym.is_function) return;
+    if (const CuRange* r = range_of(ranges, sym.addr)) cus[r->cu].second.emplace_back(sym.name);
+  });
+  CuFunctions out;
+  for (auto& [path, funcs] : cus) {
+    if (funcs.empty()) continue;
+    std::sort(funcs.begin(), funcs.end());
+    funcs.erase(std::unique(funcs.begin(), funcs.end()), funcs.end());
+    out.emplace_back(std::move(path), std::move(funcs));
   }
-  return index;
+  return out;
 }
 
 CuGlobIndex::CuGlobIndex(std::shared_ptr<Vmlinux> image, std::string cache_dir)
@@ -159,10 +182,11 @@ std::string CuGlobIndex::cache_path() const {
 }
 
 std::string default_cu_cache_dir() {
+  // Joined as paths: HOME is "/" for init and its children ("//.cache" looks like a typo).
   const char* xdg = std::getenv("XDG_CACHE_HOME");
-  if (xdg && *xdg) return std::string(xdg) + "/retsnoop";
+  if (xdg && *xdg) return std::filesystem::path(xdg) / "retsnoop";
   const char* home = std::getenv("HOME");
-  if (home && *home) return std::string(home) + "/.cache/retsnoop";
+  if (home && *home) return std::filesystem::path(home) / ".cache/retsnoop";
   return {};
 }
 

@@ -14,12 +14,6 @@ namespace retsnoop {
 
 namespace {
 
-struct Selection {
-  GlobSet entry{"entry"};
-  GlobSet allow{"allow"};
-  GlobSet deny{"deny"};
-};
-
 struct Match {
   const Candidate* cand;
   bool entry;
@@ -32,26 +26,6 @@ void add_typed(GlobSet& set, const std::vector<std::string>& typed, bool must_ma
 // Globs of a preset or of the built-in deny list: never user errors, never required to match.
 void add_fixed(GlobSet& set, std::span<const std::string_view> globs, std::string_view origin) {
   for (std::string_view g : globs) set.add(parse_glob(g), origin, false);
-}
-
-Selection build_selection(const PlanOptions& o) {
-  Selection s;
-  add_typed(s.entry, o.entry_globs, true);
-  add_typed(s.allow, o.allow_globs, false);
-  add_typed(s.deny, o.deny_globs, false);
-  for (const std::string& name : o.presets) {
-    const CasePreset& p = find_case_preset(name);
-    std::string origin = "-c " + name;
-    add_fixed(s.entry, p.entry, origin);
-    add_fixed(s.allow, p.allow, origin);
-    add_fixed(s.deny, p.deny, origin);
-  }
-  add_fixed(s.deny, builtin_deny_globs(o.fentry && !o.fexit_sleep_fix), "built-in");
-  if (s.entry.empty())
-    throw UserError("No entry point globs specified. Please provide at least one entry glob (-e).",
-                    "e.g. -e '*_sys_bpf', or a ready-made case with -c bpf");
-  for (GlobSet* set : {&s.entry, &s.allow, &s.deny}) set->resolve_paths(o.source_index);
-  return s;
 }
 
 std::vector<TraceableFunc> load_traceable(const PlanOptions& o, const Kallsyms& ksyms,
@@ -73,7 +47,7 @@ std::vector<TraceableFunc> load_traceable(const PlanOptions& o, const Kallsyms& 
   return traceable_from_kallsyms(ksyms, btf);
 }
 
-std::vector<Match> match_candidates(const std::vector<Candidate>& cands, Selection& s,
+std::vector<Match> match_candidates(const std::vector<Candidate>& cands, GlobSelection& s,
                                     PlanStats& stats) {
   std::vector<Match> out;
   for (const Candidate& c : cands) {
@@ -145,8 +119,36 @@ void check_entries_left(const FuncTable& funcs) {
 
 }  // namespace
 
+bool GlobSelection::has_path_globs() const {
+  return entry.has_path_globs() || allow.has_path_globs() || deny.has_path_globs();
+}
+
+GlobSelection parse_selection(const PlanOptions& o) {
+  GlobSelection s;
+  add_typed(s.entry, o.entry_globs, true);
+  add_typed(s.allow, o.allow_globs, false);
+  add_typed(s.deny, o.deny_globs, false);
+  for (const std::string& name : o.presets) {
+    const CasePreset& p = find_case_preset(name);
+    std::string origin = "-c " + name;
+    add_fixed(s.entry, p.entry, origin);
+    add_fixed(s.allow, p.allow, origin);
+    add_fixed(s.deny, p.deny, origin);
+  }
+  if (s.entry.empty())
+    throw UserError("No entry point globs specified. Please provide at least one entry glob (-e).",
+                    "e.g. -e '*_sys_bpf', or a ready-made case with -c bpf");
+  return s;
+}
+
 FuncPlan plan_functions(const PlanOptions& opts, const Kallsyms& ksyms) {
-  Selection sel = build_selection(opts);
+  return plan_functions(parse_selection(opts), opts, ksyms);
+}
+
+FuncPlan plan_functions(GlobSelection sel, const PlanOptions& opts, const Kallsyms& ksyms) {
+  // Here rather than in parse_selection(): it depends on the attach mode and kernel features.
+  add_fixed(sel.deny, builtin_deny_globs(opts.fentry && !opts.fexit_sleep_fix), "built-in");
+  for (GlobSet* set : {&sel.entry, &sel.allow, &sel.deny}) set->resolve_paths(opts.source_index);
   FuncPlan plan;
   BtfFuncs btf(opts.btf_dir);
   std::vector<TraceableFunc> traceable = load_traceable(opts, ksyms, btf, plan.stats);

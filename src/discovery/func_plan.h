@@ -46,8 +46,26 @@ struct FuncPlan {
   std::vector<GlobCount> glob_counts;  // entry, allow, deny globs in that order
 };
 
-// Throws UserError for invalid globs, no entry glob, an entry name glob matching nothing, a path
-// glob without DWARF, or when no entry function is left to attach.
+// The -e/-a/-d globs with those of the presets, parsed and checked.
+struct GlobSelection {
+  GlobSet entry{"entry"};
+  GlobSet allow{"allow"};
+  GlobSet deny{"deny"};
+
+  // Whether a ':path' glob (typed or from an @FILE) needs a vmlinux with DWARF.
+  bool has_path_globs() const;
+};
+
+// Reads only opts' globs, presets and @FILEs, never the kernel, so that bad input fails before
+// anything else: throws UserError for an invalid glob, an unreadable @FILE, an unknown preset or
+// no entry glob.
+GlobSelection parse_selection(const PlanOptions& opts);
+
+// Adds the built-in deny list for opts' attach mode to sel. Throws UserError for an entry name
+// glob matching nothing, a path glob without opts.source_index, or when no entry function is left
+// to attach.
+FuncPlan plan_functions(GlobSelection sel, const PlanOptions& opts, const Kallsyms& ksyms);
+// parse_selection(), then the above.
 FuncPlan plan_functions(const PlanOptions& opts, const Kallsyms& ksyms);
 
 }  // namespace retsnoop

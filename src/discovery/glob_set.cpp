@@ -1,15 +1,34 @@
 #include "discovery/glob_set.h"
 
+#include <algorithm>
+
 #include "discovery/glob.h"
 #include "discovery/symbol_name.h"
 #include "util/error.h"
 
 namespace retsnoop {
 
+namespace {
+
+bool is_plain_name(const GlobSpec& spec) {
+  return spec.kind == GlobKind::Name && spec.pattern.find_first_of("*?") == std::string::npos;
+}
+
+}  // namespace
+
 void GlobSet::add(GlobSpec spec, std::string_view origin, bool must_match) {
   std::string category = origin.empty() ? category_ : category_ + " (" + std::string(origin) + ")";
   GlobCount count{std::move(category), spec.text, 0, must_match && spec.kind == GlobKind::Name};
+  if (is_plain_name(spec))
+    exact_.emplace(spec.pattern, entries_.size());
+  else
+    scanned_.push_back(entries_.size());
   entries_.push_back({std::move(spec), std::move(count), {}});
+}
+
+bool GlobSet::has_path_globs() const {
+  return std::any_of(entries_.begin(), entries_.end(),
+                     [](const Entry& e) { return e.spec.kind == GlobKind::Path; });
 }
 
 void GlobSet::resolve_paths(SourcePathIndex* index) {
@@ -26,7 +45,8 @@ void GlobSet::resolve_paths(SourcePathIndex* index) {
 
 bool GlobSet::entry_matches(const Entry& e, std::string_view module, std::string_view name) const {
   if (e.spec.kind == GlobKind::Path) {
-    // DWARF describes vmlinux only, under source names: foo.isra.0 is defined where foo is.
+    // The index covers vmlinux only. A clone (foo.isra.0) is defined where its source function
+    // is, for indexes that list source names.
     return module.empty() &&
            (e.path_funcs.contains(name) || e.path_funcs.contains(base_name(name)));
   }
@@ -35,14 +55,17 @@ bool GlobSet::entry_matches(const Entry& e, std::string_view module, std::string
   return glob_match(e.spec.pattern, name);
 }
 
+bool GlobSet::count_match(Entry& e, std::string_view module, std::string_view name) {
+  if (!entry_matches(e, module, name)) return false;
+  ++e.count.matches;
+  return true;
+}
+
 bool GlobSet::match(std::string_view module, std::string_view name) {
   bool any = false;
-  for (Entry& e : entries_) {
-    if (entry_matches(e, module, name)) {
-      ++e.count.matches;
-      any = true;
-    }
-  }
+  auto [first, last] = exact_.equal_range(name);
+  for (auto it = first; it != last; ++it) any |= count_match(entries_[it->second], module, name);
+  for (size_t i : scanned_) any |= count_match(entries_[i], module, name);
   return any;
 }
 

@@ -6,6 +6,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -32,6 +33,7 @@ class GlobSet {
   void resolve_paths(SourcePathIndex* index);
 
   bool empty() const { return entries_.empty(); }
+  bool has_path_globs() const;
 
   // Tries every glob (to keep counts exact) and tells whether any selected the function.
   bool match(std::string_view module, std::string_view name);
@@ -39,7 +41,7 @@ class GlobSet {
   std::vector<GlobCount> counts() const;
 
  private:
-  // Lets the path name sets be probed with string_views without building strings.
+  // Lets the name sets and maps be probed with string_views without building strings.
   struct NameHash {
     using is_transparent = void;
     size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
@@ -51,9 +53,15 @@ class GlobSet {
         path_funcs;  // Path globs: names DWARF puts under the path
   };
   bool entry_matches(const Entry& e, std::string_view module, std::string_view name) const;
+  bool count_match(Entry& e, std::string_view module, std::string_view name);
 
   std::string category_;
   std::vector<Entry> entries_;
+  // Name globs without wildcards, by name, as indexes into entries_: an @FILE may list thousands
+  // of plain names, and a lookup keeps matching linear in the candidates instead of growing with
+  // candidates x globs (10,000 names took seconds).
+  std::unordered_multimap<std::string, size_t, NameHash, std::equal_to<>> exact_;
+  std::vector<size_t> scanned_;  // every other entry, tried one by one
 };
 
 }  // namespace retsnoop

@@ -11,14 +11,18 @@ namespace {
 // BPF helpers are defined with BPF_CALL_x(name, ...) (include/linux/filter.h), which emits
 // `u64 name(u64, ...)` wrapping the typed body; BTF therefore says u64 and the results would be
 // judged "unsigned, never fails". These are the helpers commonly hit inside bpf() and program
-// runs, with the kind their typed bodies really return: a pointer (NULL on failure) or a long
-// (0 or -errno). Sorted by name for binary search.
-constexpr std::array<std::pair<std::string_view, RetKind>, 57> kHelpers = {{
+// runs, with the kind the ret_type of their bpf_func_proto declares: RET_VOID, RET_INTEGER (a
+// long, -errno on failure) or a pointer (most of them NULL on failure). Helpers returning plain
+// values that never fail (bpf_ktime_get_ns, bpf_get_current_pid_tgid, ...) are left unsigned.
+// Sorted by name for binary search.
+constexpr std::array<std::pair<std::string_view, RetKind>, 79> kHelpers = {{
     {"bpf_btf_find_by_name_kind", RetKind::Int64},
     {"bpf_cgrp_storage_get", RetKind::Ptr},
     {"bpf_copy_from_user", RetKind::Int64},
+    {"bpf_copy_from_user_task", RetKind::Int64},
     {"bpf_d_path", RetKind::Int64},
     {"bpf_dynptr_data", RetKind::Ptr},
+    {"bpf_dynptr_from_mem", RetKind::Int64},
     {"bpf_dynptr_read", RetKind::Int64},
     {"bpf_dynptr_write", RetKind::Int64},
     {"bpf_find_vma", RetKind::Int64},
@@ -27,6 +31,9 @@ constexpr std::array<std::pair<std::string_view, RetKind>, 57> kHelpers = {{
     {"bpf_get_current_comm", RetKind::Int64},
     {"bpf_get_current_task", RetKind::Ptr},
     {"bpf_get_current_task_btf", RetKind::Ptr},
+    {"bpf_get_func_arg", RetKind::Int64},
+    {"bpf_get_func_arg_cnt", RetKind::Int64},
+    {"bpf_get_func_ret", RetKind::Int64},
     {"bpf_get_listener_sock", RetKind::Ptr},
     {"bpf_get_ns_current_pid_tgid", RetKind::Int64},
     {"bpf_get_stack", RetKind::Int64},
@@ -49,8 +56,15 @@ constexpr std::array<std::pair<std::string_view, RetKind>, 57> kHelpers = {{
     {"bpf_probe_read_kernel_str", RetKind::Int64},
     {"bpf_probe_read_user", RetKind::Int64},
     {"bpf_probe_read_user_str", RetKind::Int64},
+    {"bpf_ringbuf_discard", RetKind::Void},
+    {"bpf_ringbuf_discard_dynptr", RetKind::Void},
     {"bpf_ringbuf_output", RetKind::Int64},
     {"bpf_ringbuf_reserve", RetKind::Ptr},
+    {"bpf_ringbuf_reserve_dynptr", RetKind::Int64},
+    {"bpf_ringbuf_submit", RetKind::Void},
+    {"bpf_ringbuf_submit_dynptr", RetKind::Void},
+    {"bpf_send_signal", RetKind::Int64},
+    {"bpf_send_signal_thread", RetKind::Int64},
     {"bpf_seq_printf", RetKind::Int64},
     {"bpf_sk_fullsock", RetKind::Ptr},
     {"bpf_sk_lookup_tcp", RetKind::Ptr},
@@ -60,10 +74,19 @@ constexpr std::array<std::pair<std::string_view, RetKind>, 57> kHelpers = {{
     {"bpf_skb_load_bytes", RetKind::Int64},
     {"bpf_skb_store_bytes", RetKind::Int64},
     {"bpf_skc_lookup_tcp", RetKind::Ptr},
+    {"bpf_skc_to_mptcp_sock", RetKind::Ptr},
+    {"bpf_skc_to_tcp6_sock", RetKind::Ptr},
+    {"bpf_skc_to_tcp_request_sock", RetKind::Ptr},
     {"bpf_skc_to_tcp_sock", RetKind::Ptr},
+    {"bpf_skc_to_tcp_timewait_sock", RetKind::Ptr},
+    {"bpf_skc_to_udp6_sock", RetKind::Ptr},
+    {"bpf_skc_to_unix_sock", RetKind::Ptr},
     {"bpf_snprintf", RetKind::Int64},
     {"bpf_sock_from_file", RetKind::Ptr},
+    {"bpf_strtol", RetKind::Int64},
+    {"bpf_strtoul", RetKind::Int64},
     {"bpf_sys_bpf", RetKind::Int64},
+    {"bpf_task_pt_regs", RetKind::Ptr},
     {"bpf_task_storage_delete", RetKind::Int64},
     {"bpf_task_storage_get", RetKind::Ptr},
     {"bpf_tcp_sock", RetKind::Ptr},
@@ -71,6 +94,7 @@ constexpr std::array<std::pair<std::string_view, RetKind>, 57> kHelpers = {{
     {"bpf_timer_init", RetKind::Int64},
     {"bpf_timer_start", RetKind::Int64},
     {"bpf_trace_printk", RetKind::Int64},
+    {"bpf_user_ringbuf_drain", RetKind::Int64},
 }};
 
 static_assert(std::is_sorted(kHelpers.begin(), kHelpers.end()));

@@ -10,6 +10,15 @@
 
 namespace retsnoop {
 
+namespace {
+
+constexpr int kMaxBatch = 4096;
+// Returned by on_record to end a poll early. libbpf has consumed the record by then; the rest
+// stays in the ring buffer for the next poll.
+constexpr int kBatchFull = -ECANCELED;
+
+}  // namespace
+
 RingbufReader::RingbufReader(int map_fd, Handler handler) : handler_(std::move(handler)) {
   rb_ = ring_buffer__new(map_fd, &RingbufReader::on_record, this, nullptr);
   if (!rb_) throw UserError(std::string("failed to set up the BPF ring buffer: ") + std::strerror(errno));
@@ -20,11 +29,13 @@ RingbufReader::~RingbufReader() { ring_buffer__free(rb_); }
 int RingbufReader::on_record(void* ctx, void* data, size_t size) {
   auto* self = static_cast<RingbufReader*>(ctx);
   if (auto session = self->assembler_.consume(data, size)) self->handler_(std::move(*session));
-  return 0;
+  return ++self->batch_ < kMaxBatch ? 0 : kBatchFull;
 }
 
-int RingbufReader::poll(int timeout_ms) { return ring_buffer__poll(rb_, timeout_ms); }
-
-int RingbufReader::drain() { return ring_buffer__consume(rb_); }
+int RingbufReader::poll(int timeout_ms) {
+  batch_ = 0;
+  int n = ring_buffer__poll(rb_, timeout_ms);
+  return n == kBatchFull ? batch_ : n;
+}
 
 }  // namespace retsnoop

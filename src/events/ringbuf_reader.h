@@ -19,11 +19,10 @@ class RingbufReader {
   RingbufReader(const RingbufReader&) = delete;
   RingbufReader& operator=(const RingbufReader&) = delete;
 
-  // Waits up to timeout_ms for data and consumes everything available. Returns the number of
-  // records consumed or a negative errno (-EINTR when a signal arrived).
+  // Waits up to timeout_ms for data and consumes what is there, but at most a batch of records:
+  // a flood must not keep the caller from noticing a stop request. Returns the number of records
+  // consumed or a negative errno (-EINTR when a signal arrived).
   int poll(int timeout_ms);
-  // Consumes whatever is already in the buffer without waiting.
-  int drain();
   const AssemblerStats& stats() const { return assembler_.stats(); }
 
  private:
@@ -32,6 +31,7 @@ class RingbufReader {
   ring_buffer* rb_ = nullptr;
   SessionAssembler assembler_;
   Handler handler_;
+  int batch_ = 0;  // records consumed by the current poll()
 };
 
 }  // namespace retsnoop

@@ -15,6 +15,7 @@ struct StackCall {
   uint64_t dur_ns = 0;
   int64_t res = 0;
   bool stitched = false;  // taken from an earlier failing sub-chain ('*' marker)
+  bool running = false;   // interim session: the call had not returned, no duration or result
 };
 
 // One -T record.
@@ -23,8 +24,9 @@ struct TraceRecord {
   uint32_t seq = 0;
   uint16_t depth = 0;
   bool is_entry = false;
-  uint64_t ts_ns = 0;
-  int64_t res = 0;
+  uint64_t ts_ns = 0;   // entries: start time, CLOCK_MONOTONIC
+  uint64_t dur_ns = 0;  // exits: measured in BPF, right even when the entry record was lost
+  int64_t res = 0;      // exits
 };
 
 struct LbrRecord {
@@ -41,6 +43,7 @@ struct Session {
   uint64_t start_ns = 0;  // CLOCK_MONOTONIC
   uint64_t end_ns = 0;
   bool is_error = false;
+  bool interim = false;  // -I: a failing chain reported before the session ended
   bool kstack_failed = false;
   std::vector<StackCall> calls;   // reported chain plus stitched levels
   std::vector<uint64_t> kstack;   // outermost frame first

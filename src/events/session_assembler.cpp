@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "events/stitch.h"
+#include "util/log.h"
 
 namespace retsnoop {
 
@@ -11,9 +11,11 @@ namespace {
 
 // Parts of sessions whose header was lost would otherwise pile up forever. Session ids grow with
 // session start, so anything this far behind the newest id is long finished in the kernel. The
-// scan runs only once many sessions are pending, keeping the common path O(1).
+// scan runs only once many sessions are pending, and then at most once per kScanInterval new
+// ids: a flood that loses headers keeps the common path O(1).
 constexpr uint64_t kOrphanDistance = 1u << 16;
 constexpr size_t kEvictionThreshold = 4096;
+constexpr uint64_t kScanInterval = 4096;
 
 template <typename T>
 bool copy_array(std::vector<T>& out, const void* payload, size_t payload_size, uint32_t cnt) {
@@ -25,6 +27,49 @@ bool copy_array(std::vector<T>& out, const void* payload, size_t payload_size, u
 
 std::string comm_string(const char (&comm)[RS_COMM_LEN]) {
   return std::string(comm, strnlen(comm, RS_COMM_LEN));
+}
+
+StackCall to_call(const rs_frame& f, bool stitched, bool running) {
+  return StackCall{f.func_id, f.seq, f.start_ns, f.dur_ns, f.res, stitched, running};
+}
+
+// BPF sends a saved chain only when it hangs right below the reported one (src/bpf/chain.h):
+// its levels deeper than the reported chain are the stitched ones. The outermost `running`
+// levels of an interim report had not returned yet.
+std::vector<StackCall> stack_calls(const std::vector<rs_frame>& frames,
+                                   const std::vector<rs_frame>& saved, uint32_t running) {
+  std::vector<StackCall> calls;
+  calls.reserve(std::max(frames.size(), saved.size()));
+  for (size_t i = 0; i < frames.size(); ++i)
+    calls.push_back(to_call(frames[i], false, i < running));
+  for (size_t i = frames.size(); i < saved.size(); ++i)
+    calls.push_back(to_call(saved[i], true, false));
+  return calls;
+}
+
+std::string flag_words(const Session& s) {
+  std::string out = s.is_error ? "error" : "success";
+  if (s.interim) out += ",interim";
+  if (s.incomplete) out += ",incomplete";
+  if (s.kstack_failed) out += ",kstack-failed";
+  return out;
+}
+
+// -vv: one line per session, to tell what BPF sent from what the views make of it.
+void log_session(const Session& s, const rs_session_rec& rec) {
+  if (!log_enabled(LOG_DEBUG)) return;
+  size_t stitched = s.calls.size() - std::min<size_t>(s.calls.size(), rec.depth);
+  logf(LOG_DEBUG,
+       "session %llu: %s, depth %u (+%zu stitched, %u running), kstack %zu, lbr %zu, trace %zu "
+       "(%u lost)\n",
+       (unsigned long long)s.id, flag_words(s).c_str(), rec.depth, stitched, rec.running,
+       s.kstack.size(), s.lbr.size(), s.trace.size(), s.trace_lost);
+}
+
+bool parts_missing(const rs_session_rec& rec, size_t frames, size_t saved, size_t kstack,
+                   size_t lbr) {
+  return (rec.flags & RS_SESS_PART_LOST) || frames != rec.depth || saved != rec.saved_depth ||
+         kstack != rec.kstack_cnt || lbr != rec.lbr_cnt;
 }
 
 }  // namespace
@@ -76,8 +121,14 @@ bool SessionAssembler::add_part(const rs_part_hdr& hdr, const void* payload, siz
 
 void SessionAssembler::add_call(const rs_call_rec& rec) {
   newest_id_ = std::max(newest_id_, rec.session_id);
-  pending_[rec.session_id].trace.push_back(
-      TraceRecord{rec.func_id, rec.seq, rec.depth, rec.is_entry != 0, rec.ts_ns, rec.res});
+  bool entry = rec.is_entry != 0;
+  pending_[rec.session_id].trace.push_back(TraceRecord{.func_id = rec.func_id,
+                                                       .seq = rec.seq,
+                                                       .depth = rec.depth,
+                                                       .is_entry = entry,
+                                                       .ts_ns = entry ? rec.time_ns : 0,
+                                                       .dur_ns = entry ? 0 : rec.time_ns,
+                                                       .res = rec.res});
 }
 
 std::optional<Session> SessionAssembler::finish(const rs_session_rec& rec) {
@@ -86,9 +137,12 @@ std::optional<Session> SessionAssembler::finish(const rs_session_rec& rec) {
     parts = std::move(it->second);
     pending_.erase(it);
   }
+  newest_id_ = std::max(newest_id_, rec.session_id);
   evict_orphans();
   if (rec.flags & RS_SESS_DISCARD) {
     ++stats_.discarded;
+    logf(LOG_DEBUG, "session %llu: discarded, %zu -T records freed\n",
+         (unsigned long long)rec.session_id, parts.trace.size());
     return std::nullopt;
   }
 
@@ -101,21 +155,25 @@ std::optional<Session> SessionAssembler::finish(const rs_session_rec& rec) {
   s.start_ns = rec.start_ns;
   s.end_ns = rec.end_ns;
   s.is_error = rec.flags & RS_SESS_ERROR;
+  s.interim = rec.flags & RS_SESS_INTERIM;
   s.kstack_failed = rec.flags & RS_SESS_KSTACK_ERR;
-  s.calls = stitch_chains(parts.frames, parts.saved);
+  s.calls = stack_calls(parts.frames, parts.saved, rec.running);
   s.kstack.assign(parts.kstack.rbegin(), parts.kstack.rend());
   for (auto it = parts.lbr.rbegin(); it != parts.lbr.rend(); ++it) s.lbr.push_back({it->from, it->to});
   s.trace = std::move(parts.trace);
   s.trace_lost = rec.trace_lost + (rec.trace_cnt > s.trace.size() ? rec.trace_cnt - s.trace.size() : 0);
-  s.incomplete = (rec.flags & RS_SESS_PART_LOST) || parts.frames.size() != rec.depth ||
-                 parts.kstack.size() != rec.kstack_cnt;
+  s.incomplete = parts_missing(rec, parts.frames.size(), parts.saved.size(), parts.kstack.size(),
+                               parts.lbr.size());
   ++stats_.sessions;
   if (s.incomplete) ++stats_.incomplete;
+  log_session(s, rec);
   return s;
 }
 
 void SessionAssembler::evict_orphans() {
   if (pending_.size() < kEvictionThreshold || newest_id_ < kOrphanDistance) return;
+  if (newest_id_ < next_scan_id_) return;
+  next_scan_id_ = newest_id_ + kScanInterval;
   uint64_t limit = newest_id_ - kOrphanDistance;
   std::erase_if(pending_, [&](const auto& kv) {
     bool old = kv.first < limit;

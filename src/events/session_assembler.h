@@ -43,6 +43,7 @@ class SessionAssembler {
 
   std::unordered_map<uint64_t, Parts> pending_;
   uint64_t newest_id_ = 0;
+  uint64_t next_scan_id_ = 0;  // no orphan scan before this id: see evict_orphans()
   AssemblerStats stats_;
 };
 

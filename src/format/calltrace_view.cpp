@@ -29,9 +29,7 @@ struct TraceRow {
 std::string indent(size_t level) { return std::string(4 * std::min(level, kMaxIndentLevels), ' '); }
 
 // "5.539us", exact from integer nanoseconds.
-std::string duration_text(uint64_t entry_ns, uint64_t exit_ns) {
-  if (exit_ns < entry_ns) return "";
-  uint64_t ns = exit_ns - entry_ns;
+std::string duration_text(uint64_t ns) {
   char buf[48];
   std::snprintf(buf, sizeof(buf), "%" PRIu64 ".%03" PRIu64 "us", ns / 1000, ns % 1000);
   return buf;
@@ -70,36 +68,33 @@ class TraceTable {
            exit.seq == recs_[i].seq + 1;
   }
 
-  // The entry row of an exit, unless that entry was lost.
-  const TraceRecord* open_entry(const TraceRecord& exit) const {
+  // Whether the exit's entry has a row, i.e. was not lost.
+  bool entry_shown(const TraceRecord& exit) const {
     auto it = open_.find(exit.depth);
-    return it != open_.end() && it->second->func_id == exit.func_id ? it->second : nullptr;
+    return it != open_.end() && it->second == exit.func_id;
   }
 
   // Indented as deep as the surrounding rows reach: inside a call that was open before the
   // gap or is closed after it. An exit whose entry is in the gap closes a call the gap began.
   void add_gap(const TraceRecord& prev, const TraceRecord& next) {
     size_t after_prev = level(prev) + (prev.is_entry ? 1 : 0);
-    size_t before_next = level(next) + (next.is_entry || !open_entry(next) ? 0 : 1);
+    size_t before_next = level(next) + (next.is_entry || !entry_shown(next) ? 0 : 1);
     rows_.push_back({indent(std::max(after_prev, before_next)) + kGapText, "", ""});
   }
 
   void add_entry(const TraceRecord& r) {
-    open_[r.depth] = &r;
+    open_[r.depth] = r.func_id;
     rows_.push_back({indent(level(r)) + "→ " + name(r), "", ""});
   }
 
   void add_leaf(const TraceRecord& entry, const TraceRecord& exit) {
     rows_.push_back({indent(level(entry)) + "↔ " + name(entry), result(exit),
-                     duration_text(entry.ts_ns, exit.ts_ns)});
+                     duration_text(exit.dur_ns)});
   }
 
-  // The duration needs the matching entry, which may have been lost.
   void add_exit(const TraceRecord& r) {
-    const TraceRecord* entry = open_entry(r);
-    std::string dur = entry ? duration_text(entry->ts_ns, r.ts_ns) : "";
     open_.erase(r.depth);
-    rows_.push_back({indent(level(r)) + "← " + name(r), result(r), dur});
+    rows_.push_back({indent(level(r)) + "← " + name(r), result(r), duration_text(r.dur_ns)});
   }
 
   const std::string& name(const TraceRecord& r) const {
@@ -113,7 +108,7 @@ class TraceTable {
   const std::vector<TraceRecord>& recs_;
   const FormatContext& ctx_;
   size_t base_depth_ = SIZE_MAX;
-  std::map<size_t, const TraceRecord*> open_;  // by depth
+  std::map<size_t, uint32_t> open_;  // depth -> function of the entry row still open there
   std::vector<TraceRow> rows_;
 };
 

@@ -67,6 +67,12 @@ bool result_is_error(int64_t res, RetKind kind) {
   return false;
 }
 
+std::optional<int> failure_errno(int64_t res, RetKind kind) {
+  if (!result_is_error(res, kind)) return std::nullopt;
+  int64_t value = kind == RetKind::Int32 ? sign_extend_low32(res) : res;
+  return static_cast<int>(-value);
+}
+
 std::string format_result(int64_t res, RetKind kind) {
   switch (kind) {
     case RetKind::Void:

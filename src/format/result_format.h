@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "discovery/func_info.h"
@@ -12,6 +13,10 @@ namespace retsnoop {
 // errno (-4095..-1); Int64 when the full value is; Ptr on NULL or an ERR_PTR (the top 4095
 // values of the address space).
 bool result_is_error(int64_t res, RetKind kind);
+
+// The errno a failing result stands for, 0 for a NULL pointer; nullopt for a result that did
+// not fail (a positive 22 is not EINVAL).
+std::optional<int> failure_errno(int64_t res, RetKind kind);
 
 // Bracketed result text:
 //   Void                    [void]

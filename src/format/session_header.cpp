@@ -24,7 +24,7 @@ std::string wall_clock(uint64_t mono_ns, int64_t mono_to_real_ns) {
 std::string format_session_header(const Session& s, int64_t mono_to_real_ns) {
   return wall_clock(s.start_ns, mono_to_real_ns) + " -> " + wall_clock(s.end_ns, mono_to_real_ns) +
          " TID/PID " + std::to_string(s.tid) + "/" + std::to_string(s.pid) + " (" + s.task_comm +
-         "/" + s.proc_comm + "):";
+         "/" + s.proc_comm + ")" + (s.interim ? " [interim]" : "") + ":";
 }
 
 }  // namespace retsnoop

@@ -1,4 +1,5 @@
-// "20:19:36.372607 -> 20:19:36.372682 TID/PID 8346/8346 (simfail/simfail):"
+// "20:19:36.372607 -> 20:19:36.372682 TID/PID 8346/8346 (simfail/simfail):"; an interim
+// session (-I) ends in " [interim]:" and its end time is when it was reported.
 #pragma once
 
 #include <cstdint>

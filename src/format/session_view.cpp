@@ -18,6 +18,16 @@ std::vector<std::string> views(const Session& s, const FormatContext& ctx) {
   return out;
 }
 
+// What the views above cannot show by themselves.
+std::string warnings(const Session& s) {
+  std::string out;
+  if (s.incomplete)
+    out += "WARNING: records of this session were lost (BPF ring buffer full): the views above "
+           "are incomplete\n";
+  if (s.kstack_failed) out += "WARNING: the kernel stack could not be captured\n";
+  return out;
+}
+
 }  // namespace
 
 std::string format_session(const Session& s, const FormatContext& ctx, int64_t mono_to_real_ns) {
@@ -25,7 +35,7 @@ std::string format_session(const Session& s, const FormatContext& ctx, int64_t m
   for (const std::string& view : views(s, ctx)) {
     if (!view.empty()) out += "\n" + view;
   }
-  return out + "\n\n";
+  return out + warnings(s) + "\n\n";
 }
 
 }  // namespace retsnoop

@@ -53,9 +53,10 @@ class StackBuilder {
 
  private:
   void fill_call(StackRow& row, const StackCall& call) const {
+    if (call.stitched) row.marks[1] = '*';
+    if (call.running) return;  // interim report: the call has not returned yet
     row.duration = std::to_string(call.dur_ns / 1000) + "us";
     row.result = format_result(call.res, lookup_func(ctx_.funcs, call.func_id).ret);
-    if (call.stitched) row.marks[1] = '*';
   }
 
   const FormatContext& ctx_;

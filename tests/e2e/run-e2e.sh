@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs the end-to-end cases (tests/e2e/cases/*.case) in VMs of real Debian kernels: one VM boot
-# per kernel, the cases of that kernel serially inside it, the leak check after each case.
+# Runs the end-to-end cases (tests/e2e/cases/*.case) in VMs of real Debian kernels: one boot per
+# kernel (plus one for the VMLINUX cases), cases run serially, the leak check after each case.
 #
 # Usage: run-e2e.sh [--kernel 6.1|6.12|all] [--build DIR] [FILTER]
 #   --kernel   kernels to test (default all)
@@ -8,8 +8,8 @@
 #   FILTER     run only cases whose NAME matches this extended regex
 # Env: RETSNOOP_CACHE (kernel cache root, see fetch-kernel.sh), RS_E2E_CASES (directory of case
 # files, default tests/e2e/cases).
-# Logs go to <build>/e2e/<kernel>/. Ends with "N passed, N failed"; exits non-zero if any case
-# failed or a VM failed or splatted.
+# Logs go to <build>/e2e/<kernel>/ (VMLINUX cases: <build>/e2e/<kernel>/vmlinux/). Ends with
+# "N passed, N failed"; exits non-zero if any case failed or a VM failed or splatted.
 set -euo pipefail
 
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -19,21 +19,22 @@ CASES_DIR=${RS_E2E_CASES:-$E2E_DIR/cases}
 BOOT_MARGIN_SEC=120  # boot, poweroff and per-case leak checks on top of the cases' timeouts
 PASSED=0
 FAILED=0
+BOOTS=0
 
 usage() { sed -n '5,10s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 
-# Writes the cases selected for kernel $1 and regex $2 to $3 (blocks) and $4 (names); prints
-# "COUNT TIMEOUT_SUM NEEDS_VMLINUX MODULE..." for them.
+# Writes the cases selected for kernel $1 and regex $2 that want the DWARF vmlinux ($3 = 1) or
+# not ($3 = 0) to $4 (blocks) and $5 (names); prints "COUNT TIMEOUT_SUM MODULE..." for them.
 select_cases() {
-  awk -v kver="$1" -v filter="$2" -v blocks="$3" -v names="$4" '
+  awk -v kver="$1" -v filter="$2" -v want_vmlinux="$3" -v blocks="$4" -v names="$5" '
     function flush() {
       if (name == "") return
       if (seen[name]++) { print "duplicate case NAME " name > "/dev/stderr"; dup = 1; exit 2 }
-      if (name !~ filter) return
+      if (name !~ filter || needs_vmlinux != want_vmlinux) return
       if (kernels != "" && index(" " kernels " ", " " kver " ") == 0) return
       printf "%s", block > blocks
       print name > names
-      count++; total += timeout; vmlinux += needs_vmlinux; mods = mods mod
+      count++; total += timeout; mods = mods mod
     }
     /^NAME / { flush(); name = $2; block = ""; kernels = ""; timeout = 60; needs_vmlinux = 0; mod = "" }
     /^KERNELS / { kernels = substr($0, 9) }
@@ -41,7 +42,7 @@ select_cases() {
     /^VMLINUX/ { needs_vmlinux = 1 }
     /^MODULE / { mod = mod " " $2 }
     { block = block $0 "\n" }
-    END { if (dup) exit 2; flush(); printf "%d %d %d%s\n", count, total, (vmlinux > 0), mods }
+    END { if (dup) exit 2; flush(); printf "%d %d%s\n", count, total, mods }
   ' "$CASES_DIR"/*.case
 }
 
@@ -58,19 +59,22 @@ tally() {
   done <"$names"
 }
 
-run_kernel() {
-  local kver=$1 filter=$2 work=$3/$1 count total vmlinux modules kdir mem=2048 args=() m status=0
-  rm -rf "$work" && mkdir -p "$work"
-  read -r count total vmlinux modules < <(select_cases "$kver" "$filter" "$work/cases.txt" \
+# Boots kernel $1 once for the cases matching $2 that want the DWARF vmlinux ($3 = 1) or not
+# ($3 = 0); logs go to $4. Boots nothing when no case is selected.
+run_boot() {
+  local kver=$1 filter=$2 vmlinux=$3 work=$4 count total modules kdir mem=2048 args=() m status=0
+  local vm=vm-$kver label=""
+  mkdir -p "$work"
+  read -r count total modules < <(select_cases "$kver" "$filter" "$vmlinux" "$work/cases.txt" \
     "$work/names.txt") || die "cannot read the case files"
-  if ((count == 0)); then
-    say "kernel $kver: no case selected"
-    return 0
-  fi
+  ((count > 0)) || return 0
+  BOOTS=$((BOOTS + 1))
   if ((vmlinux)); then
     kdir=$("$E2E_DIR/fetch-kernel.sh" "$kver" --dbg)
     args+=(--vmlinux)
     mem=3072
+    vm+=-vmlinux
+    label=" with its DWARF vmlinux"
   else
     kdir=$("$E2E_DIR/fetch-kernel.sh" "$kver")
   fi
@@ -79,14 +83,24 @@ run_kernel() {
   args+=(-a "$E2E_DIR/guest/run-cases.sh:/guest/run-cases.sh" -a "$work/cases.txt:/guest/cases.txt"
     -a "$E2E_DIR/scan-splats.sh:/bin/scan-splats")
 
-  echo "=== kernel $(cat "$kdir/kernel-version"): $count case(s)"
+  echo "=== kernel $(cat "$kdir/kernel-version")$label: $count case(s)"
   boot_guest "$kdir" "$work" "$work/guest.sh" $((total + BOOT_MARGIN_SEC)) "$mem" "${args[@]}" |
     tee "$work/cases.log" || status=$?
   tally "$work/names.txt" "$work/cases.log"
   if ((status >= 2)); then
-    echo "FAIL vm-$kver: the VM failed or the kernel splatted (logs in $work)"
+    echo "FAIL $vm: the VM failed or the kernel splatted (logs in $work)"
     FAILED=$((FAILED + 1))
   fi
+}
+
+# A DWARF vmlinux in the standard place changes what every case prints (source lines) and costs
+# memory and boot time: the cases that ask for it get a VM of their own, the others never see it.
+run_kernel() {
+  local kver=$1 filter=$2 work=$3/$1 boots=$BOOTS
+  rm -rf "$work"
+  run_boot "$kver" "$filter" 0 "$work"
+  run_boot "$kver" "$filter" 1 "$work/vmlinux"
+  ((BOOTS > boots)) || say "kernel $kver: no case selected"
 }
 
 main() {

@@ -19,8 +19,9 @@ uint64_t ptr_to_u64(const void* ptr) { return reinterpret_cast<uintptr_t>(ptr); 
 }  // namespace
 
 int bpf_map_create(uint32_t type, uint32_t key_size, uint32_t value_size, uint32_t max_entries,
-                   uint32_t flags) {
+                   uint32_t flags, const char* name) {
   bpf_attr attr{};
+  std::strncpy(attr.map_name, name, sizeof(attr.map_name) - 1);
   attr.map_type = type;
   attr.key_size = key_size;
   attr.value_size = value_size;
@@ -37,17 +38,12 @@ int bpf_map_lookup(int map_fd, const void* key, void* value) {
   return sys_bpf(BPF_MAP_LOOKUP_ELEM, attr);
 }
 
-int bpf_prog_load_trivial(const char* name) {
-  // "r0 = 0; exit": the smallest program the verifier accepts.
-  static const bpf_insn insns[] = {
-      {.code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .src_reg = 0, .off = 0, .imm = 0},
-      {.code = BPF_JMP | BPF_EXIT, .dst_reg = 0, .src_reg = 0, .off = 0, .imm = 0},
-  };
+int bpf_prog_load_filter(const char* name, std::span<const bpf_insn> insns) {
   static const char license[] = "GPL";
   bpf_attr attr{};
   attr.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
-  attr.insns = ptr_to_u64(insns);
-  attr.insn_cnt = sizeof(insns) / sizeof(insns[0]);
+  attr.insns = ptr_to_u64(insns.data());
+  attr.insn_cnt = static_cast<uint32_t>(insns.size());
   attr.license = ptr_to_u64(license);
   strncpy(attr.prog_name, name, sizeof(attr.prog_name) - 1);
   return sys_bpf(BPF_PROG_LOAD, attr);

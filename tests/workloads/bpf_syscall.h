@@ -6,13 +6,15 @@
 #include <linux/bpf.h>
 
 #include <cstdint>
+#include <span>
 
 namespace simfail {
 
 // Each returns a new fd (or 0 for commands without one) on success, -errno on failure.
 int bpf_map_create(uint32_t type, uint32_t key_size, uint32_t value_size, uint32_t max_entries,
-                   uint32_t flags = 0);
+                   uint32_t flags = 0, const char* name = "");
 int bpf_map_lookup(int map_fd, const void* key, void* value);
-int bpf_prog_load_trivial(const char* name);
+// A GPL socket filter of these instructions.
+int bpf_prog_load_filter(const char* name, std::span<const bpf_insn> insns);
 
 }  // namespace simfail

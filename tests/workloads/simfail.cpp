@@ -1,6 +1,7 @@
 // simfail: runs named cases that make kernel calls fail (or succeed) in known ways, as the
 // workload of end-to-end tests and benchmarks. Exit 0 when every case behaved as designed.
 #include <getopt.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -21,14 +22,16 @@ struct Options {
   long repeat = 1;
   unsigned hold_sec = 0;
   bool quiet = false;
+  const char* comm = nullptr;
 };
 
 void print_usage(FILE* out) {
   std::fprintf(out,
-               "Usage: simfail [-q] [-n N] [--hold SEC] CASE...\n"
+               "Usage: simfail [-q] [-n N] [--hold SEC] [--comm NAME] CASE...\n"
                "       simfail --list\n"
                "  -n, --repeat N  run each case N times in a tight loop (default 1)\n"
                "      --hold SEC  keep the objects of the last run open SEC seconds\n"
+               "      --comm NAME run under this comm (the kernel keeps 15 characters)\n"
                "  -q, --quiet     print only cases that misbehaved\n"
                "  -l, --list      list the cases\n");
 }
@@ -53,9 +56,10 @@ long parse_count(const char* text, const char* option, long min) {
 }
 
 Options parse_options(int argc, char** argv) {
-  enum { kOptHold = 256 };
+  enum { kOptHold = 256, kOptComm };
   static const option long_opts[] = {
       {"repeat", required_argument, nullptr, 'n'}, {"hold", required_argument, nullptr, kOptHold},
+      {"comm", required_argument, nullptr, kOptComm},
       {"quiet", no_argument, nullptr, 'q'},        {"list", no_argument, nullptr, 'l'},
       {"help", no_argument, nullptr, 'h'},         {nullptr, 0, nullptr, 0},
   };
@@ -65,6 +69,7 @@ Options parse_options(int argc, char** argv) {
     switch (opt) {
       case 'n': opts.repeat = parse_count(optarg, "--repeat", 1); break;
       case kOptHold: opts.hold_sec = static_cast<unsigned>(parse_count(optarg, "--hold", 0)); break;
+      case kOptComm: opts.comm = optarg; break;
       case 'q': opts.quiet = true; break;
       case 'l': list_cases(); std::exit(0);
       case 'h': print_usage(stdout); std::exit(0);
@@ -126,6 +131,11 @@ bool run_case(const Case& c, const Options& opts) {
 
 int main(int argc, char** argv) {
   simfail::Options opts = simfail::parse_options(argc, argv);
+  // Lets a test tell two reproducer processes apart by comm (retsnoop -n/-N).
+  if (opts.comm && prctl(PR_SET_NAME, opts.comm) != 0) {
+    std::perror("simfail: prctl(PR_SET_NAME)");
+    return 1;
+  }
   bool all_ok = true;
   for (const simfail::Case* c : opts.cases) all_ok = simfail::run_case(*c, opts) && all_ok;
   return all_ok ? 0 : 1;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdint>
+#include <vector>
 
 #include "bpf_syscall.h"
 
@@ -23,8 +24,8 @@ constexpr uint32_t kMiB = 1 << 20;
 constexpr uint32_t kUnknownMapType = 1000;
 
 Outcome create_map(Objects& objects, uint32_t type, uint32_t key_size, uint32_t value_size,
-                   uint32_t max_entries, uint32_t flags = 0) {
-  int fd = bpf_map_create(type, key_size, value_size, max_entries, flags);
+                   uint32_t max_entries, uint32_t flags = 0, const char* name = "") {
+  int fd = bpf_map_create(type, key_size, value_size, max_entries, flags, name);
   if (fd < 0) return {.err = -fd};
   objects.keep(fd);
   return {};
@@ -39,11 +40,33 @@ Outcome lookup_missing_key(Objects& objects) {
   return {.err = -bpf_map_lookup(fd, &key, &value)};
 }
 
-Outcome load_trivial_prog(Objects& objects) {
-  int fd = bpf_prog_load_trivial("simfail_obj");
+constexpr bpf_insn kZeroR0 = {.code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0};
+constexpr bpf_insn kIncrementR0 = {
+    .code = BPF_ALU64 | BPF_ADD | BPF_K, .dst_reg = BPF_REG_0, .imm = 1};
+constexpr bpf_insn kExit = {.code = BPF_JMP | BPF_EXIT};
+// Enough straight-line instructions for thousands of verifier calls in one bpf() syscall, within
+// the 4096 that every kernel accepts.
+constexpr size_t kLongProgInsns = 4000;
+
+Outcome load_prog(Objects& objects, std::span<const bpf_insn> insns) {
+  int fd = bpf_prog_load_filter("simfail_obj", insns);
   if (fd < 0) return {.err = -fd};
   objects.keep(fd);
   return {};
+}
+
+// "r0 = 0; exit": the smallest program the verifier accepts.
+Outcome load_trivial_prog(Objects& objects) {
+  static constexpr bpf_insn insns[] = {kZeroR0, kExit};
+  return load_prog(objects, insns);
+}
+
+// "r0 = 0; r0 += 1; ...; exit": the verifier checks every instruction on its single path.
+Outcome load_long_prog(Objects& objects) {
+  std::vector<bpf_insn> insns(kLongProgInsns, kIncrementR0);
+  insns.front() = kZeroR0;
+  insns.back() = kExit;
+  return load_prog(objects, insns);
 }
 
 Outcome sleep_in_syscall(time_t sec, long nsec) {
@@ -68,7 +91,13 @@ constexpr Case kCases[] = {
      [](Objects& o) { return create_map(o, BPF_MAP_TYPE_RINGBUF, 0, 0, kPageSize + 1); }},
     {"bpf-bad-map-lookup-key", "array map lookup of an index past its end", true,
      lookup_missing_key},
+    // The name is checked after the map was allocated: map_create frees it again and fails, so
+    // the failed name check hangs below map_create's failure (a stitched stack).
+    {"bpf-bad-map-name", "array map named \"bad name!\"", true,
+     [](Objects& o) { return create_map(o, BPF_MAP_TYPE_ARRAY, 4, 4, 1, 0, "bad name!"); }},
     {"bpf-simple-obj", "load and verify the program \"r0 = 0; exit\"", false, load_trivial_prog},
+    {"bpf-long-obj", "load and verify a straight-line program of 4000 instructions", false,
+     load_long_prog},
     {"syscall-long-sleep", "nanosleep() for 1 s", false,
      [](Objects&) { return sleep_in_syscall(1, 0); }},
     {"syscall-short-sleep", "nanosleep() for 10 ms", false,

@@ -197,6 +197,9 @@ TEST(ParseOptions, Comms) {
   expect_error({"-N", ""},
                "Invalid value '' for -N/--no-comm: expected a non-empty name of at most 15 "
                "characters");
+  expect_error({"-n", ""},
+               "Invalid value '' for -n/--comm: expected a non-empty name of at most 15 "
+               "characters");
 }
 
 TEST(ParseOptions, CommsFromFile) {
@@ -227,6 +230,7 @@ TEST(ParseOptions, Longer) {
   EXPECT_EQ(parse({"--longer=5"}).longer_ms, 5u);
   expect_error({"-L", "0"}, "Invalid value '0' for -L/--longer: expected a positive integer");
   expect_error({"-L", "1.5"}, "Invalid value '1.5' for -L/--longer: expected a positive integer");
+  expect_error({"-L", "-5"}, "Invalid value '-5' for -L/--longer: expected a positive integer");
 }
 
 TEST(ParseOptions, KernelPath) {

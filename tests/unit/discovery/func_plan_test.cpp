@@ -176,6 +176,39 @@ TEST_F(FuncPlanTest, PerGlobMatchCounts) {
   EXPECT_EQ(p.glob_counts.back().category, "deny (built-in)");
 }
 
+// Plain names are looked up rather than matched one by one; the result must not differ.
+TEST_F(FuncPlanTest, PlainNamesFromAFileMatchLikeGlobs) {
+  opts.entry_globs = {"*_sys_bpf"};
+  opts.allow_globs = {"@" + kFixtures + "plain_names.txt"};
+  FuncPlan p = plan();
+  EXPECT_EQ(names(p), (Names{"__sys_bpf", "__x64_sys_bpf", "map_create", "map_create [kvm]"}));
+  std::map<std::string, size_t> allow;
+  for (const GlobCount& g : p.glob_counts) {
+    if (g.category == "allow") allow[g.glob] = g.matches;
+  }
+  EXPECT_EQ(allow, (std::map<std::string, size_t>{
+                       {"map_create", 2}, {"__sys_bpf", 1}, {"map_create [kvm]", 1},
+                       {"helper_fn", 0}}));  // only its clones exist
+}
+
+TEST_F(FuncPlanTest, SelectionSeesPathGlobsInsideFiles) {
+  opts.entry_globs = {"@" + kFixtures + "globs_path.txt"};
+  EXPECT_TRUE(parse_selection(opts).has_path_globs());
+  opts.entry_globs = {"*_sys_bpf"};
+  EXPECT_FALSE(parse_selection(opts).has_path_globs());
+}
+
+// The app parses globs before it knows the attach mode: the built-in deny list must follow the
+// options given to planning.
+TEST_F(FuncPlanTest, BuiltinDenyListFollowsThePlanningOptions) {
+  opts.entry_globs = {"*"};
+  GlobSelection sel = parse_selection(opts);
+  opts.fentry = true;
+  opts.fexit_sleep_fix = false;
+  for (const FuncInfo& f : plan_functions(std::move(sel), opts, ksyms).funcs)
+    EXPECT_NE(f.name, "__x64_sys_nanosleep");
+}
+
 TEST_F(FuncPlanTest, PresetsAddTheirGlobs) {
   opts.presets = {"bpf"};
   FuncPlan p = plan();

@@ -95,7 +95,7 @@ TEST(SessionAssembler, DiscardedSessionFreesTraceRecords) {
 TEST(SessionAssembler, TraceRecordsAndLossesReachTheSession) {
   SessionAssembler a;
   rs_call_rec entry{RS_REC_CALL, 0, 1, 0, 4, 2, 0, 100, 0};
-  rs_call_rec exit{RS_REC_CALL, 0, 0, 0, 4, 2, 2, 300, 5};  // seq 1 was lost
+  rs_call_rec exit{RS_REC_CALL, 0, 0, 0, 4, 2, 2, 200, 5};  // seq 1 was lost; took 200 ns
   a.consume(&entry, sizeof(entry));
   a.consume(&exit, sizeof(exit));
   feed(a, part(RS_REC_FRAMES, 4, std::vector{frame(2, 0, 5)}));
@@ -106,8 +106,64 @@ TEST(SessionAssembler, TraceRecordsAndLossesReachTheSession) {
   ASSERT_TRUE(s);
   ASSERT_EQ(s->trace.size(), 2u);
   EXPECT_TRUE(s->trace[0].is_entry);
+  EXPECT_EQ(s->trace[0].ts_ns, 100u);
+  EXPECT_EQ(s->trace[1].dur_ns, 200u);
   EXPECT_EQ(s->trace[1].res, 5);
   EXPECT_EQ(s->trace_lost, 1u);
+}
+
+// BPF sends a saved chain only when it stitches (src/bpf/chain.h): its deeper levels follow.
+TEST(SessionAssembler, SavedChainLevelsBelowTheReportedOnesAreStitched) {
+  SessionAssembler a;
+  feed(a, part(RS_REC_FRAMES, 8, std::vector{frame(0, 0, -12), frame(1, 1, -12), frame(2, 2, -12)}));
+  feed(a, part(RS_REC_SAVED, 8,
+               std::vector{frame(0, 0, 0), frame(1, 1, 0), frame(2, 2, 0), frame(3, 3, 0)}));
+  auto h = header(8, 3, 0);
+  h.saved_depth = 4;
+  auto s = feed(a, h);
+  ASSERT_TRUE(s);
+  ASSERT_EQ(s->calls.size(), 4u);
+  EXPECT_FALSE(s->calls[2].stitched);
+  EXPECT_EQ(s->calls[2].res, -12);
+  EXPECT_TRUE(s->calls[3].stitched);
+  EXPECT_EQ(s->calls[3].func_id, 3u);
+  EXPECT_FALSE(s->incomplete);
+}
+
+TEST(SessionAssembler, InterimSessionMarksItsRunningCalls) {
+  SessionAssembler a;
+  feed(a, part(RS_REC_FRAMES, 9, std::vector{frame(0, 0, 0), frame(1, 1, 0), frame(2, 2, -22)}));
+  auto h = header(9, 3, 0, RS_SESS_ERROR | RS_SESS_INTERIM);
+  h.running = 2;
+  auto s = feed(a, h);
+  ASSERT_TRUE(s);
+  EXPECT_TRUE(s->interim);
+  EXPECT_TRUE(s->calls[0].running && s->calls[1].running);
+  EXPECT_FALSE(s->calls[2].running);
+}
+
+TEST(SessionAssembler, LostSavedChainMarksSessionIncomplete) {
+  SessionAssembler a;
+  feed(a, part(RS_REC_FRAMES, 10, std::vector{frame(0, 0, -12)}));
+  auto h = header(10, 1, 0);
+  h.saved_depth = 2;
+  auto s = feed(a, h);
+  ASSERT_TRUE(s);
+  EXPECT_TRUE(s->incomplete);
+  EXPECT_EQ(s->calls.size(), 1u);
+}
+
+// Parts whose header was dropped: evicted once far behind the newest session, and the scan
+// does not repeat for every header that follows.
+TEST(SessionAssembler, OrphanedPartsAreEvicted) {
+  SessionAssembler a;
+  for (uint64_t sid = 1; sid <= 5000; ++sid)
+    feed(a, part(RS_REC_FRAMES, sid, std::vector{frame(0, 0, -12)}));
+  EXPECT_EQ(a.pending(), 5000u);
+  uint64_t late = 5000 + (1u << 16);
+  ASSERT_TRUE(feed(a, header(late, 0, 0)));
+  EXPECT_EQ(a.stats().orphaned, 4999u);  // session 5000 is not far enough behind yet
+  EXPECT_EQ(a.pending(), 1u);
 }
 
 TEST(SessionAssembler, TruncatedRecordsAreCountedNotTrusted) {

@@ -61,7 +61,7 @@ TEST(CallTraceView, LongNamesAndWideResultsWidenTheirColumns) {
   EXPECT_TRUE(matches_golden(table(c), "calltrace_wide.txt"));
 }
 
-// The entries of bpf_check and check_cfg are lost: their exits come without a duration.
+// The entries of bpf_check and check_cfg are lost: their exits still tell their durations.
 TEST(CallTraceView, LostRecordsAndLostEntry) {
   TraceCase c = simple_obj_funcs();
   TraceBuilder t(c.funcs);
@@ -72,6 +72,22 @@ TEST(CallTraceView, LostRecordsAndLostEntry) {
   c.session.trace.erase(c.session.trace.begin() + 3, c.session.trace.begin() + 5);
   c.session.trace_lost = 2;
   EXPECT_TRUE(matches_golden(table(c), "calltrace_lost.txt"));
+}
+
+// One check_cfg call's exit and the next one's entry are lost: the exit after the gap must show
+// its own call's duration, not the time since the earlier call's entry.
+TEST(CallTraceView, ExitAfterAGapKeepsItsOwnDuration) {
+  TraceCase c = simple_obj_funcs();
+  TraceBuilder t(c.funcs);
+  t.enter("bpf_check").leaf("check_cfg", 0, 2199).leaf("check_cfg", 0, 1500).leave(0, 90000);
+  c.session.trace = t.records();
+  c.session.trace.erase(c.session.trace.begin() + 2, c.session.trace.begin() + 4);
+  std::vector<std::string> rows = rows_of(table(c));
+  ASSERT_EQ(rows.size(), 5u);
+  EXPECT_EQ(rows[1], "    → check_cfg");
+  EXPECT_EQ(rows[2], "        [...]");
+  EXPECT_TRUE(rows[3].starts_with("    ← check_cfg ")) << rows[3];
+  EXPECT_TRUE(rows[3].ends_with(" 1.500us")) << rows[3];
 }
 
 TEST(CallTraceView, IndentationStopsAtTwentyLevels) {

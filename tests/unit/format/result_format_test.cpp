@@ -81,5 +81,18 @@ TEST(ResultFormat, PointersAreNullErrPtrOrHexAddresses) {
   EXPECT_FALSE(result_is_error(-4096, RetKind::Ptr));
 }
 
+// -x/-X match failures by errno: only failing results stand for one, NULL for 0.
+TEST(ResultFormat, FailureErrnoOfFailingResultsOnly) {
+  EXPECT_EQ(failure_errno(-22, RetKind::Int64), 22);
+  EXPECT_EQ(failure_errno(0xffffffea, RetKind::Int32), 22);
+  EXPECT_EQ(failure_errno(-7, RetKind::Ptr), 7);
+  EXPECT_EQ(failure_errno(0, RetKind::Ptr), 0);
+  EXPECT_EQ(failure_errno(22, RetKind::Int32), std::nullopt);
+  EXPECT_EQ(failure_errno(0, RetKind::Int32), std::nullopt);
+  EXPECT_EQ(failure_errno(0xffffffea, RetKind::Int64), std::nullopt);
+  EXPECT_EQ(failure_errno(-22, RetKind::Unsigned), std::nullopt);
+  EXPECT_EQ(failure_errno(-22, RetKind::Void), std::nullopt);
+}
+
 }  // namespace
 }  // namespace retsnoop

@@ -41,6 +41,29 @@ TEST(SessionView, ViewsFollowTheOptionsInFixedOrder) {
   EXPECT_LT(lbr, stack);
 }
 
+TEST(SessionView, InterimSessionIsMarkedInItsHeader) {
+  SeedCase c = percpu_array_case();
+  c.session.interim = true;
+  std::string header =
+      "20:19:36.372607 -> 20:19:36.372682 TID/PID 8346/8346 (simfail/simfail) [interim]:\n";
+  EXPECT_EQ(format(c, {}).substr(0, header.size()), header);
+}
+
+TEST(SessionView, LostRecordsAndFailedStackCaptureAreSaidAfterTheViews) {
+  SeedCase c = percpu_array_case();
+  c.session.incomplete = true;
+  c.session.kstack_failed = true;
+  c.session.kstack.clear();
+  std::string out = format(c, {});
+  std::string tail =
+      "!*   2us [NULL]     bpf_map_alloc_percpu\n"
+      "WARNING: records of this session were lost (BPF ring buffer full): the views above are "
+      "incomplete\n"
+      "WARNING: the kernel stack could not be captured\n\n\n";
+  ASSERT_GE(out.size(), tail.size());
+  EXPECT_EQ(out.substr(out.size() - tail.size()), tail);
+}
+
 TEST(SessionView, NoEmptyViewForASessionWithoutBranchRecords) {
   SeedCase c = percpu_array_case();
   EXPECT_EQ(format(c, {.lbr = true}), format(c, {}));

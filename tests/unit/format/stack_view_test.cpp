@@ -35,8 +35,9 @@ TEST(StackView, UnfilteredKeepsTracingMachineryFrames) {
   EXPECT_TRUE(matches_golden(stack(c, {.unfiltered_stacks = true}), "unfiltered_stack.txt"));
 }
 
-// x, A, y, B(no frame), D: the frameless call is printed where the stack reaches it.
-TEST(StackView, FramelessCallSitsBetweenTheFramesAroundIt) {
+// A verifier failure: bpf_prog_load has no frame between two that do, and __sys_bpf is an
+// untraced frame between traced ones; check_helper_call is stitched.
+SeedCase verifier_case() {
   SeedCase c{{}, {}, FakeSymbolizer("merge.sym")};
   c.funcs.add("__x64_sys_bpf", RetKind::Int64);
   c.funcs.add("bpf_prog_load", RetKind::Int32);
@@ -52,6 +53,12 @@ TEST(StackView, FramelessCallSitsBetweenTheFramesAroundIt) {
   };
   c.session.kstack = {0xffffffff81e0007c, 0xffffffff81d3e0a5, 0xffffffff8127b41a,
                       0xffffffff8127ada4, 0xffffffff8129d75a};
+  return c;
+}
+
+// x, A, y, B(no frame), D: the frameless call is printed where the stack reaches it.
+TEST(StackView, FramelessCallSitsBetweenTheFramesAroundIt) {
+  SeedCase c = verifier_case();
   EXPECT_TRUE(matches_golden(stack(c), "merge_stack.txt"));
 }
 
@@ -73,6 +80,21 @@ TEST(StackView, AnnotatedFramesAndWideColumns) {
                       0xffffffffc08a1234, 0xffffffffc0ffee00, 0xffffffff8150c0a8,
                       0xffffffff8150c061};
   EXPECT_TRUE(matches_golden(stack(c), "annotated_stack.txt"));
+}
+
+// The verifier case of the merge test with two stitched levels (a nested stitch): neither takes
+// a kernel frame, both follow the reported chain.
+TEST(StackView, NestedStitchedLevelsFollowTheReportedChain) {
+  SeedCase c = verifier_case();
+  c.session.calls[3].stitched = true;
+  EXPECT_TRUE(matches_golden(stack(c), "nested_stitch_stack.txt"));
+}
+
+// -I: the calls still running have no duration or result, even where a kernel frame matches.
+TEST(StackView, RunningCallsOfAnInterimSessionShowNoResult) {
+  SeedCase c = verifier_case();
+  for (size_t i = 0; i < 3; ++i) c.session.calls[i].running = true;
+  EXPECT_TRUE(matches_golden(stack(c), "interim_stack.txt"));
 }
 
 TEST(StackView, KernelFramesAreSymbolizedAsReturnAddresses) {

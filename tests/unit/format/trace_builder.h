@@ -19,7 +19,7 @@ class TraceBuilder {
       : funcs_(funcs), depth_(first_depth) {}
 
   TraceBuilder& enter(const std::string& name) {
-    open_.push_back(push(funcs_.id(name), true, now_, 0));
+    open_.push_back(push({.func_id = funcs_.id(name), .is_entry = true, .ts_ns = now_}));
     ++depth_;
     return *this;
   }
@@ -29,7 +29,8 @@ class TraceBuilder {
     --depth_;
     TraceRecord entry = records_[open_.back()];
     open_.pop_back();
-    push(entry.func_id, false, entry.ts_ns + dur_ns, res);
+    now_ = std::max(now_, entry.ts_ns + dur_ns);
+    push({.func_id = entry.func_id, .dur_ns = dur_ns, .res = res});
     return *this;
   }
 
@@ -46,14 +47,12 @@ class TraceBuilder {
   std::vector<TraceRecord> records() const { return records_; }
 
  private:
-  size_t push(uint32_t func_id, bool is_entry, uint64_t ts, int64_t res) {
-    records_.push_back({.func_id = func_id,
-                        .seq = seq_++,
-                        .depth = depth_,
-                        .is_entry = is_entry,
-                        .ts_ns = ts,
-                        .res = res});
-    now_ = std::max(now_, ts) + 100;
+  // Fills in sequence number and depth; the clock moves on a little with every record.
+  size_t push(TraceRecord r) {
+    r.seq = seq_++;
+    r.depth = depth_;
+    records_.push_back(r);
+    now_ += 100;
     return records_.size() - 1;
   }
 

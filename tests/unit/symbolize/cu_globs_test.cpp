@@ -47,23 +47,23 @@ TEST_F(CuGlobsTest, WritesCacheKeyedByBuildId) {
   Names fresh = index.functions_in_paths("*");
   std::optional<std::string> text = read_text_file(cache_file());
   ASSERT_TRUE(text) << cache_file();
-  EXPECT_TRUE(text->starts_with("retsnoop-cuidx 1 " + image_->build_id() + "\n"));
+  EXPECT_TRUE(text->starts_with("retsnoop-cuidx 2 " + image_->build_id() + "\n"));
   EXPECT_EQ(CuGlobIndex(image_, cache_.path()).functions_in_paths("*"), fresh);
   // Nothing but the cache file is left behind (no temporary files).
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(cache_.path()), {}), 1);
 }
 
 TEST_F(CuGlobsTest, ReadsValidCacheInsteadOfDwarf) {
-  cache_.write(image_->build_id() + ".cuidx", "retsnoop-cuidx 1 " + image_->build_id() +
+  cache_.write(image_->build_id() + ".cuidx", "retsnoop-cuidx 2 " + image_->build_id() +
                                                   "\nkernel/bpf/cached.c\n\tfrom_cache\nend 1 1\n");
   EXPECT_EQ(CuGlobIndex(image_, cache_.path()).functions_in_paths("kernel/*"), Names{"from_cache"});
 }
 
 TEST_F(CuGlobsTest, IgnoresCacheOfOtherBuildOrIncomplete) {
   const std::string body = "\nkernel/bpf/cached.c\n\tfrom_cache\n";
-  for (const std::string& bad : {"retsnoop-cuidx 1 0123" + body + "end 1 1\n",
-                                 "retsnoop-cuidx 1 " + image_->build_id() + body,
-                                 "retsnoop-cuidx 1 " + image_->build_id() + body + "end 1 2\n"}) {
+  for (const std::string& bad : {"retsnoop-cuidx 2 0123" + body + "end 1 1\n",
+                                 "retsnoop-cuidx 2 " + image_->build_id() + body,
+                                 "retsnoop-cuidx 2 " + image_->build_id() + body + "end 1 2\n"}) {
     cache_.write(image_->build_id() + ".cuidx", bad);
     EXPECT_EQ(CuGlobIndex(image_, cache_.path()).functions_in_paths("kernel/*"),
               (Names{"leaf_fn", "main", "outer_fn", "sink", "static_helper", "twice"}))

@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# Attach and detach timings and the cost per traced call, in the test VMs (QEMU, single-threaded
+# TCG: absolute figures are far slower than on hardware; compare mechanisms and kernels). Prints
+# one table per kernel: start-up before attaching, attach and detach time for each mechanism and
+# function count, then the extra ns a failing bpf() call costs when traced.
+#
+# Usage: bench/attach.sh [--kernel 6.1|6.12|all] [--build DIR] [--sizes "100 1000 10000 all"]
+#                        [--calls N]
+#   --build   build dir with the static binaries (env RETSNOOP_BUILD, default <repo>/build)
+#   --sizes   function counts to attach ("all": every traceable vmlinux function)
+#   --calls   failing bpf() calls per cost measurement (default 50000)
+# Caps (env RS_BENCH_CAPS, "MECH:N ..."): fentry stops at 1,000 functions and single kprobes at
+# 10,000 (one program load, or one probe and an RCU grace period, per function: hours beyond).
+set -euo pipefail
+
+source "$(dirname "${BASH_SOURCE[0]}")/../tests/e2e/lib.sh"
+
+BENCH_DIR=$REPO_DIR/bench
+VM_TIMEOUT_SEC=7200
+CAPS=${RS_BENCH_CAPS:--F:1000 -K:10000}
+
+usage() { sed -n '7,13s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+
+# Multi-kprobe only where the kernel has it (Debian's 6.1 is built without CONFIG_FPROBE).
+mechanisms() {
+  case "$1" in
+    6.1) echo "-K -F" ;;
+    *) echo "-M -K -F" ;;
+  esac
+}
+
+mech_name() {
+  case "$1" in
+    -M) echo "multi-kprobe" ;;
+    -K) echo "kprobe" ;;
+    -F) echo "fentry" ;;
+    *) echo "$1" ;;
+  esac
+}
+
+# Turns the guest's rows into the table.
+print_table() {
+  local kver=$1 rows=$2 kind mech a b c d e
+  echo
+  echo "kernel $kver (QEMU TCG, 2 vCPUs)"
+  printf '%-14s %10s %9s %10s %9s %9s\n' mechanism functions attached start-up attach detach
+  while IFS=$'\t' read -r kind mech a b c d e; do
+    case "$kind" in
+      attach) printf '%-14s %10s %9s %9ss %8ss %8ss\n' "$(mech_name "$mech")" "$a" "$b" "$c" "$d" "$e" ;;
+      skip) printf '%-14s %10s   not run: %s\n' "$(mech_name "$mech")" "$a" "$b" ;;
+    esac
+  done <"$rows"
+  echo
+  echo "cost of a failing bpf() call, __x64_sys_bpf traced as entry / non-entry function:"
+  while IFS=$'\t' read -r kind mech a b; do
+    [[ $kind == call ]] || continue
+    if [[ $mech == none ]]; then
+      printf '  untraced: %s ns per call\n' "$b"
+    else
+      printf '  %-13s %-10s +%s ns per call\n' "$(mech_name "$mech")" "$a" "$b"
+    fi
+  done <"$rows"
+}
+
+run_kernel() {
+  local kver=$1 sizes=$2 calls=$3 work=$4/$1 kdir
+  kdir=$("$E2E_DIR/fetch-kernel.sh" "$kver")
+  mkdir -p "$work"
+  printf '#!/bin/sh\nexec sh /guest/attach-guest.sh "%s" "%s" "%s" %s\n' \
+    "$(mechanisms "$kver")" "$sizes" "$CAPS" "$calls" >"$work/guest.sh"
+  say "kernel $kver: measuring (logs in $work)"
+  boot_guest "$kdir" "$work" "$work/guest.sh" "$VM_TIMEOUT_SEC" 2048 \
+    -a "$BENCH_DIR/attach-guest.sh:/guest/attach-guest.sh" >"$work/rows.tsv" ||
+    say "kernel $kver: the VM failed; the table holds what was measured"
+  print_table "$(cat "$kdir/kernel-version")" "$work/rows.tsv"
+}
+
+main() {
+  local kernels=(6.1 6.12) build=${RETSNOOP_BUILD:-$REPO_DIR/build}
+  local sizes="100 1000 10000 all" calls=50000
+  while (($#)); do
+    case "$1" in
+      --kernel)
+        case "${2:-}" in
+          all) ;;
+          6.1 | 6.12) kernels=("$2") ;;
+          *) usage ;;
+        esac
+        shift ;;
+      --build) build=${2:?}; shift ;;
+      --sizes) sizes=${2:?}; shift ;;
+      --calls) calls=${2:?}; shift ;;
+      *) usage ;;
+    esac
+    shift
+  done
+  guest_binaries "$build"
+  local kver
+  for kver in "${kernels[@]}"; do run_kernel "$kver" "$sizes" "$calls" "$build/bench-attach"; done
+}
+
+main "$@"

@@ -1,0 +1,40 @@
+#include "app/attach_choice.h"
+
+#include "util/error.h"
+#include "util/log.h"
+
+namespace retsnoop {
+
+namespace {
+
+AttachKind check_fentry(const Features& f) {
+  if (!f.has(Feature::FentryCookie))
+    throw UserError("fentry/fexit attach needs BPF cookies for trampoline programs (Linux 5.19+)",
+                    "use -K (single kprobes)");
+  return AttachKind::Fentry;
+}
+
+}  // namespace
+
+AttachKind choose_attach_kind(AttachMode mode, const Features& f) {
+  switch (mode) {
+    case AttachMode::Fentry:
+      return check_fentry(f);
+    case AttachMode::Kprobe:
+      return AttachKind::Kprobe;
+    case AttachMode::MultiKprobe:
+      if (!f.has(Feature::MultiKprobe))
+        logf(LOG_INFO, "multi-kprobe is not supported by this kernel, falling back to single kprobes\n");
+      break;
+    case AttachMode::Default:
+      break;
+  }
+  return f.has(Feature::MultiKprobe) ? AttachKind::MultiKprobe : AttachKind::Kprobe;
+}
+
+void plan_for_attach(PlanOptions& p, AttachMode mode, const Features& f) {
+  p.fentry = mode == AttachMode::Fentry;
+  if (p.fentry) p.fexit_sleep_fix = f.has(Feature::FexitSleepFix);
+}
+
+}  // namespace retsnoop

@@ -1,0 +1,21 @@
+// Which mechanism attaches, from -M/-K/-F and the feature table, and what discovery must know
+// about it.
+#pragma once
+
+#include "app/features.h"
+#include "attach/tracer_object.h"
+#include "cli/options.h"
+#include "discovery/func_plan.h"
+
+namespace retsnoop {
+
+// By default the fastest the kernel supports: multi-kprobe, else single kprobes (measured faster
+// than fentry under both attach and detach, see bench/attach.sh). Throws UserError when -F is
+// asked of a kernel that cannot do it.
+AttachKind choose_attach_kind(AttachMode mode, const Features& f);
+
+// fentry (-F, never the default) attaches by BTF id, and without the fexit sleep fix it must keep
+// away from syscalls that sleep for long.
+void plan_for_attach(PlanOptions& p, AttachMode mode, const Features& f);
+
+}  // namespace retsnoop

@@ -1,0 +1,163 @@
+// fentry/fexit (BPF trampolines). A trampoline program is verified for exactly one target, so
+// every function gets its own entry and exit program: copies of the tracer object's templates,
+// whose instructions libbpf already relocated against the shared maps, so each copy costs one
+// verifier pass and no object load. Attached by BTF id, with the function id as link cookie.
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include <cerrno>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "attach/attacher.h"
+#include "attach/module_btf.h"
+#include "attach/owned_fd.h"
+#include "attach/parallel_attach.h"
+#include "attach/probe_misses.h"
+#include "util/error.h"
+#include "util/log.h"
+
+namespace retsnoop {
+
+namespace {
+
+// Must match LICENSE of tracer.bpf.c: the kernel checks it for GPL-only helpers.
+constexpr const char* kLicense = "Dual BSD/GPL";
+constexpr size_t kVerifierLogSize = 64 * 1024;
+
+struct ProgTemplate {
+  const char* name;
+  const bpf_insn* insns;
+  size_t cnt;
+  bpf_attach_type type;
+};
+
+ProgTemplate template_of(bpf_program* prog, bpf_attach_type type) {
+  return {bpf_program__name(prog), bpf_program__insns(prog), bpf_program__insn_cnt(prog), type};
+}
+
+std::set<std::string> modules_of(const FuncTable& funcs) {
+  std::set<std::string> mods;
+  for (const auto& fn : funcs)
+    if (!fn.module.empty()) mods.insert(fn.module);
+  return mods;
+}
+
+// The verifier's last words on a rejected copy, for the -v skip message.
+std::string last_log_line(const char* log) {
+  std::string_view s(log);
+  while (!s.empty() && s.back() == '\n') s.remove_suffix(1);
+  size_t nl = s.rfind('\n');
+  return std::string(nl == std::string_view::npos ? s : s.substr(nl + 1));
+}
+
+class FentryAttacher : public Attacher {
+ public:
+  explicit FentryAttacher(TracerObject& obj) : obj_(obj) {}
+  ~FentryAttacher() override { detach(nullptr); }
+
+  const char* name() const override { return "fentry"; }
+
+  AttachResult attach(const FuncTable& funcs, const AttachOpts& opts) override {
+    ModuleBtfs btfs(modules_of(funcs));
+    ProgTemplate entry = template_of(obj_.entry_prog(), BPF_TRACE_FENTRY);
+    ProgTemplate exit = template_of(obj_.exit_prog(), BPF_TRACE_FEXIT);
+    probes_.resize(funcs.size());
+    AttachResult res = attach_each(funcs, opts, [&](size_t id) {
+      return attach_one(funcs[id], id, entry, exit, btfs);
+    });
+    std::erase_if(probes_, [](const Probe& p) { return !p.exit_link; });
+    if (res.attached == 0 && !res.interrupted) throw UserError("no function could be attached with fentry/fexit");
+    return res;
+  }
+
+  size_t probe_count() const override { return 2 * probes_.size(); }
+
+  // Trampolines skip a program already running on the CPU and count it on that program.
+  uint64_t missed_hits() const override {
+    uint64_t n = 0;
+    for (const auto& p : probes_)
+      n += prog_recursion_misses(p.entry_prog.get()) + prog_recursion_misses(p.exit_prog.get());
+    return n;
+  }
+
+  void detach(ProgressMeter* progress) override {
+    // Links first: closing the last link of a function takes its trampoline off.
+    detach_each(probes_.size(), progress, [&](size_t i) {
+      probes_[i].entry_link.reset();
+      probes_[i].exit_link.reset();
+      probes_[i].entry_prog.reset();
+      probes_[i].exit_prog.reset();
+    });
+    probes_.clear();
+  }
+
+ private:
+  struct Probe {
+    OwnedFd entry_prog, exit_prog, entry_link, exit_link;
+  };
+
+  // Both programs are loaded before either is attached: a function whose fexit copy the
+  // verifier rejects (an unusual prototype) is skipped whole, never traced on entry only.
+  AttachError attach_one(const FuncInfo& fn, size_t id, const ProgTemplate& entry,
+                         const ProgTemplate& exit, const ModuleBtfs& btfs) {
+    int btf_obj_fd = 0;  // 0: the target's BTF id is in vmlinux BTF
+    if (!fn.module.empty() && (btf_obj_fd = btfs.fd(fn.module)) < 0)
+      return {-ENOENT, "no BTF object for its module"};
+    Probe p;
+    if (AttachError e = load_copy(entry, fn.btf_id, btf_obj_fd, p.entry_prog); e.err) return e;
+    if (AttachError e = load_copy(exit, fn.btf_id, btf_obj_fd, p.exit_prog); e.err) return e;
+    if (AttachError e = link(p.entry_prog, entry.type, id, p.entry_link); e.err) return e;
+    if (AttachError e = link(p.exit_prog, exit.type, id, p.exit_link); e.err) return e;
+    probes_[id] = std::move(p);
+    return {};
+  }
+
+  static AttachError load_copy(const ProgTemplate& t, uint32_t btf_id, int btf_obj_fd, OwnedFd& out) {
+    LIBBPF_OPTS(bpf_prog_load_opts, lo);
+    lo.expected_attach_type = t.type;
+    lo.attach_btf_id = btf_id;
+    lo.attach_btf_obj_fd = btf_obj_fd;
+    int fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, t.name, kLicense, t.insns, t.cnt, &lo);
+    if (fd < 0) {
+      AttachError e{-errno, std::string(t.name) + " copy rejected"};
+      if (!is_system_error(e.err) && log_enabled(LOG_INFO)) e.what += ": " + verifier_reason(t, lo);
+      return e;
+    }
+    out = OwnedFd(fd);
+    return {};
+  }
+
+  // Loads once more with the verifier log on: only for a rejection the user will read about.
+  static std::string verifier_reason(const ProgTemplate& t, bpf_prog_load_opts lo) {
+    std::vector<char> log(kVerifierLogSize);
+    lo.log_buf = log.data();
+    lo.log_size = log.size() - 1;  // the last byte stays NUL, whatever the kernel writes
+    lo.log_level = 1;
+    OwnedFd fd(bpf_prog_load(BPF_PROG_TYPE_TRACING, t.name, kLicense, t.insns, t.cnt, &lo));
+    std::string line = last_log_line(log.data());
+    return line.empty() ? "no verifier log" : "'" + line + "'";
+  }
+
+  static AttachError link(const OwnedFd& prog, bpf_attach_type type, size_t id, OwnedFd& out) {
+    LIBBPF_OPTS(bpf_link_create_opts, lo);
+    lo.tracing.cookie = id;
+    int fd = bpf_link_create(prog.get(), 0, type, &lo);
+    if (fd < 0) return {-errno, type == BPF_TRACE_FENTRY ? "fentry attach failed" : "fexit attach failed"};
+    out = OwnedFd(fd);
+    return {};
+  }
+
+  TracerObject& obj_;
+  std::vector<Probe> probes_;  // indexed by function id while attaching, then only attached
+};
+
+}  // namespace
+
+std::unique_ptr<Attacher> make_fentry_attacher(TracerObject& obj) {
+  return std::make_unique<FentryAttacher>(obj);
+}
+
+}  // namespace retsnoop

@@ -1,0 +1,54 @@
+#include "app/attach_choice.h"
+
+#include <gtest/gtest.h>
+
+#include "util/error.h"
+
+namespace retsnoop {
+namespace {
+
+// The two test kernels: Debian's 6.1 has no multi-kprobe (no CONFIG_FPROBE), 6.12 has it.
+Features kernel_6_1() {
+  return Features::fixed({{Feature::BpfCookie, 1}, {Feature::FentryCookie, 1}, {Feature::FexitSleepFix, 1}});
+}
+Features kernel_6_12() {
+  return Features::fixed({{Feature::BpfCookie, 1},
+                          {Feature::FentryCookie, 1},
+                          {Feature::FexitSleepFix, 1},
+                          {Feature::MultiKprobe, 1}});
+}
+
+TEST(AttachChoice, DefaultIsTheFastestSupported) {
+  EXPECT_EQ(choose_attach_kind(AttachMode::Default, kernel_6_12()), AttachKind::MultiKprobe);
+  EXPECT_EQ(choose_attach_kind(AttachMode::Default, kernel_6_1()), AttachKind::Kprobe);
+}
+
+TEST(AttachChoice, ExplicitModesAreHonored) {
+  EXPECT_EQ(choose_attach_kind(AttachMode::Kprobe, kernel_6_12()), AttachKind::Kprobe);
+  EXPECT_EQ(choose_attach_kind(AttachMode::Fentry, kernel_6_12()), AttachKind::Fentry);
+  EXPECT_EQ(choose_attach_kind(AttachMode::Fentry, kernel_6_1()), AttachKind::Fentry);
+  EXPECT_EQ(choose_attach_kind(AttachMode::MultiKprobe, kernel_6_12()), AttachKind::MultiKprobe);
+}
+
+TEST(AttachChoice, MultiKprobeFallsBackToKprobes) {
+  EXPECT_EQ(choose_attach_kind(AttachMode::MultiKprobe, kernel_6_1()), AttachKind::Kprobe);
+}
+
+TEST(AttachChoice, FentryNeedsTrampolineCookies) {
+  EXPECT_THROW(choose_attach_kind(AttachMode::Fentry, Features::fixed({{Feature::BpfCookie, 1}})),
+               UserError);
+}
+
+TEST(AttachChoice, FentryPlansForBtfIdsAndSleepers) {
+  PlanOptions p;
+  plan_for_attach(p, AttachMode::Kprobe, kernel_6_1());
+  EXPECT_FALSE(p.fentry);
+  plan_for_attach(p, AttachMode::Fentry, kernel_6_1());
+  EXPECT_TRUE(p.fentry);
+  EXPECT_TRUE(p.fexit_sleep_fix);
+  plan_for_attach(p, AttachMode::Fentry, Features::fixed({{Feature::FentryCookie, 1}}));
+  EXPECT_FALSE(p.fexit_sleep_fix);
+}
+
+}  // namespace
+}  // namespace retsnoop
