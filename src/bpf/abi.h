@@ -31,10 +31,12 @@ typedef int64_t rs_s64;
 enum rs_ret_kind {
 	RS_RET_VOID = 0,  /* never fails */
 	RS_RET_BOOL = 1,  /* never fails */
-	RS_RET_UNSIGNED = 2, /* unsigned or narrow signed integers: never fail */
+	RS_RET_UNSIGNED = 2, /* unsigned integers: never fail */
 	RS_RET_INT32 = 3, /* fails when the low 32 bits are -4095..-1 */
 	RS_RET_INT64 = 4, /* fails on -4095..-1 */
 	RS_RET_PTR = 5,   /* fails on NULL or ERR_PTR */
+	RS_RET_INT8 = 6,  /* narrow signed integers never carry an errno: never fail */
+	RS_RET_INT16 = 7,
 };
 
 enum rs_func_flags {

@@ -24,7 +24,7 @@ RetKind classify_int(const struct btf_type* t) {
   if (!(enc & BTF_INT_SIGNED)) return RetKind::Unsigned;
   if (t->size == 4) return RetKind::Int32;
   if (t->size == 8) return RetKind::Int64;
-  return RetKind::Unsigned;  // narrow signed values are never errno-encoded
+  return t->size == 2 ? RetKind::Int16 : RetKind::Int8;
 }
 
 RetKind classify_enum(const struct btf_type* t) {

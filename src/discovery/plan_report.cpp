@@ -22,6 +22,10 @@ std::string_view ret_kind_word(RetKind k) {
       return "int";
     case RetKind::Int64:
       return "long";
+    case RetKind::Int8:
+      return "s8";
+    case RetKind::Int16:
+      return "s16";
     case RetKind::Ptr:
       return "ptr";
   }

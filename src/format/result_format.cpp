@@ -56,6 +56,8 @@ bool result_is_error(int64_t res, RetKind kind) {
     case RetKind::Void:
     case RetKind::Bool:
     case RetKind::Unsigned:
+    case RetKind::Int8:
+    case RetKind::Int16:
       return false;
     case RetKind::Int32:
       return is_errno_value(sign_extend_low32(res));
@@ -85,6 +87,11 @@ std::string format_result(int64_t res, RetKind kind) {
       return signed_text(sign_extend_low32(res));
     case RetKind::Int64:
       return signed_text(res);
+    // The x86-64 ABI leaves the bits above a narrow return value undefined.
+    case RetKind::Int8:
+      return decimal(static_cast<int8_t>(res));
+    case RetKind::Int16:
+      return decimal(static_cast<int16_t>(res));
     case RetKind::Ptr:
       return pointer_text(res);
   }

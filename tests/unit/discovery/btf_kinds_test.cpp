@@ -28,8 +28,8 @@ TEST_F(BtfKinds, ClassifiesReturnTypes) {
   EXPECT_EQ(ret("ret_bool"), RetKind::Bool);
   EXPECT_EQ(ret("ret_uint"), RetKind::Unsigned);
   EXPECT_EQ(ret("ret_ulong"), RetKind::Unsigned);
-  EXPECT_EQ(ret("ret_schar"), RetKind::Unsigned);
-  EXPECT_EQ(ret("ret_short"), RetKind::Unsigned);
+  EXPECT_EQ(ret("ret_schar"), RetKind::Int8);
+  EXPECT_EQ(ret("ret_short"), RetKind::Int16);
   EXPECT_EQ(ret("ret_int"), RetKind::Int32);
   EXPECT_EQ(ret("ret_long"), RetKind::Int64);
   EXPECT_EQ(ret("ret_s64"), RetKind::Int64);

@@ -24,6 +24,16 @@ TEST(ResultFormat, BoolLooksAtTheLowByteOnlyAndNeverFails) {
   EXPECT_FALSE(result_is_error(-12, RetKind::Bool));
 }
 
+TEST(ResultFormat, NarrowSignedIsSignExtendedFromItsOwnWidthAndNeverFails) {
+  // Only the low 8/16 bits are defined by the ABI; garbage above them must not show.
+  EXPECT_EQ(format_result(0xabcdff, RetKind::Int8), "[-1]");
+  EXPECT_EQ(format_result(0x7f, RetKind::Int8), "[127]");
+  EXPECT_EQ(format_result(0x1fff0, RetKind::Int16), "[-16]");
+  EXPECT_EQ(format_result(300, RetKind::Int16), "[300]");
+  EXPECT_FALSE(result_is_error(-22, RetKind::Int8));
+  EXPECT_FALSE(result_is_error(-22, RetKind::Int16));
+}
+
 TEST(ResultFormat, UnsignedIsDecimalUpTo32BitsThenHexAndNeverFails) {
   EXPECT_EQ(format_result(0, RetKind::Unsigned), "[0]");
   EXPECT_EQ(format_result(42, RetKind::Unsigned), "[42]");
