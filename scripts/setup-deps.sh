@@ -6,7 +6,7 @@ set -euo pipefail
 PKGS=(
   build-essential cmake pkg-config clang llvm
   libbpf-dev libelf-dev libdw-dev zlib1g-dev libzstd-dev liblzma-dev libbz2-dev
-  bpftool libgtest-dev libbenchmark-dev
+  bpftool libgtest-dev libbenchmark-dev nlohmann-json3-dev
   qemu-system-x86 busybox-static
 )
 

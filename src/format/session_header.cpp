@@ -8,6 +8,8 @@ namespace {
 
 constexpr int64_t kNsPerSec = 1000000000;
 
+}  // namespace
+
 std::string wall_clock(uint64_t mono_ns, int64_t mono_to_real_ns) {
   int64_t real_ns = static_cast<int64_t>(mono_ns) + mono_to_real_ns;
   time_t secs = static_cast<time_t>(real_ns / kNsPerSec);
@@ -18,8 +20,6 @@ std::string wall_clock(uint64_t mono_ns, int64_t mono_to_real_ns) {
   std::snprintf(buf, sizeof(buf), "%02d:%02d:%02d.%06ld", tm.tm_hour, tm.tm_min, tm.tm_sec, usecs);
   return buf;
 }
-
-}  // namespace
 
 std::string format_session_header(const Session& s, int64_t mono_to_real_ns) {
   return wall_clock(s.start_ns, mono_to_real_ns) + " -> " + wall_clock(s.end_ns, mono_to_real_ns) +

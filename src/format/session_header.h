@@ -13,4 +13,7 @@ namespace retsnoop {
 // sampled once by the caller) turns them into wall-clock time, printed in the local time zone.
 std::string format_session_header(const Session& s, int64_t mono_to_real_ns);
 
+// "HH:MM:SS.uuuuuu" in the local time zone for a CLOCK_MONOTONIC timestamp.
+std::string wall_clock(uint64_t mono_ns, int64_t mono_to_real_ns);
+
 }  // namespace retsnoop

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 
-#include "format/frame_filter.h"
 #include "format/frame_text.h"
 #include "format/func_lookup.h"
 #include "format/result_format.h"
+#include "format/stack_merge.h"
 #include "format/text_columns.h"
 
 namespace retsnoop {
@@ -15,11 +15,6 @@ namespace {
 // do not shift the other columns from one session to the next.
 constexpr size_t kMinDurationWidth = 5;
 
-struct KernelFrame {
-  uint64_t addr;
-  SymbolizedAddr sym;
-};
-
 struct StackRow {
   std::string marks = "  ";
   std::string duration;
@@ -27,24 +22,22 @@ struct StackRow {
   TextLine text;
 };
 
-class StackBuilder {
+class RowBuilder {
  public:
-  explicit StackBuilder(const FormatContext& ctx) : ctx_(ctx) {}
+  explicit RowBuilder(const FormatContext& ctx) : ctx_(ctx) {}
 
-  void add_frame(const KernelFrame& frame, const StackCall* call) {
-    std::vector<TextLine> lines = frame_lines(frame.addr, frame.sym, ctx_.opts);
+  void add(const MergedFrame& level) {
+    if (!level.has_frame) {
+      StackRow row{.text = func_line(lookup_func(ctx_.funcs, level.call->func_id), ctx_.opts)};
+      fill_call(row, *level.call);
+      row.marks[0] = '!';
+      rows_.push_back(std::move(row));
+      return;
+    }
+    std::vector<TextLine> lines = frame_lines(level.addr, level.sym, ctx_.opts);
     for (size_t i = 0; i < lines.size(); ++i) {
       StackRow row{.text = std::move(lines[i])};
-      if (i == 0 && call) fill_call(row, *call);
-      rows_.push_back(std::move(row));
-    }
-  }
-
-  void add_frameless(const std::vector<const StackCall*>& calls) {
-    for (const StackCall* call : calls) {
-      StackRow row{.text = func_line(lookup_func(ctx_.funcs, call->func_id), ctx_.opts)};
-      fill_call(row, *call);
-      row.marks[0] = '!';
+      if (i == 0 && level.call) fill_call(row, *level.call);
       rows_.push_back(std::move(row));
     }
   }
@@ -62,49 +55,6 @@ class StackBuilder {
   const FormatContext& ctx_;
   std::vector<StackRow> rows_;
 };
-
-std::vector<KernelFrame> kernel_frames(const Session& s, const FormatContext& ctx) {
-  std::vector<KernelFrame> frames;
-  for (uint64_t addr : s.kstack) {
-    KernelFrame frame{addr, ctx.symbolizer.symbolize(addr, true)};
-    if (ctx.opts.unfiltered_stacks || !is_tracing_frame(frame.sym))
-      frames.push_back(std::move(frame));
-  }
-  return frames;
-}
-
-size_t find_frame(const std::vector<KernelFrame>& frames, size_t from, const std::string& name) {
-  for (size_t i = from; i < frames.size(); ++i)
-    if (frames[i].sym.found && frames[i].sym.name == name) return i;
-  return frames.size();
-}
-
-// Walks the traced calls in order, matching each to the next kernel frame of the same name
-// (greedy, so recursive calls pair up in order). Calls without a frame are printed '!' where
-// the stack continues: just before the next matched frame, or after the last frame. Stitched
-// levels come from an earlier sub-chain, so the stack captured later cannot hold their frames.
-std::vector<StackRow> merge(const std::vector<KernelFrame>& frames, const Session& s,
-                            const FormatContext& ctx) {
-  StackBuilder out(ctx);
-  std::vector<const StackCall*> frameless;
-  size_t next = 0;
-  for (const StackCall& call : s.calls) {
-    size_t match = call.stitched
-                       ? frames.size()
-                       : find_frame(frames, next, lookup_func(ctx.funcs, call.func_id).name);
-    if (match == frames.size()) {
-      frameless.push_back(&call);
-      continue;
-    }
-    for (; next < match; ++next) out.add_frame(frames[next], nullptr);
-    out.add_frameless(frameless);
-    frameless.clear();
-    out.add_frame(frames[next++], &call);
-  }
-  for (; next < frames.size(); ++next) out.add_frame(frames[next], nullptr);
-  out.add_frameless(frameless);
-  return out.take();
-}
 
 struct StackWidths {
   size_t duration = kMinDurationWidth;
@@ -132,7 +82,9 @@ std::string render(const StackRow& row, const StackWidths& w) {
 }  // namespace
 
 std::string format_stack(const Session& s, const FormatContext& ctx) {
-  std::vector<StackRow> rows = merge(kernel_frames(s, ctx), s, ctx);
+  RowBuilder builder(ctx);
+  for (const MergedFrame& level : merge_stack(s, ctx)) builder.add(level);
+  std::vector<StackRow> rows = builder.take();
   StackWidths widths = measure(rows);
   std::string out;
   for (const StackRow& row : rows) out += render(row, widths);

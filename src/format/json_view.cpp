@@ -1,0 +1,116 @@
+#include "format/json_view.h"
+
+#include <nlohmann/json.hpp>
+
+#include "format/func_lookup.h"
+#include "format/result_format.h"
+#include "format/session_header.h"
+#include "format/stack_merge.h"
+
+namespace retsnoop {
+namespace {
+
+using nlohmann::json;
+
+json source_json(const SourceLoc& loc) {
+  if (!loc.known()) return nullptr;
+  return {{"file", loc.file}, {"line", loc.line}, {"col", loc.col}};
+}
+
+// Source lines and inlines follow the symbolization level, exactly as in the text views.
+json symbol_json(uint64_t addr, const SymbolizedAddr& sym, const FormatOptions& opts) {
+  json j = {{"addr", addr}};
+  if (!sym.found) return j;
+  j["symbol"] = sym.name;
+  j["offset"] = sym.offset;
+  if (!sym.module.empty()) j["module"] = sym.module;
+  if (opts.symb == SymbLevel::None) return j;
+  if (!sym.dwarf_name.empty()) j["dwarf_name"] = sym.dwarf_name;
+  j["source"] = source_json(sym.loc);
+  if (opts.symb == SymbLevel::Inlines) {
+    json inlines = json::array();
+    for (const InlineFrame& f : sym.inlines) inlines.push_back({{"name", f.name}, {"source", source_json(f.loc)}});
+    j["inlines"] = std::move(inlines);
+  }
+  return j;
+}
+
+json result_json(int64_t res, RetKind kind) {
+  return {{"result", format_result(res, kind)}, {"result_raw", res}, {"failed", result_is_error(res, kind)}};
+}
+
+json call_json(const StackCall& call, const FuncInfo& fn) {
+  json j = {{"function", fn.name}, {"stitched", call.stitched}, {"running", call.running}};
+  if (!call.running) {
+    j["duration_ns"] = call.dur_ns;
+    j.update(result_json(call.res, fn.ret));
+  }
+  return j;
+}
+
+json stack_json(const Session& s, const FormatContext& ctx) {
+  json stack = json::array();
+  for (const MergedFrame& level : merge_stack(s, ctx)) {
+    json j = level.has_frame ? symbol_json(level.addr, level.sym, ctx.opts) : json::object();
+    j["kernel_frame"] = level.has_frame;
+    if (level.call) j["traced"] = call_json(*level.call, lookup_func(ctx.funcs, level.call->func_id));
+    stack.push_back(std::move(j));
+  }
+  return stack;
+}
+
+json trace_json(const Session& s, const FuncTable& funcs) {
+  json trace = json::array();
+  for (const TraceRecord& r : s.trace) {
+    const FuncInfo& fn = lookup_func(funcs, r.func_id);
+    json j = {{"seq", r.seq}, {"depth", r.depth}, {"function", fn.name}};
+    if (r.is_entry) {
+      j["event"] = "entry";
+      j["ts_ns"] = r.ts_ns;
+    } else {
+      j["event"] = "exit";
+      j["duration_ns"] = r.dur_ns;
+      j.update(result_json(r.res, fn.ret));
+    }
+    trace.push_back(std::move(j));
+  }
+  return trace;
+}
+
+json lbr_json(const Session& s, const FormatContext& ctx) {
+  json lbr = json::array();
+  for (const LbrRecord& r : s.lbr) {
+    lbr.push_back({{"from", symbol_json(r.from, ctx.symbolizer.symbolize(r.from, false), ctx.opts)},
+                   {"to", symbol_json(r.to, ctx.symbolizer.symbolize(r.to, false), ctx.opts)}});
+  }
+  return lbr;
+}
+
+}  // namespace
+
+std::string format_session_json(const Session& s, const FormatContext& ctx, int64_t mono_to_real_ns) {
+  json j = {
+      {"start", wall_clock(s.start_ns, mono_to_real_ns)},
+      {"end", wall_clock(s.end_ns, mono_to_real_ns)},
+      {"start_ns", s.start_ns},
+      {"end_ns", s.end_ns},
+      {"tid", s.tid},
+      {"pid", s.pid},
+      {"task_comm", s.task_comm},
+      {"proc_comm", s.proc_comm},
+      {"error", s.is_error},
+      {"interim", s.interim},
+      {"incomplete", s.incomplete},
+      {"kstack_failed", s.kstack_failed},
+      {"stack", stack_json(s, ctx)},
+  };
+  if (ctx.opts.calltrace) {
+    j["trace"] = trace_json(s, ctx.funcs);
+    j["trace_lost"] = s.trace_lost;
+  }
+  if (ctx.opts.lbr) j["lbr"] = lbr_json(s, ctx);
+  // Comms come from the kernel and may hold any bytes: replace invalid UTF-8 instead of throwing.
+  return j.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace retsnoop

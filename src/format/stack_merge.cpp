@@ -1,0 +1,54 @@
+#include "format/stack_merge.h"
+
+#include "format/frame_filter.h"
+#include "format/func_lookup.h"
+
+namespace retsnoop {
+namespace {
+
+std::vector<MergedFrame> kernel_frames(const Session& s, const FormatContext& ctx) {
+  std::vector<MergedFrame> frames;
+  for (uint64_t addr : s.kstack) {
+    MergedFrame frame{.has_frame = true, .addr = addr, .sym = ctx.symbolizer.symbolize(addr, true)};
+    if (ctx.opts.unfiltered_stacks || !is_tracing_frame(frame.sym)) frames.push_back(std::move(frame));
+  }
+  return frames;
+}
+
+size_t find_frame(const std::vector<MergedFrame>& frames, size_t from, const std::string& name) {
+  for (size_t i = from; i < frames.size(); ++i)
+    if (frames[i].sym.found && frames[i].sym.name == name) return i;
+  return frames.size();
+}
+
+void add_frameless(std::vector<MergedFrame>& out, std::vector<const StackCall*>& calls) {
+  for (const StackCall* call : calls) out.push_back(MergedFrame{.call = call});
+  calls.clear();
+}
+
+}  // namespace
+
+std::vector<MergedFrame> merge_stack(const Session& s, const FormatContext& ctx) {
+  std::vector<MergedFrame> frames = kernel_frames(s, ctx);
+  std::vector<MergedFrame> out;
+  std::vector<const StackCall*> frameless;
+  size_t next = 0;
+  for (const StackCall& call : s.calls) {
+    size_t match = call.stitched
+                       ? frames.size()
+                       : find_frame(frames, next, lookup_func(ctx.funcs, call.func_id).name);
+    if (match == frames.size()) {
+      frameless.push_back(&call);
+      continue;
+    }
+    for (; next < match; ++next) out.push_back(std::move(frames[next]));
+    add_frameless(out, frameless);
+    out.push_back(std::move(frames[next++]));
+    out.back().call = &call;
+  }
+  for (; next < frames.size(); ++next) out.push_back(std::move(frames[next]));
+  add_frameless(out, frameless);
+  return out;
+}
+
+}  // namespace retsnoop

@@ -1,0 +1,95 @@
+#include "format/json_view.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "seed_sessions.h"
+
+namespace retsnoop::test {
+namespace {
+
+using nlohmann::json;
+
+json format(SeedCase& c, const FormatOptions& opts) {
+  use_utc();
+  std::string line = format_session_json(c.session, {c.funcs.table, c.symbolizer, opts}, kMonoToRealNs);
+  EXPECT_EQ(line.back(), '\n');
+  EXPECT_EQ(line.find('\n'), line.size() - 1) << "one session, one line";
+  return json::parse(line);
+}
+
+TEST(JsonView, HeaderFieldsMatchTheTextHeader) {
+  SeedCase c = percpu_array_case();
+  json j = format(c, {});
+  EXPECT_EQ(j["start"], "20:19:36.372607");
+  EXPECT_EQ(j["end"], "20:19:36.372682");
+  EXPECT_EQ(j["tid"], 8346);
+  EXPECT_EQ(j["pid"], 8346);
+  EXPECT_EQ(j["task_comm"], "simfail");
+  EXPECT_EQ(j["error"], true);
+  EXPECT_FALSE(j.contains("trace"));
+  EXPECT_FALSE(j.contains("lbr"));
+}
+
+// The same merge as the text view of the seeds' first example: kernel frames first, then the
+// traced calls that lost their frames ('!'), the last one stitched ('*').
+TEST(JsonView, StackCarriesFramesCallsAndInlines) {
+  SeedCase c = percpu_array_case();
+  json stack = format(c, {})["stack"];
+  ASSERT_EQ(stack.size(), 6u);
+  EXPECT_EQ(stack[0]["symbol"], "entry_SYSCALL_64_after_hwframe");
+  EXPECT_EQ(stack[0]["offset"], 0x63);
+  EXPECT_FALSE(stack[0].contains("traced"));
+  EXPECT_EQ(stack[1]["inlines"][0]["name"], "do_syscall_x64");
+  json sys_bpf = stack[2];
+  EXPECT_EQ(sys_bpf["symbol"], "__x64_sys_bpf");
+  EXPECT_EQ(sys_bpf["source"]["file"], "kernel/bpf/syscall.c");
+  EXPECT_EQ(sys_bpf["source"]["line"], 5067);
+  EXPECT_EQ(sys_bpf["traced"]["result"], "[-ENOMEM]");
+  EXPECT_EQ(sys_bpf["traced"]["result_raw"], -12);
+  EXPECT_EQ(sys_bpf["traced"]["duration_ns"], 73456);
+  json deepest = stack[5];
+  EXPECT_FALSE(deepest["kernel_frame"]);
+  EXPECT_EQ(deepest["traced"]["function"], "bpf_map_alloc_percpu");
+  EXPECT_EQ(deepest["traced"]["result"], "[NULL]");
+  EXPECT_TRUE(deepest["traced"]["stitched"]);
+  EXPECT_TRUE(deepest["traced"]["failed"]);
+}
+
+TEST(JsonView, KallsymsOnlyLevelLeavesSourceOut) {
+  SeedCase c = percpu_array_case();
+  json stack = format(c, {.symb = SymbLevel::None})["stack"];
+  EXPECT_FALSE(stack[2].contains("source"));
+  EXPECT_FALSE(stack[1].contains("inlines"));
+}
+
+TEST(JsonView, CallTraceRecordsWithResults) {
+  SeedCase c = simple_obj_case();
+  json j = format(c, {.calltrace = true});
+  json trace = j["trace"];
+  ASSERT_FALSE(trace.empty());
+  EXPECT_EQ(trace.front()["event"], "entry");
+  EXPECT_EQ(trace.front()["function"], "bpf_prog_load");
+  EXPECT_EQ(trace.back()["event"], "exit");
+  EXPECT_EQ(trace.back()["function"], "bpf_prog_load");
+  EXPECT_EQ(trace.back()["result"], "[5]");
+  EXPECT_EQ(j["trace_lost"], 0);
+}
+
+TEST(JsonView, LbrRecordsOldestFirst) {
+  SeedCase c = lbr_any_case();
+  json lbr = format(c, {.lbr = true})["lbr"];
+  ASSERT_EQ(lbr.size(), c.session.lbr.size());
+  EXPECT_EQ(lbr[0]["from"]["addr"], c.session.lbr[0].from);
+  EXPECT_TRUE(lbr[0]["to"].contains("symbol"));
+}
+
+TEST(JsonView, InvalidUtf8InCommsIsReplacedNotFatal) {
+  SeedCase c = percpu_array_case();
+  c.session.task_comm = "bad\xff";
+  EXPECT_NO_THROW(format(c, {}));
+}
+
+}  // namespace
+}  // namespace retsnoop::test
