@@ -27,9 +27,6 @@ now_cs() {
   echo "${up%.*}${up#*.}"
 }
 
-# Hundredths of a second as seconds with two decimals.
-cs_to_s() { printf '%d.%02d' $(($1 / 100)) $(($1 % 100)); }
-
 # N vmlinux functions spread evenly over the traceable ones (address order mixes subsystems);
 # "all": every one. Module functions are left out: their set varies with what is loaded.
 pick_functions() {
@@ -55,15 +52,15 @@ wait_for() {
   while ! grep -qF -- "$2" "$1" 2>/dev/null; do
     kill -0 "$3" 2>/dev/null || return 1
     [ "$(now_cs)" -lt "$DEADLINE" ] || return 1
-    sleep 0.05
+    sleep 0.2  # rarely: each poll forks, which slows what it watches under TCG
   done
 }
 
 # One attach and detach of MECH on the functions of $WORK/funcs.
 measure_attach() {
   mech=$1 size=$2 out=$WORK/out
-  start=$(now_cs)
-  DEADLINE=$((start + ATTACH_TIMEOUT_CS))
+  rm -f "$out"  # the last run's lines must not pass for this one's
+  DEADLINE=$(($(now_cs) + ATTACH_TIMEOUT_CS))
   retsnoop "$mech" -v -e '*sys_bpf' -a "@$WORK/funcs" >"$out" 2>&1 &
   pid=$!
   if ! wait_for "$out" "Attaching " "$pid"; then
@@ -71,11 +68,11 @@ measure_attach() {
     wait "$pid"
     return
   fi
-  startup=$(($(now_cs) - start))
   wait_for "$out" "Receiving data..." "$pid"
   # TERM, not INT: a background job of a script starts with SIGINT ignored.
   kill -TERM "$pid" 2>/dev/null
   wait "$pid"
+  startup=$(sed -n 's/^Attaching .*(start-up took \([0-9.]*\) s).*/\1/p' "$out")
   attached=$(sed -n 's/^Attached \([0-9]*\) functions .* in \([0-9.]*\) s .*/\1 \2/p' "$out")
   detach_ms=$(sed -n 's/.*DONE in \([0-9]*\) ms\./\1/p' "$out")
   if [ -z "$attached" ] || [ -z "$detach_ms" ]; then
@@ -83,7 +80,7 @@ measure_attach() {
     return
   fi
   printf 'attach\t%s\t%s\t%s\t%s\t%s\t%d.%03d\n' "$mech" "$size" "${attached% *}" \
-    "$(cs_to_s "$startup")" "${attached#* }" $((detach_ms / 1000)) $((detach_ms % 1000))
+    "$startup" "${attached#* }" $((detach_ms / 1000)) $((detach_ms % 1000))
 }
 
 # Wall time of CALLS failing bpf() calls, in hundredths of a second.
@@ -97,10 +94,11 @@ time_calls() {
 # a session per call; "non-entry" only looks for a session (none is open) and returns.
 measure_call() {
   mech=$1 role=$2 base=$3 out=$WORK/out
+  rm -f "$out"
   if [ "$role" = entry ]; then
     set -- -e __x64_sys_bpf
   else
-    set -- -e __x64_sys_getppid -a __x64_sys_bpf
+    set -- -e __x64_sys_reboot -a __x64_sys_bpf
   fi
   DEADLINE=$(($(now_cs) + ATTACH_TIMEOUT_CS))
   retsnoop "$mech" "$@" >"$out" 2>&1 &

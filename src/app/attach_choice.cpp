@@ -1,5 +1,11 @@
 #include "app/attach_choice.h"
 
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <string>
+
 #include "util/error.h"
 #include "util/log.h"
 
@@ -15,6 +21,16 @@ AttachKind check_fentry(const Features& f) {
 }
 
 }  // namespace
+
+void check_kernel_support(const Features& f, const char* btf_path) {
+  if (access(btf_path, R_OK) != 0)
+    throw UserError(std::string("this kernel has no BTF (") + btf_path + ": " + std::strerror(errno) + ")",
+                    "retsnoop needs a kernel built with CONFIG_DEBUG_INFO_BTF=y (Linux 5.5+)");
+  if (!f.has(Feature::Ringbuf))
+    throw UserError("this kernel has no BPF ring buffer (needs Linux 5.8+)");
+  if (!f.has(Feature::BpfCookie))
+    throw UserError("this kernel has no BPF cookies (needs Linux 5.15+)");
+}
 
 AttachKind choose_attach_kind(AttachMode mode, const Features& f) {
   switch (mode) {

@@ -9,6 +9,10 @@
 
 namespace retsnoop {
 
+// Throws UserError naming what this kernel lacks for any mechanism: BTF (CO-RE and function
+// prototypes), the BPF ring buffer, BPF cookies. btf_path: the kernel's BTF.
+void check_kernel_support(const Features& f, const char* btf_path = "/sys/kernel/btf/vmlinux");
+
 // By default the fastest the kernel supports: multi-kprobe, else single kprobes (measured faster
 // than fentry under both attach and detach, see bench/attach.sh). Throws UserError when -F is
 // asked of a kernel that cannot do it.

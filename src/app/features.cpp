@@ -9,6 +9,7 @@
 #include <cerrno>
 
 #include "app/kernel_btf.h"
+#include "attach/kprobe_multi_link.h"
 #include "attach/kretprobe_calibration.h"
 
 namespace retsnoop {
@@ -34,28 +35,32 @@ int probe_func_ip(KernelBtf&) { return probe_helper(BPF_FUNC_get_func_ip); }
 int probe_branch_snapshot(KernelBtf&) { return probe_helper(BPF_FUNC_get_branch_snapshot); }
 int probe_cookie(KernelBtf&) { return probe_helper(BPF_FUNC_get_attach_cookie); }
 
-// The multi-kprobe link type exists in the UAPI since 5.18, but kernels built without
-// CONFIG_FPROBE (Debian's 6.1) answer EOPNOTSUPP. Asking for a symbol that cannot exist tells
-// the two apart without attaching anything: a supporting kernel fails the lookup instead.
-int probe_multi_kprobe(KernelBtf&) {
+// Asks for a multi-kprobe link of this kind on a symbol that cannot exist: a kernel that has
+// the kind fails the symbol lookup instead, one that does not answers EINVAL (unknown attach
+// type) or, built without CONFIG_FPROBE (Debian's 6.1), EOPNOTSUPP. Nothing gets attached.
+bool probe_multi_link(MultiLinkKind kind) {
   const bpf_insn prog[] = {
       {BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0},
       {BPF_JMP | BPF_EXIT, 0, 0, 0, 0},
   };
   LIBBPF_OPTS(bpf_prog_load_opts, load_opts);
-  load_opts.expected_attach_type = BPF_TRACE_KPROBE_MULTI;
+  load_opts.expected_attach_type = static_cast<bpf_attach_type>(multi_link_attach_type(kind));
   int prog_fd = bpf_prog_load(BPF_PROG_TYPE_KPROBE, "rs_probe_kmulti", "GPL", prog, 2, &load_opts);
   if (prog_fd < 0) return false;
   const char* syms[] = {"rs_no_such_function_for_probing"};
-  LIBBPF_OPTS(bpf_link_create_opts, link_opts);
-  link_opts.kprobe_multi.syms = syms;
-  link_opts.kprobe_multi.cnt = 1;
-  int link_fd = bpf_link_create(prog_fd, 0, BPF_TRACE_KPROBE_MULTI, &link_opts);
-  int err = link_fd < 0 ? errno : 0;
+  MultiLinkTargets targets;
+  targets.syms = syms;
+  targets.cnt = 1;
+  int link_fd = create_multi_link(prog_fd, kind, targets);
   if (link_fd >= 0) close(link_fd);
   close(prog_fd);
-  return err != EOPNOTSUPP && err != EINVAL;
+  return link_fd != -EOPNOTSUPP && link_fd != -EINVAL;
 }
+
+int probe_multi_kprobe(KernelBtf&) { return probe_multi_link(MultiLinkKind::Entry); }
+
+// 535a3692ba72 "bpf: Add support for kprobe session attach" (6.10).
+int probe_kprobe_session(KernelBtf&) { return probe_multi_link(MultiLinkKind::Session); }
 
 // The rows below have no probe of their own that is cheaper than asking BTF for what the
 // change introduced; each names the commit.
@@ -94,6 +99,7 @@ constexpr FeatureRow kRows[] = {
      probe_branch_snapshot},
     {Feature::BpfCookie, Block::Detection, "BPF cookie supported", probe_cookie},
     {Feature::MultiKprobe, Block::Detection, "multi-attach kprobe supported", probe_multi_kprobe},
+    {Feature::KprobeSession, Block::Detection, "kprobe session supported", probe_kprobe_session},
     {Feature::RawTpCookie, Block::Detection, "raw tracepoint cookie supported", probe_raw_tp_cookie},
     {Feature::FentryCookie, Block::Detection, "fentry/fexit cookie supported", probe_fentry_cookie},
     {Feature::ProbeMissCounters, Block::Detection, "kprobe missed counters supported",

@@ -19,6 +19,7 @@ enum class Feature {
   BranchSnapshot,
   BpfCookie,
   MultiKprobe,
+  KprobeSession,
   RawTpCookie,
   FentryCookie,
   ProbeMissCounters,

@@ -54,13 +54,6 @@ SymbLevel symb_level(const Options& o, bool have_dwarf) {
   return have_dwarf ? SymbLevel::Inlines : SymbLevel::None;
 }
 
-void check_kernel_support(const Features& f) {
-  if (!f.has(Feature::Ringbuf))
-    throw UserError("this kernel has no BPF ring buffer (needs Linux 5.8+)");
-  if (!f.has(Feature::BpfCookie))
-    throw UserError("this kernel has no BPF cookies (needs Linux 5.15+)");
-}
-
 // LBR mode stops instead of tracing without branch records: the user asked for them, and
 // learning it only after waiting for a reproduction costs more than a re-run without -R.
 std::optional<LbrPerfEvents> start_lbr(const Options& o, const Features& f) {
@@ -133,7 +126,6 @@ int run(const Options& opts) {
   set_log_verbosity(opts.verbosity);
   route_libbpf_logs();
   if (opts.show_version) return print_version(opts);
-  if (opts.json) throw UserError("--json is not supported yet");
   // Bad globs, @FILEs and presets fail before the privilege check and any kernel access.
   GlobSelection sel = parse_selection(plan_options(opts));
   check_privileges();

@@ -33,6 +33,11 @@ StopSignal::StopSignal() {
 }
 
 StopSignal::~StopSignal() {
+  // A second Ctrl-C while detaching is pending here: unblocking it would kill the process after
+  // a complete detach, with buffered output lost and a signal's exit status.
+  signalfd_siginfo info;
+  while (read(fd_, &info, sizeof(info)) == sizeof(info)) {
+  }
   close(fd_);
   sigset_t set = stop_set();
   sigprocmask(SIG_UNBLOCK, &set, nullptr);

@@ -1,17 +1,23 @@
 #include "app/trace_loop.h"
 
+#include <unistd.h>
+
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <fstream>
+#include <iterator>
 #include <memory>
+#include <sstream>
 #include <string>
 
 #include "app/error_filter.h"
 #include "app/features.h"
 #include "attach/attacher.h"
 #include "app/receiver.h"
+#include "format/json_view.h"
 #include "format/session_view.h"
 #include "util/error.h"
 #include "util/log.h"
@@ -85,9 +91,28 @@ std::unique_ptr<Attacher> make_attacher(AttachKind kind, TracerObject& obj) {
   return make_kprobe_attacher(obj);
 }
 
+// Seconds since the kernel started this process (10 ms resolution): start-up before attaching,
+// measured without an observer slowing it down.
+double process_age() {
+  std::ifstream stat("/proc/self/stat");
+  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  size_t comm_end = text.rfind(')');  // the command name may hold spaces and parentheses
+  if (comm_end == std::string::npos) return 0;
+  std::istringstream fields(text.substr(comm_end + 1));
+  constexpr int kFieldsBeforeStartTime = 19;  // fields 3 (state) to 21 precede 22 (starttime)
+  std::string field;
+  for (int i = 0; i < kFieldsBeforeStartTime; ++i) fields >> field;
+  unsigned long long start_ticks = 0;
+  fields >> start_ticks;
+  timespec boot;
+  clock_gettime(CLOCK_BOOTTIME, &boot);
+  return boot.tv_sec + boot.tv_nsec / 1e9 - double(start_ticks) / sysconf(_SC_CLK_TCK);
+}
+
 // The -v line at the start is what scripts wait for to interrupt an attach in progress.
 AttachResult attach_all(Attacher& attacher, const FuncTable& funcs, StopSignal& stop) {
-  logf(LOG_INFO, "Attaching %zu functions with %s...\n", funcs.size(), attacher.name());
+  logf(LOG_INFO, "Attaching %zu functions with %s (start-up took %.2f s)...\n", funcs.size(),
+       attacher.name(), process_age());
   auto t0 = Clock::now();
   AttachResult res;
   {
@@ -124,7 +149,9 @@ void detach_all(Attacher& attacher) {
 }  // namespace
 
 int trace_loop(const TraceLoopInputs& in, StopSignal& stop) {
-  auto obj = std::make_unique<TracerObject>(tracer_config(in.opts, in.kind), in.funcs);
+  TracerConfig cfg = tracer_config(in.opts, in.kind);
+  cfg.kprobe_session = in.features.has(Feature::KprobeSession);
+  auto obj = std::make_unique<TracerObject>(cfg, in.funcs);
   auto attacher = make_attacher(in.kind, *obj);
   AttachResult res = attach_all(*attacher, in.funcs, stop);
 
@@ -133,7 +160,8 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop) {
   int64_t clock_offset = mono_to_real_ns();
   ErrorFilter errors(in.opts.allow_errors, in.opts.deny_errors);
   Receiver receiver(*obj, in.funcs, errors,
-                    [&](const Session& s) { return format_session(s, ctx, clock_offset); });
+                    [&, format = in.opts.json ? format_session_json : format_session](
+                        const Session& s) { return format(s, ctx, clock_offset); });
   if (!res.interrupted) receiver.run(stop);
 
   report_missed_hits(*attacher, in.kind, in.features);

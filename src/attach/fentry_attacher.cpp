@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "attach/attacher.h"
+#include "attach/expedited_rcu.h"
 #include "attach/module_btf.h"
 #include "attach/owned_fd.h"
 #include "attach/parallel_attach.h"
@@ -45,12 +46,18 @@ std::set<std::string> modules_of(const FuncTable& funcs) {
   return mods;
 }
 
-// The verifier's last words on a rejected copy, for the -v skip message.
-std::string last_log_line(const char* log) {
-  std::string_view s(log);
-  while (!s.empty() && s.back() == '\n') s.remove_suffix(1);
-  size_t nl = s.rfind('\n');
-  return std::string(nl == std::string_view::npos ? s : s.substr(nl + 1));
+// The verifier's last words on a rejected copy, for the -v skip message: its last line but the
+// statistics it appends to every log ("processed N insns ...").
+std::string verifier_verdict(const char* log) {
+  std::string_view rest(log);
+  std::string_view verdict;
+  while (!rest.empty()) {
+    size_t nl = rest.find('\n');
+    std::string_view line = rest.substr(0, nl);
+    rest.remove_prefix(nl == std::string_view::npos ? rest.size() : nl + 1);
+    if (!line.empty() && !line.starts_with("processed ")) verdict = line;
+  }
+  return std::string(verdict);
 }
 
 class FentryAttacher : public Attacher {
@@ -61,6 +68,7 @@ class FentryAttacher : public Attacher {
   const char* name() const override { return "fentry"; }
 
   AttachResult attach(const FuncTable& funcs, const AttachOpts& opts) override {
+    ExpeditedRcu fast;
     ModuleBtfs btfs(modules_of(funcs));
     ProgTemplate entry = template_of(obj_.entry_prog(), BPF_TRACE_FENTRY);
     ProgTemplate exit = template_of(obj_.exit_prog(), BPF_TRACE_FEXIT);
@@ -84,6 +92,8 @@ class FentryAttacher : public Attacher {
   }
 
   void detach(ProgressMeter* progress) override {
+    if (probes_.empty()) return;
+    ExpeditedRcu fast;
     // Links first: closing the last link of a function takes its trampoline off.
     detach_each(probes_.size(), progress, [&](size_t i) {
       probes_[i].entry_link.reset();
@@ -137,7 +147,7 @@ class FentryAttacher : public Attacher {
     lo.log_size = log.size() - 1;  // the last byte stays NUL, whatever the kernel writes
     lo.log_level = 1;
     OwnedFd fd(bpf_prog_load(BPF_PROG_TYPE_TRACING, t.name, kLicense, t.insns, t.cnt, &lo));
-    std::string line = last_log_line(log.data());
+    std::string line = verifier_verdict(log.data());
     return line.empty() ? "no verifier log" : "'" + line + "'";
   }
 

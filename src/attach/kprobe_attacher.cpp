@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "attach/attacher.h"
+#include "attach/expedited_rcu.h"
 #include "attach/link_ptr.h"
 #include "attach/parallel_attach.h"
 #include "attach/probe_misses.h"
@@ -27,6 +28,7 @@ class KprobeAttacher : public Attacher {
   const char* name() const override { return "kprobe"; }
 
   AttachResult attach(const FuncTable& funcs, const AttachOpts& opts) override {
+    ExpeditedRcu fast;
     pairs_.resize(funcs.size());
     AttachResult res = attach_each(funcs, opts, [&](size_t id) { return attach_one(funcs[id], id); });
     std::erase_if(pairs_, [](const ProbePair& p) { return !p.exit; });
@@ -37,14 +39,15 @@ class KprobeAttacher : public Attacher {
   size_t probe_count() const override { return 2 * pairs_.size(); }
 
   uint64_t missed_hits() const override {
-    uint64_t n = prog_recursion_misses(bpf_program__fd(obj_.entry_prog())) +
-                 prog_recursion_misses(bpf_program__fd(obj_.exit_prog()));
+    uint64_t n = obj_.recursion_misses();
     for (const auto& p : pairs_)
       n += link_missed_hits(bpf_link__fd(p.entry.get())) + link_missed_hits(bpf_link__fd(p.exit.get()));
     return n;
   }
 
   void detach(ProgressMeter* progress) override {
+    if (pairs_.empty()) return;
+    ExpeditedRcu fast;
     detach_each(pairs_.size(), progress, [&](size_t i) {
       pairs_[i].entry.reset();
       pairs_[i].exit.reset();

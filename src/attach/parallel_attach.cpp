@@ -5,9 +5,9 @@
 #include <cstring>
 #include <mutex>
 #include <optional>
-#include <cstdlib>
 
 #include "attach/parallel.h"
+#include "util/errno_names.h"
 #include "util/error.h"
 #include "util/log.h"
 
@@ -15,10 +15,18 @@ namespace retsnoop {
 
 namespace {
 
+// strerror() knows only user-space errnos; kernel-internal ones (512 and up, e.g. ENOTSUPP from a
+// trampoline that cannot pass the function's arguments) get their kernel name.
+std::string describe_errno(int err) {
+  const char* name = err >= 512 ? errno_name(err) : nullptr;
+  if (!name) return std::strerror(err);
+  return std::string(name) + " (kernel-internal error " + std::to_string(err) + ")";
+}
+
 std::string failure_message(const FuncInfo& fn, const AttachError& e) {
   std::string msg = "function '" + fn.name + "'";
   if (!fn.module.empty()) msg += " [" + fn.module + "]";
-  return msg + ": " + e.what + ": " + std::strerror(-e.err);
+  return msg + ": " + e.what + ": " + describe_errno(-e.err);
 }
 
 // The first system error wins; later ones are the same condition seen by other threads.
@@ -38,12 +46,6 @@ class FirstFatal {
   std::optional<std::string> msg_;
 };
 
-// EXPERIMENT
-size_t threads_env(const char* name) {
-  const char* v = getenv(name);
-  return v ? strtoul(v, nullptr, 10) : kAttachThreads;
-}
-
 }  // namespace
 
 bool is_system_error(int err) {
@@ -62,7 +64,7 @@ AttachResult attach_each(const FuncTable& funcs, const AttachOpts& opts,
                          const std::function<AttachError(size_t id)>& attach_one) {
   std::atomic<size_t> attached{0}, skipped{0};
   FirstFatal fatal;
-  parallel_for(funcs.size(), threads_env("RS_ATTACH_THREADS"), [&](size_t id) {
+  parallel_for(funcs.size(), kAttachThreads, [&](size_t id) {
     if (fatal.seen() || opts.should_stop()) return;
     AttachError e = attach_one(id);
     if (e.err == 0) {
@@ -84,7 +86,7 @@ AttachResult attach_each(const FuncTable& funcs, const AttachOpts& opts,
 }
 
 void detach_each(size_t n, ProgressMeter* progress, const std::function<void(size_t)>& detach_one) {
-  parallel_for(n, threads_env("RS_DETACH_THREADS"), [&](size_t i) {
+  parallel_for(n, kAttachThreads, [&](size_t i) {
     detach_one(i);
     if (progress) progress->advance(2);
   });

@@ -7,6 +7,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "attach/kprobe_multi_link.h"
+#include "attach/probe_misses.h"
 #include "rs_tracer.skel.h"
 #include "util/error.h"
 #include "util/log.h"
@@ -50,7 +52,8 @@ void set_template_target(bpf_program* prog) {
 
 }  // namespace
 
-TracerObject::TracerObject(const TracerConfig& cfg, const FuncTable& funcs) : kind_(cfg.kind) {
+TracerObject::TracerObject(const TracerConfig& cfg, const FuncTable& funcs)
+    : kind_(cfg.kind), kprobe_session_(cfg.kind == AttachKind::MultiKprobe && cfg.kprobe_session) {
   skel_ = rs_tracer__open();
   if (!skel_) fail("failed to open BPF object", errno);
   configure(cfg, funcs.size());
@@ -82,15 +85,20 @@ void TracerObject::configure(const TracerConfig& cfg, size_t nr_funcs) {
   resize_map(skel_->maps.pid_filter, filter_entries(cfg.allow_pids, cfg.deny_pids));
   resize_map(skel_->maps.comm_filter, filter_entries(cfg.allow_comms, cfg.deny_comms));
 
-  // Only the pair of programs for the chosen mechanism is loaded: a kernel without
-  // multi-kprobe support would reject that pair, and trampoline programs need a target.
-  auto load_pair = [&](bpf_program* entry, bpf_program* exit, AttachKind kind) {
-    bpf_program__set_autoload(entry, cfg.kind == kind);
-    bpf_program__set_autoload(exit, cfg.kind == kind);
+  // Only the programs of the chosen mechanism are loaded: a kernel without multi-kprobe or
+  // session support would reject the others, and trampoline programs need a target.
+  auto load_pair = [&](bpf_program* entry, bpf_program* exit, bool load) {
+    bpf_program__set_autoload(entry, load);
+    bpf_program__set_autoload(exit, load);
   };
-  load_pair(skel_->progs.rs_kentry, skel_->progs.rs_kexit, AttachKind::Kprobe);
-  load_pair(skel_->progs.rs_kmentry, skel_->progs.rs_kmexit, AttachKind::MultiKprobe);
-  load_pair(skel_->progs.rs_fentry, skel_->progs.rs_fexit, AttachKind::Fentry);
+  bool multi = cfg.kind == AttachKind::MultiKprobe;
+  load_pair(skel_->progs.rs_kentry, skel_->progs.rs_kexit, cfg.kind == AttachKind::Kprobe);
+  load_pair(skel_->progs.rs_kmentry, skel_->progs.rs_kmexit, multi && !kprobe_session_);
+  load_pair(skel_->progs.rs_fentry, skel_->progs.rs_fexit, cfg.kind == AttachKind::Fentry);
+  bpf_program__set_autoload(skel_->progs.rs_ksession, kprobe_session_);
+  if (kprobe_session_)
+    bpf_program__set_expected_attach_type(
+        skel_->progs.rs_ksession, static_cast<bpf_attach_type>(multi_link_attach_type(MultiLinkKind::Session)));
   if (cfg.kind == AttachKind::Fentry) {
     set_template_target(skel_->progs.rs_fentry);
     set_template_target(skel_->progs.rs_fexit);
@@ -130,7 +138,7 @@ void TracerObject::fill_filters(const TracerConfig& cfg) {
 bpf_program* TracerObject::entry_prog() const {
   switch (kind_) {
     case AttachKind::MultiKprobe:
-      return skel_->progs.rs_kmentry;
+      return kprobe_session_ ? skel_->progs.rs_ksession : skel_->progs.rs_kmentry;
     case AttachKind::Fentry:
       return skel_->progs.rs_fentry;
     case AttachKind::Kprobe:
@@ -142,7 +150,7 @@ bpf_program* TracerObject::entry_prog() const {
 bpf_program* TracerObject::exit_prog() const {
   switch (kind_) {
     case AttachKind::MultiKprobe:
-      return skel_->progs.rs_kmexit;
+      return kprobe_session_ ? skel_->progs.rs_ksession : skel_->progs.rs_kmexit;
     case AttachKind::Fentry:
       return skel_->progs.rs_fexit;
     case AttachKind::Kprobe:
@@ -152,6 +160,12 @@ bpf_program* TracerObject::exit_prog() const {
 }
 
 int TracerObject::ringbuf_fd() const { return bpf_map__fd(skel_->maps.rb); }
+
+uint64_t TracerObject::recursion_misses() const {
+  uint64_t n = prog_recursion_misses(bpf_program__fd(entry_prog()));
+  if (exit_prog() != entry_prog()) n += prog_recursion_misses(bpf_program__fd(exit_prog()));
+  return n;
+}
 
 void TracerObject::activate() { __atomic_store_n(&skel_->bss->ready, true, __ATOMIC_RELEASE); }
 

@@ -19,6 +19,7 @@ enum class AttachKind { MultiKprobe, Kprobe, Fentry };
 
 struct TracerConfig {
   AttachKind kind = AttachKind::Kprobe;
+  bool kprobe_session = false;  // multi-kprobe as one session link (Feature::KprobeSession)
   bool success_stacks = false;
   bool emit_trace = false;
   bool capture_lbr = false;
@@ -43,7 +44,12 @@ class TracerObject {
   // the fentry attacher loads one copy per function from their instructions.
   bpf_program* entry_prog() const;
   bpf_program* exit_prog() const;
+  // Multi-kprobe with one program for entry and return (entry_prog() == exit_prog()).
+  bool kprobe_session() const { return kprobe_session_; }
   int ringbuf_fd() const;
+  // Runs of the loaded pair the kernel skipped because a BPF program was already running on
+  // the CPU (see attach/probe_misses.h).
+  uint64_t recursion_misses() const;
   // Handlers ignore every hit until activated: nothing is recorded from a half-attached set.
   void activate();
   void deactivate();
@@ -55,6 +61,7 @@ class TracerObject {
   void fill_filters(const TracerConfig& cfg);
 
   AttachKind kind_;
+  bool kprobe_session_;
   rs_tracer* skel_ = nullptr;
 };
 

@@ -396,6 +396,24 @@ int rs_kmexit(struct pt_regs *ctx)
 }
 
 /*
+ * Kprobe sessions (6.10+): one link runs the program at entry and, as that run returned 0,
+ * again at return. User space loads it with the session attach type only where supported; the
+ * weak kfunc keeps the object loadable on kernels without it.
+ */
+extern bool bpf_session_is_return(void) __ksym __weak;
+
+SEC("kprobe.multi")
+int rs_ksession(struct pt_regs *ctx)
+{
+	__u32 id = bpf_get_attach_cookie(ctx);
+
+	if (bpf_session_is_return())
+		return handle_exit(ctx, id, ctx->ax);
+	handle_entry(ctx, id);
+	return 0; /* 0: run again at return */
+}
+
+/*
  * fentry/fexit: a trampoline program has exactly one attach target, so user space loads one copy
  * of these per traced function and direction; the link cookie (5.19+) is the function id.
  */

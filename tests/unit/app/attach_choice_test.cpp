@@ -18,6 +18,17 @@ Features kernel_6_12() {
                           {Feature::MultiKprobe, 1}});
 }
 
+// Only readability is checked: any readable file stands in for the kernel's BTF.
+constexpr const char* kSomeFile = "/proc/self/status";
+
+TEST(AttachChoice, KernelSupportNeedsBtfRingbufAndCookies) {
+  Features ok = Features::fixed({{Feature::Ringbuf, 1}, {Feature::BpfCookie, 1}});
+  EXPECT_NO_THROW(check_kernel_support(ok, kSomeFile));
+  EXPECT_THROW(check_kernel_support(ok, "/nonexistent/btf/vmlinux"), UserError);
+  EXPECT_THROW(check_kernel_support(Features::fixed({{Feature::BpfCookie, 1}}), kSomeFile), UserError);
+  EXPECT_THROW(check_kernel_support(Features::fixed({{Feature::Ringbuf, 1}}), kSomeFile), UserError);
+}
+
 TEST(AttachChoice, DefaultIsTheFastestSupported) {
   EXPECT_EQ(choose_attach_kind(AttachMode::Default, kernel_6_12()), AttachKind::MultiKprobe);
   EXPECT_EQ(choose_attach_kind(AttachMode::Default, kernel_6_1()), AttachKind::Kprobe);

@@ -29,6 +29,7 @@ TEST(Features, ReportFormat) {
             "\tbpf_get_branch_snapshot() supported: yes\n"
             "\tBPF cookie supported: yes\n"
             "\tmulti-attach kprobe supported: no\n"
+            "\tkprobe session supported: no\n"
             "\traw tracepoint cookie supported: no\n"
             "\tfentry/fexit cookie supported: yes\n"
             "\tkprobe missed counters supported: no\n"

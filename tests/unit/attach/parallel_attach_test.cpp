@@ -8,6 +8,7 @@
 #include <set>
 
 #include "util/error.h"
+#include "util/log.h"
 
 namespace retsnoop {
 namespace {
@@ -58,6 +59,17 @@ TEST(ParallelAttach, SystemErrorStopsAndNamesTheFunction) {
     EXPECT_STREQ(e.what(), "function 'f3': kprobe attach failed: Too many open files");
   }
   EXPECT_LT(calls.load(), funcs.size());
+}
+
+// The kernel-internal ENOTSUPP (524) has no strerror() text.
+TEST(ParallelAttach, KernelInternalErrnosAreNamed) {
+  FuncTable funcs = make_funcs(1);
+  testing::internal::CaptureStderr();
+  set_log_verbosity(1);
+  attach_each(funcs, AttachOpts{}, [&](size_t) { return AttachError{-524, "fexit attach failed"}; });
+  set_log_verbosity(0);
+  EXPECT_EQ(testing::internal::GetCapturedStderr(),
+            "skipping function 'f0': fexit attach failed: ENOTSUPP (kernel-internal error 524)\n");
 }
 
 TEST(ParallelAttach, StopRequestInterrupts) {
