@@ -9,6 +9,7 @@
 #   --build   build dir with the static binaries (env RETSNOOP_BUILD, default <repo>/build)
 #   --sizes   function counts to attach ("all": every traceable vmlinux function)
 #   --calls   failing bpf() calls per cost measurement (default 50000)
+# Env RS_BENCH_MECHS: the attach options to compare instead of all the kernel has, e.g. "-K".
 # Caps (env RS_BENCH_CAPS, "MECH:N ..."): fentry and single kprobes stop at 1,000 functions. Their
 # attach is one kernel update of a shared ftrace filter per function, each copying the filter:
 # quadratic. On 6.1, 10,000 single kprobes had attached 8,451 functions after 30 minutes.
@@ -68,7 +69,7 @@ run_kernel() {
   kdir=$("$E2E_DIR/fetch-kernel.sh" "$kver")
   mkdir -p "$work"
   printf '#!/bin/sh\nexec sh /guest/attach-guest.sh "%s" "%s" "%s" %s\n' \
-    "$(mechanisms "$kver")" "$sizes" "$CAPS" "$calls" >"$work/guest.sh"
+    "${RS_BENCH_MECHS:-$(mechanisms "$kver")}" "$sizes" "$CAPS" "$calls" >"$work/guest.sh"
   say "kernel $kver: measuring (logs in $work)"
   boot_guest "$kdir" "$work" "$work/guest.sh" "$VM_TIMEOUT_SEC" 2048 \
     -a "$BENCH_DIR/attach-guest.sh:/guest/attach-guest.sh" >"$work/rows.tsv" ||

@@ -6,6 +6,8 @@
 #include <cstring>
 #include <string>
 
+#include "attach/kprobe_events.h"
+#include "discovery/traceable.h"
 #include "util/error.h"
 #include "util/log.h"
 
@@ -46,6 +48,13 @@ AttachKind choose_attach_kind(AttachMode mode, const Features& f) {
       break;
   }
   return f.has(Feature::MultiKprobe) ? AttachKind::MultiKprobe : AttachKind::Kprobe;
+}
+
+bool kprobe_events_usable(const Features& f) {
+  if (!f.has(Feature::FuncIp)) return false;
+  bool writable = KprobeEventsFile::open(kDefaultTracefsDirs).has_value();
+  if (!writable) logf(LOG_INFO, "kprobe_events is not writable, attaching one perf event per kprobe\n");
+  return writable;
 }
 
 void plan_for_attach(PlanOptions& p, AttachMode mode, const Features& f) {

@@ -20,6 +20,7 @@
 #include "symbolize/ksym_symbolizer.h"
 #include "util/error.h"
 #include "util/log.h"
+#include "util/phase_timer.h"
 
 namespace retsnoop {
 
@@ -94,16 +95,17 @@ struct Discovery {
 };
 
 Discovery discover(const Options& opts, GlobSelection sel, const Features& features) {
-  Discovery d{Kallsyms::load(), std::nullopt, {}};
+  // The rest of kallsyms waits until attaching (trace_loop()) or a module function matches.
+  Discovery d{timed("kallsyms text", [] { return Kallsyms::load_text(); }), std::nullopt, {}};
   bool need_dwarf = dwarf_required(opts, sel);
   if (need_dwarf || opts.symbolize != SymbolizeLevel::None)
-    d.vmlinux = load_vmlinux({opts.kernel_path, need_dwarf}, d.ksyms);
+    d.vmlinux = timed("vmlinux", [&] { return load_vmlinux({opts.kernel_path, need_dwarf}, d.ksyms); });
   std::unique_ptr<CuGlobIndex> cu_index;
   if (d.vmlinux) cu_index = std::make_unique<CuGlobIndex>(d.vmlinux->image, default_cu_cache_dir());
   PlanOptions plan_opts = plan_options(opts);
   plan_opts.source_index = cu_index.get();
   plan_for_attach(plan_opts, opts.attach_mode, features);
-  d.plan = plan_functions(std::move(sel), plan_opts, d.ksyms);
+  d.plan = timed("plan", [&] { return plan_functions(std::move(sel), plan_opts, d.ksyms); });
   return d;
 }
 
@@ -127,24 +129,27 @@ int run(const Options& opts) {
   route_libbpf_logs();
   if (opts.show_version) return print_version(opts);
   // Bad globs, @FILEs and presets fail before the privilege check and any kernel access.
-  GlobSelection sel = parse_selection(plan_options(opts));
+  GlobSelection sel = timed("globs", [&] { return parse_selection(plan_options(opts)); });
   check_privileges();
   if (opts.dry_run) return dry_run(opts, std::move(sel));
   raise_rlimits();
 
   Features features = Features::detect();
-  check_kernel_support(features);
-  AttachKind kind = choose_attach_kind(opts.attach_mode, features);
+  AttachKind kind = timed("feature probes", [&] {
+    check_kernel_support(features);
+    return choose_attach_kind(opts.attach_mode, features);
+  });
   // Before the slow discovery, so that a machine without LBR says so at once; open until
   // trace_loop() has detached everything.
   std::optional<LbrPerfEvents> lbr_events = start_lbr(opts, features);
   Discovery d = discover(opts, std::move(sel), features);
-  if (opts.verbosity > 0) std::fputs(d.report(opts.verbosity).c_str(), stderr);
+  if (opts.verbosity > 0)
+    timed("plan report", [&] { std::fputs(d.report(opts.verbosity).c_str(), stderr); });
 
   SymbLevel level = symb_level(opts, d.vmlinux.has_value());
   auto symbolizer = make_symbolizer(d.ksyms, d.vmlinux, level);
   StopSignal stop;
-  return trace_loop({opts, d.plan.funcs, *symbolizer, level, kind, features}, stop);
+  return trace_loop({opts, d.plan.funcs, *symbolizer, d.ksyms, level, kind, features}, stop);
 }
 
 }  // namespace retsnoop

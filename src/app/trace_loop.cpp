@@ -8,19 +8,24 @@
 #include <cstring>
 #include <ctime>
 #include <fstream>
+#include <future>
 #include <iterator>
 #include <memory>
 #include <sstream>
 #include <string>
 
+#include "app/attach_choice.h"
 #include "app/error_filter.h"
 #include "app/features.h"
 #include "attach/attacher.h"
+#include "attach/knob_override.h"
 #include "app/receiver.h"
+#include "discovery/kallsyms.h"
 #include "format/json_view.h"
 #include "format/session_view.h"
 #include "util/error.h"
 #include "util/log.h"
+#include "util/phase_timer.h"
 
 namespace retsnoop {
 
@@ -80,6 +85,7 @@ void print_line(const char* text) {
 }
 
 std::unique_ptr<Attacher> make_attacher(AttachKind kind, TracerObject& obj) {
+  if (obj.kprobe_events()) return make_kprobe_event_attacher(obj);
   switch (kind) {
     case AttachKind::MultiKprobe:
       return make_multi_kprobe_attacher(obj);
@@ -110,10 +116,14 @@ double process_age() {
 }
 
 // The -v line at the start is what scripts wait for to interrupt an attach in progress.
-AttachResult attach_all(Attacher& attacher, const FuncTable& funcs, StopSignal& stop) {
+AttachResult attach_all(Attacher& attacher, const FuncTable& funcs, Kallsyms& ksyms,
+                        StopSignal& stop) {
   logf(LOG_INFO, "Attaching %zu functions with %s (start-up took %.2f s)...\n", funcs.size(),
        attacher.name(), process_age());
   auto t0 = Clock::now();
+  // Only stacks need the rest of kallsyms (modules, BPF programs): read it while the kernel
+  // attaches, which mostly waits (RCU grace periods, text patching), instead of before.
+  std::future<void> ksyms_rest = std::async(std::launch::async, [&ksyms] { ksyms.load_rest(); });
   AttachResult res;
   {
     ProgressMeter progress("Attaching... ", 2 * funcs.size(), ProgressMeter::Finish::Erase,
@@ -123,21 +133,38 @@ AttachResult attach_all(Attacher& attacher, const FuncTable& funcs, StopSignal& 
     aopts.progress = &progress;
     res = attacher.attach(funcs, aopts);
   }
+  ksyms_rest.get();
   logf(LOG_INFO, "Attached %zu functions with %s in %.3f s (%zu skipped).\n", res.attached,
        attacher.name(), seconds_since(t0), res.skipped);
   return res;
 }
 
 // Dropped hits break sessions silently; say how many, or that this kernel does not count them.
-void report_missed_hits(const Attacher& attacher, AttachKind kind, const Features& f) {
+// Kprobe events count theirs on every kernel (kprobe_profile); perf-event kprobes since 6.7.
+void report_missed_hits(const Attacher& attacher, const TracerObject& obj, AttachKind kind,
+                        const Features& f) {
   if (!log_enabled(LOG_INFO)) return;
-  bool counted = kind == AttachKind::Fentry ? f.has(Feature::FentryReentryProtection)
-                                            : f.has(Feature::ProbeMissCounters);
+  bool counted = kind == AttachKind::Fentry
+                     ? f.has(Feature::FentryReentryProtection)
+                     : obj.kprobe_events() || f.has(Feature::ProbeMissCounters);
   if (counted)
     logf(LOG_INFO, "Missed probe hits: %llu.\n", (unsigned long long)attacher.missed_hits());
   else
     logf(LOG_INFO, "Missed probe hits: not counted by this kernel for %s (Linux 6.7+ counts them).\n",
          attacher.name());
+}
+
+// fexit stacks run through BPF trampolines and programs that did not exist when discovery read
+// kallsyms (or that reuse addresses of the feature probes' freed ones): the stack filter knows
+// them by their [bpf] names. Once, before any session is symbolized.
+void refresh_bpf_symbols(Kallsyms& ksyms) {
+  auto t0 = Clock::now();
+  if (!ksyms.reload_module("bpf")) {
+    logf(LOG_WARN, "WARNING: can't re-read /proc/kallsyms (%s): stacks keep BPF trampoline frames\n",
+         std::strerror(errno));
+    return;
+  }
+  logf(LOG_DEBUG, "Re-read [bpf] symbols in %.1f ms.\n", seconds_since(t0) * 1000);
 }
 
 void detach_all(Attacher& attacher) {
@@ -150,10 +177,13 @@ void detach_all(Attacher& attacher) {
 
 int trace_loop(const TraceLoopInputs& in, StopSignal& stop) {
   TracerConfig cfg = tracer_config(in.opts, in.kind);
-  cfg.kprobe_session = in.features.has(Feature::KprobeSession);
-  auto obj = std::make_unique<TracerObject>(cfg, in.funcs);
+  cfg.kprobe_session = timed("kprobe session probe", [&] { return in.features.has(Feature::KprobeSession); });
+  cfg.kprobe_events = in.kind == AttachKind::Kprobe && in.opts.kprobe_events && kprobe_events_usable(in.features);
+  auto obj = timed("BPF object load", [&] { return std::make_unique<TracerObject>(cfg, in.funcs); });
+  KnobOverride::recover();
   auto attacher = make_attacher(in.kind, *obj);
-  AttachResult res = attach_all(*attacher, in.funcs, stop);
+  AttachResult res = attach_all(*attacher, in.funcs, in.ksyms, stop);
+  if (in.kind == AttachKind::Fentry && !res.interrupted) refresh_bpf_symbols(in.ksyms);
 
   FormatOptions fopts = format_options(in.opts, in.symb_level);
   FormatContext ctx{in.funcs, in.symbolizer, fopts};
@@ -164,7 +194,7 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop) {
                         const Session& s) { return format(s, ctx, clock_offset); });
   if (!res.interrupted) receiver.run(stop);
 
-  report_missed_hits(*attacher, in.kind, in.features);
+  report_missed_hits(*attacher, *obj, in.kind, in.features);
   print_line("Detaching... ");
   auto t1 = Clock::now();
   detach_all(*attacher);

@@ -10,12 +10,15 @@
 namespace retsnoop {
 
 class Features;
+class Kallsyms;
 class Symbolizer;
 
 struct TraceLoopInputs {
   const Options& opts;
   const FuncTable& funcs;
   Symbolizer& symbolizer;
+  Kallsyms& ksyms;  // the symbolizer's; read to its end while attaching, [bpf] symbols re-read
+                    // after an fentry attach
   SymbLevel symb_level;
   AttachKind kind;
   const Features& features;

@@ -43,6 +43,8 @@ class Attacher {
 };
 
 std::unique_ptr<Attacher> make_kprobe_attacher(TracerObject& obj);
+// For a TracerObject loaded with TracerConfig::kprobe_events.
+std::unique_ptr<Attacher> make_kprobe_event_attacher(TracerObject& obj);
 std::unique_ptr<Attacher> make_multi_kprobe_attacher(TracerObject& obj);
 std::unique_ptr<Attacher> make_fentry_attacher(TracerObject& obj);
 

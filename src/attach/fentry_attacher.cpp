@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "attach/attacher.h"
-#include "attach/expedited_rcu.h"
+#include "attach/knob_override.h"
 #include "attach/module_btf.h"
 #include "attach/owned_fd.h"
 #include "attach/parallel_attach.h"

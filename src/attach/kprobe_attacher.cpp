@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "attach/attacher.h"
-#include "attach/expedited_rcu.h"
+#include "attach/knob_override.h"
 #include "attach/link_ptr.h"
 #include "attach/parallel_attach.h"
 #include "attach/probe_misses.h"

@@ -23,12 +23,6 @@ std::string describe_errno(int err) {
   return std::string(name) + " (kernel-internal error " + std::to_string(err) + ")";
 }
 
-std::string failure_message(const FuncInfo& fn, const AttachError& e) {
-  std::string msg = "function '" + fn.name + "'";
-  if (!fn.module.empty()) msg += " [" + fn.module + "]";
-  return msg + ": " + e.what + ": " + describe_errno(-e.err);
-}
-
 // The first system error wins; later ones are the same condition seen by other threads.
 class FirstFatal {
  public:
@@ -47,6 +41,12 @@ class FirstFatal {
 };
 
 }  // namespace
+
+std::string failure_message(const FuncInfo& fn, const AttachError& e) {
+  std::string msg = "function '" + fn.name + "'";
+  if (!fn.module.empty()) msg += " [" + fn.module + "]";
+  return msg + ": " + e.what + ": " + describe_errno(-e.err);
+}
 
 bool is_system_error(int err) {
   switch (-err) {

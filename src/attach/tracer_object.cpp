@@ -53,7 +53,9 @@ void set_template_target(bpf_program* prog) {
 }  // namespace
 
 TracerObject::TracerObject(const TracerConfig& cfg, const FuncTable& funcs)
-    : kind_(cfg.kind), kprobe_session_(cfg.kind == AttachKind::MultiKprobe && cfg.kprobe_session) {
+    : kind_(cfg.kind),
+      kprobe_session_(cfg.kind == AttachKind::MultiKprobe && cfg.kprobe_session),
+      kprobe_events_(cfg.kind == AttachKind::Kprobe && cfg.kprobe_events) {
   skel_ = rs_tracer__open();
   if (!skel_) fail("failed to open BPF object", errno);
   configure(cfg, funcs.size());
@@ -64,6 +66,7 @@ TracerObject::TracerObject(const TracerConfig& cfg, const FuncTable& funcs)
     fail("failed to load BPF programs (run with -v for the verifier log)", err);
   }
   fill_func_descs(funcs);
+  if (kprobe_events_) fill_func_ids(funcs);
   fill_filters(cfg);
 }
 
@@ -82,6 +85,7 @@ void TracerObject::configure(const TracerConfig& cfg, size_t nr_funcs) {
   resize_map(skel_->maps.rb, cfg.ringbuf_size);
   resize_map(skel_->maps.sessions, cfg.sessions_size);
   resize_map(skel_->maps.func_descs, nr_funcs ? nr_funcs : 1);
+  resize_map(skel_->maps.func_ids, kprobe_events_ && nr_funcs ? nr_funcs : 1);
   resize_map(skel_->maps.pid_filter, filter_entries(cfg.allow_pids, cfg.deny_pids));
   resize_map(skel_->maps.comm_filter, filter_entries(cfg.allow_comms, cfg.deny_comms));
 
@@ -92,7 +96,8 @@ void TracerObject::configure(const TracerConfig& cfg, size_t nr_funcs) {
     bpf_program__set_autoload(exit, load);
   };
   bool multi = cfg.kind == AttachKind::MultiKprobe;
-  load_pair(skel_->progs.rs_kentry, skel_->progs.rs_kexit, cfg.kind == AttachKind::Kprobe);
+  load_pair(skel_->progs.rs_kentry, skel_->progs.rs_kexit, cfg.kind == AttachKind::Kprobe && !kprobe_events_);
+  load_pair(skel_->progs.rs_keventry, skel_->progs.rs_kevexit, kprobe_events_);
   load_pair(skel_->progs.rs_kmentry, skel_->progs.rs_kmexit, multi && !kprobe_session_);
   load_pair(skel_->progs.rs_fentry, skel_->progs.rs_fexit, cfg.kind == AttachKind::Fentry);
   bpf_program__set_autoload(skel_->progs.rs_ksession, kprobe_session_);
@@ -114,6 +119,21 @@ void TracerObject::fill_func_descs(const FuncTable& funcs) {
     desc.flags = funcs[id].is_entry ? RS_FUNC_ENTRY : 0;
     if (bpf_map_update_elem(fd, &id, &desc, BPF_ANY)) fail("func_descs: update failed", errno);
   }
+}
+
+void TracerObject::fill_func_ids(const FuncTable& funcs) {
+  int fd = bpf_map__fd(skel_->maps.func_ids);
+  for (uint32_t id = 0; id < funcs.size(); ++id) {
+    uint64_t addr = funcs[id].addr;
+    if (bpf_map_update_elem(fd, &addr, &id, BPF_ANY)) fail("func_ids: update failed", errno);
+  }
+}
+
+void TracerObject::forget_func(uint32_t id) {
+  // The table maps addresses to ids: find the address from the id's descriptor.
+  rs_func_desc desc{};
+  if (bpf_map_lookup_elem(bpf_map__fd(skel_->maps.func_descs), &id, &desc)) return;
+  bpf_map_delete_elem(bpf_map__fd(skel_->maps.func_ids), &desc.addr);
 }
 
 void TracerObject::fill_filters(const TracerConfig& cfg) {
@@ -144,7 +164,7 @@ bpf_program* TracerObject::entry_prog() const {
     case AttachKind::Kprobe:
       break;
   }
-  return skel_->progs.rs_kentry;
+  return kprobe_events_ ? skel_->progs.rs_keventry : skel_->progs.rs_kentry;
 }
 
 bpf_program* TracerObject::exit_prog() const {
@@ -156,7 +176,7 @@ bpf_program* TracerObject::exit_prog() const {
     case AttachKind::Kprobe:
       break;
   }
-  return skel_->progs.rs_kexit;
+  return kprobe_events_ ? skel_->progs.rs_kevexit : skel_->progs.rs_kexit;
 }
 
 int TracerObject::ringbuf_fd() const { return bpf_map__fd(skel_->maps.rb); }

@@ -20,6 +20,9 @@ enum class AttachKind { MultiKprobe, Kprobe, Fentry };
 struct TracerConfig {
   AttachKind kind = AttachKind::Kprobe;
   bool kprobe_session = false;  // multi-kprobe as one session link (Feature::KprobeSession)
+  // Single kprobes grouped into tracefs kprobe events: the function id comes from the probed
+  // address instead of a per-probe cookie (see attach/kprobe_events.h).
+  bool kprobe_events = false;
   bool success_stacks = false;
   bool emit_trace = false;
   bool capture_lbr = false;
@@ -46,10 +49,14 @@ class TracerObject {
   bpf_program* exit_prog() const;
   // Multi-kprobe with one program for entry and return (entry_prog() == exit_prog()).
   bool kprobe_session() const { return kprobe_session_; }
+  bool kprobe_events() const { return kprobe_events_; }
   int ringbuf_fd() const;
   // Runs of the loaded pair the kernel skipped because a BPF program was already running on
   // the CPU (see attach/probe_misses.h).
   uint64_t recursion_misses() const;
+  // Hits of function id are ignored from now on (kprobe events only: a probe that stays after
+  // its function was skipped).
+  void forget_func(uint32_t id);
   // Handlers ignore every hit until activated: nothing is recorded from a half-attached set.
   void activate();
   void deactivate();
@@ -58,10 +65,12 @@ class TracerObject {
  private:
   void configure(const TracerConfig& cfg, size_t nr_funcs);
   void fill_func_descs(const FuncTable& funcs);
+  void fill_func_ids(const FuncTable& funcs);
   void fill_filters(const TracerConfig& cfg);
 
   AttachKind kind_;
   bool kprobe_session_;
+  bool kprobe_events_;
   rs_tracer* skel_ = nullptr;
 };
 

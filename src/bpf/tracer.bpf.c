@@ -71,6 +71,17 @@ struct {
 	__type(value, struct rs_func_desc);
 } func_descs SEC(".maps");
 
+/*
+ * Function start address -> function id, for probes that carry no cookie: kprobe events in
+ * tracefs, where one event holds many probes and so one BPF attachment serves them all.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1); /* resized to the number of functions when used */
+	__type(key, __u64);
+	__type(value, __u32);
+} func_ids SEC(".maps");
+
 /* -p/-P: value 1 allows, 0 denies. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -381,6 +392,34 @@ SEC("kretprobe")
 int rs_kexit(struct pt_regs *ctx)
 {
 	return handle_exit(ctx, bpf_get_attach_cookie(ctx), ctx->ax);
+}
+
+/*
+ * kprobe events: bpf_get_func_ip() names the function (its start, past any endbr64) for entry
+ * and return probes alike. An address missing from the table is not ours: ignore the hit.
+ */
+static __always_inline __s64 func_id_of_ip(struct pt_regs *ctx)
+{
+	__u64 ip = bpf_get_func_ip(ctx);
+	__u32 *id = bpf_map_lookup_elem(&func_ids, &ip);
+
+	return id ? *id : -1;
+}
+
+SEC("kprobe")
+int rs_keventry(struct pt_regs *ctx)
+{
+	__s64 id = func_id_of_ip(ctx);
+
+	return id < 0 ? 0 : handle_entry(ctx, id);
+}
+
+SEC("kretprobe")
+int rs_kevexit(struct pt_regs *ctx)
+{
+	__s64 id = func_id_of_ip(ctx);
+
+	return id < 0 ? 0 : handle_exit(ctx, id, ctx->ax);
 }
 
 SEC("kprobe.multi")

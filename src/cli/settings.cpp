@@ -47,6 +47,11 @@ const Setting kSettings[] = {
     {"bpf.sessions-size", "How many sessions can be recorded at the same time.",
      [](Options& o, std::string_view v) { o.sessions_size = parse_positive(v, UINT32_MAX); },
      [](const Options& o) { return std::to_string(o.sessions_size); }},
+    {"attach.kprobe-events",
+     "Single kprobes (-K) as tracefs kprobe events, many probes per event (fast to attach and "
+     "detach); no: one perf event per probe.",
+     [](Options& o, std::string_view v) { o.kprobe_events = parse_bool(v); },
+     [](const Options& o) { return show_bool(o.kprobe_events); }},
     {"stacks.symb-mode", "Stack symbolization: none, lines or inlines (like -sn, -s, -ss).",
      [](Options& o, std::string_view v) { o.symbolize = parse_symbolize_level(v); },
      [](const Options& o) { return show_symbolize(o.symbolize); }},

@@ -7,6 +7,7 @@
 
 #include "discovery/helper_kinds.h"
 #include "discovery/symbol_name.h"
+#include "util/hash_index.h"
 #include "util/log.h"
 
 namespace retsnoop {
@@ -59,16 +60,31 @@ RetKind classify_return_type(const struct btf* btf, uint32_t type_id) {
 
 struct BtfFuncs::Source {
   BtfPtr btf;
-  std::unordered_map<std::string_view, uint32_t> funcs;  // FUNC name -> first id with it
+  HashIndex funcs;  // FUNC ids by name, in id order
 
   // One pass over this BTF's own types (a split BTF starts after its base's).
   void index(uint32_t first_id) {
     uint32_t cnt = btf__type_cnt(btf.get());
-    funcs.reserve((cnt - first_id) / 2);  // FUNCs are roughly a third of the types
+    funcs = HashIndex(cnt - first_id);
     for (uint32_t id = first_id; id < cnt; ++id) {
       const struct btf_type* t = btf__type_by_id(btf.get(), id);
-      if (btf_is_func(t)) funcs.emplace(btf__name_by_offset(btf.get(), t->name_off), id);
+      if (btf_is_func(t)) funcs.insert(hash_name(name_of(id)), id);
     }
+  }
+
+  std::string_view name_of(uint32_t id) const {
+    return btf__name_by_offset(btf.get(), btf__type_by_id(btf.get(), id)->name_off);
+  }
+
+  // The first FUNC called name, 0 if none.
+  uint32_t find(std::string_view name) const {
+    uint32_t found = 0;
+    funcs.find(hash_name(name), [&](uint32_t id) {
+      if (name_of(id) != name) return false;
+      found = id;
+      return true;
+    });
+    return found;
   }
 };
 
@@ -105,15 +121,15 @@ BtfFuncs::Source* BtfFuncs::source_for(std::string_view module) {
 
 FuncType BtfFuncs::lookup(Source& src, std::string_view module, std::string_view name) {
   bool exact = true;
-  auto it = src.funcs.find(name);
-  if (it == src.funcs.end() && clone_keeps_return_type(name)) {
-    it = src.funcs.find(base_name(name));
+  uint32_t id = src.find(name);
+  if (id == 0 && clone_keeps_return_type(name)) {
+    id = src.find(base_name(name));
     exact = false;
   }
-  if (it == src.funcs.end()) return {};
-  const struct btf_type* func = btf__type_by_id(src.btf.get(), it->second);
+  if (id == 0) return {};
+  const struct btf_type* func = btf__type_by_id(src.btf.get(), id);
   const struct btf_type* proto = btf__type_by_id(src.btf.get(), func->type);
-  FuncType out{classify_return_type(src.btf.get(), proto->type), true, exact ? it->second : 0};
+  FuncType out{classify_return_type(src.btf.get(), proto->type), true, exact ? id : 0};
   if (module.empty()) out.ret = bpf_helper_ret_kind(name).value_or(out.ret);
   return out;
 }
@@ -125,7 +141,7 @@ FuncType BtfFuncs::func_type(std::string_view module, std::string_view name) {
 
 bool BtfFuncs::has_func(std::string_view module, std::string_view name) {
   Source* src = source_for(module);
-  return src && src->funcs.contains(name);
+  return src && src->find(name) != 0;
 }
 
 }  // namespace retsnoop

@@ -1,27 +1,26 @@
 #include "discovery/candidates.h"
 
-#include <algorithm>
-
 #include "discovery/symbol_name.h"
+#include "util/hash_index.h"
 
 namespace retsnoop {
 
 std::vector<Candidate> group_traceable(const std::vector<TraceableFunc>& list) {
-  std::vector<Candidate> all;
-  all.reserve(list.size());
+  std::vector<Candidate> unique;
+  HashIndex seen(list.size());
   for (const TraceableFunc& f : list) {
     // Normally absent from the list already; never attachable (see is_cold_fragment).
-    if (!is_cold_fragment(f.name)) all.push_back({f.module, f.name, 1});
-  }
-  auto key = [](const Candidate& c) { return std::pair(c.module, c.name); };
-  std::sort(all.begin(), all.end(),
-            [&](const Candidate& a, const Candidate& b) { return key(a) < key(b); });
-  std::vector<Candidate> unique;
-  for (const Candidate& c : all) {
-    if (!unique.empty() && key(unique.back()) == key(c))
-      ++unique.back().copies;
-    else
-      unique.push_back(c);
+    if (is_cold_fragment(f.name)) continue;
+    // By name alone: functions sharing a name nearly always share the module too.
+    uint64_t hash = hash_name(f.name);
+    bool known = seen.find(hash, [&](uint32_t i) {
+      if (unique[i].name != f.name || unique[i].module != f.module) return false;
+      ++unique[i].copies;
+      return true;
+    });
+    if (known) continue;
+    seen.insert(hash, unique.size());
+    unique.push_back({f.module, f.name, 1});
   }
   return unique;
 }

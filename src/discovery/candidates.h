@@ -17,7 +17,7 @@ struct Candidate {
   uint32_t copies = 0;  // how many functions of this name the traceable list holds
 };
 
-// Unique (module, name) pairs of list sorted by (module, name), without .cold fragments.
+// Unique (module, name) pairs of list in the order they first appear, without .cold fragments.
 // The views point into list.
 std::vector<Candidate> group_traceable(const std::vector<TraceableFunc>& list);
 

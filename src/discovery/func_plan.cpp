@@ -1,5 +1,6 @@
 #include "discovery/func_plan.h"
 
+#include <algorithm>
 #include <span>
 
 #include "discovery/btf_kinds.h"
@@ -8,7 +9,9 @@
 #include "discovery/deny_list.h"
 #include "discovery/symbol_name.h"
 #include "util/error.h"
+#include "util/hash_index.h"
 #include "util/log.h"
+#include "util/phase_timer.h"
 
 namespace retsnoop {
 
@@ -28,7 +31,7 @@ void add_fixed(GlobSet& set, std::span<const std::string_view> globs, std::strin
   for (std::string_view g : globs) set.add(parse_glob(g), origin, false);
 }
 
-std::vector<TraceableFunc> load_traceable(const PlanOptions& o, const Kallsyms& ksyms,
+std::vector<TraceableFunc> load_traceable(const PlanOptions& o, Kallsyms& ksyms,
                                           BtfFuncs& btf, PlanStats& stats) {
   if (auto list = read_traceable_functions(o.tracefs_dirs)) {
     stats.traceable_from_tracefs = true;
@@ -44,6 +47,7 @@ std::vector<TraceableFunc> load_traceable(const PlanOptions& o, const Kallsyms& 
         "Can't tell which kernel functions are traceable: " + why,
         "run as root with tracefs mounted (mount -t tracefs nodev /sys/kernel/tracing)");
   }
+  ksyms.load_rest();  // module functions too
   return traceable_from_kallsyms(ksyms, btf);
 }
 
@@ -63,6 +67,10 @@ std::vector<Match> match_candidates(const std::vector<Candidate>& cands, GlobSel
     ++stats.matched;
     out.push_back({&c, entry});
   }
+  // Function ids follow (module, name): the order of the table user space and BPF share.
+  std::sort(out.begin(), out.end(), [](const Match& a, const Match& b) {
+    return std::pair(a.cand->module, a.cand->name) < std::pair(b.cand->module, b.cand->name);
+  });
   return out;
 }
 
@@ -75,10 +83,22 @@ void check_entry_globs(const GlobSet& entry) {
   }
 }
 
-std::vector<uint64_t> kallsyms_addrs(const Kallsyms& ksyms, const Candidate& c) {
-  std::vector<uint64_t> addrs;
-  for (const KSym* s : ksyms.find_by_name(c.name)) {
-    if (s->module == c.module) addrs.push_back(s->addr);
+// The kallsyms addresses of each match, in address order. One pass over the symbols with the
+// matches indexed: the ~100k kallsyms names are many more than a run looks up.
+std::vector<std::vector<uint64_t>> kallsyms_addrs(Kallsyms& ksyms, const std::vector<Match>& matches) {
+  bool modules = std::any_of(matches.begin(), matches.end(),
+                             [](const Match& m) { return !m.cand->module.empty(); });
+  if (modules) ksyms.load_rest();
+  HashIndex by_name(matches.size());
+  for (uint32_t i = 0; i < matches.size(); ++i) by_name.insert(hash_name(matches[i].cand->name), i);
+  std::vector<std::vector<uint64_t>> addrs(matches.size());
+  for (const KSym& s : ksyms.symbols()) {
+    by_name.find(hash_name(s.name), [&](uint32_t i) {
+      const Candidate& c = *matches[i].cand;
+      if (c.name != s.name || c.module != s.module) return false;
+      addrs[i].push_back(s.addr);
+      return true;
+    });
   }
   return addrs;
 }
@@ -88,10 +108,9 @@ void skip(FuncPlan& plan, const Candidate& c, std::string reason) {
   plan.stats.skipped.push_back({std::string(c.module), std::string(c.name), std::move(reason)});
 }
 
-void add_function(const Match& m, const Kallsyms& ksyms, BtfFuncs& btf, bool fentry,
+void add_function(const Match& m, const std::vector<uint64_t>& addrs, BtfFuncs& btf, bool fentry,
                   FuncPlan& plan) {
   const Candidate& c = *m.cand;
-  std::vector<uint64_t> addrs = kallsyms_addrs(ksyms, c);
   if (addrs.empty()) return skip(plan, c, "traceable but not in kallsyms");
   // Copies are static functions from different files; without a one-to-one correspondence we
   // can't tell which kallsyms address is the traceable one.
@@ -141,22 +160,25 @@ GlobSelection parse_selection(const PlanOptions& o) {
   return s;
 }
 
-FuncPlan plan_functions(const PlanOptions& opts, const Kallsyms& ksyms) {
+FuncPlan plan_functions(const PlanOptions& opts, Kallsyms& ksyms) {
   return plan_functions(parse_selection(opts), opts, ksyms);
 }
 
-FuncPlan plan_functions(GlobSelection sel, const PlanOptions& opts, const Kallsyms& ksyms) {
+FuncPlan plan_functions(GlobSelection sel, const PlanOptions& opts, Kallsyms& ksyms) {
   // Here rather than in parse_selection(): it depends on the attach mode and kernel features.
   add_fixed(sel.deny, builtin_deny_globs(opts.fentry && !opts.fexit_sleep_fix), "built-in");
   for (GlobSet* set : {&sel.entry, &sel.allow, &sel.deny}) set->resolve_paths(opts.source_index);
   FuncPlan plan;
-  BtfFuncs btf(opts.btf_dir);
-  std::vector<TraceableFunc> traceable = load_traceable(opts, ksyms, btf, plan.stats);
-  std::vector<Candidate> cands = group_traceable(traceable);
+  BtfFuncs btf = timed("vmlinux BTF", [&] { return BtfFuncs(opts.btf_dir); });
+  std::vector<TraceableFunc> traceable = timed("traceable", [&] { return load_traceable(opts, ksyms, btf, plan.stats); });
+  std::vector<Candidate> cands = timed("group", [&] { return group_traceable(traceable); });
   plan.stats.traceable = cands.size();
-  std::vector<Match> matches = match_candidates(cands, sel, plan.stats);
+  std::vector<Match> matches = timed("match", [&] { return match_candidates(cands, sel, plan.stats); });
   check_entry_globs(sel.entry);
-  for (const Match& m : matches) add_function(m, ksyms, btf, opts.fentry, plan);
+  std::vector<std::vector<uint64_t>> addrs = timed("addrs", [&] { return kallsyms_addrs(ksyms, matches); });
+  timed("add", [&] {
+  for (size_t i = 0; i < matches.size(); ++i) add_function(matches[i], addrs[i], btf, opts.fentry, plan);
+  });
   check_entries_left(plan.funcs);
   for (const GlobSet* set : {&sel.entry, &sel.allow, &sel.deny}) {
     std::vector<GlobCount> counts = set->counts();

@@ -63,9 +63,9 @@ GlobSelection parse_selection(const PlanOptions& opts);
 
 // Adds the built-in deny list for opts' attach mode to sel. Throws UserError for an entry name
 // glob matching nothing, a path glob without opts.source_index, or when no entry function is left
-// to attach.
-FuncPlan plan_functions(GlobSelection sel, const PlanOptions& opts, const Kallsyms& ksyms);
+// to attach. Reads the rest of a ksyms from Kallsyms::load_text() when module functions match.
+FuncPlan plan_functions(GlobSelection sel, const PlanOptions& opts, Kallsyms& ksyms);
 // parse_selection(), then the above.
-FuncPlan plan_functions(const PlanOptions& opts, const Kallsyms& ksyms);
+FuncPlan plan_functions(const PlanOptions& opts, Kallsyms& ksyms);
 
 }  // namespace retsnoop

@@ -19,11 +19,18 @@ bool is_plain_name(const GlobSpec& spec) {
 void GlobSet::add(GlobSpec spec, std::string_view origin, bool must_match) {
   std::string category = origin.empty() ? category_ : category_ + " (" + std::string(origin) + ")";
   GlobCount count{std::move(category), spec.text, 0, must_match && spec.kind == GlobKind::Name};
-  if (is_plain_name(spec))
-    exact_.emplace(spec.pattern, entries_.size());
-  else
+  if (is_plain_name(spec)) {
+    exact_.push_back(entries_.size());
+    exact_index_.reset();
+  } else {
     scanned_.push_back(entries_.size());
+  }
   entries_.push_back({std::move(spec), std::move(count), {}});
+}
+
+void GlobSet::index_exact() {
+  exact_index_.emplace(exact_.size());
+  for (uint32_t i : exact_) exact_index_->insert(hash_name(entries_[i].spec.pattern), i);
 }
 
 bool GlobSet::has_path_globs() const {
@@ -63,8 +70,13 @@ bool GlobSet::count_match(Entry& e, std::string_view module, std::string_view na
 
 bool GlobSet::match(std::string_view module, std::string_view name) {
   bool any = false;
-  auto [first, last] = exact_.equal_range(name);
-  for (auto it = first; it != last; ++it) any |= count_match(entries_[it->second], module, name);
+  if (!exact_.empty()) {  // every traceable name comes here: don't hash it for nothing
+    if (!exact_index_) index_exact();
+    exact_index_->find(hash_name(name), [&](uint32_t i) {
+      if (entries_[i].spec.pattern == name) any |= count_match(entries_[i], module, name);
+      return false;
+    });
+  }
   for (size_t i : scanned_) any |= count_match(entries_[i], module, name);
   return any;
 }

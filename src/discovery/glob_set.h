@@ -6,12 +6,13 @@
 #include <functional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
+#include <optional>
 #include <unordered_set>
 #include <vector>
 
 #include "discovery/glob_spec.h"
 #include "discovery/source_path_index.h"
+#include "util/hash_index.h"
 
 namespace retsnoop {
 
@@ -54,13 +55,15 @@ class GlobSet {
   };
   bool entry_matches(const Entry& e, std::string_view module, std::string_view name) const;
   bool count_match(Entry& e, std::string_view module, std::string_view name);
+  void index_exact();
 
   std::string category_;
   std::vector<Entry> entries_;
-  // Name globs without wildcards, by name, as indexes into entries_: an @FILE may list thousands
-  // of plain names, and a lookup keeps matching linear in the candidates instead of growing with
-  // candidates x globs (10,000 names took seconds).
-  std::unordered_multimap<std::string, size_t, NameHash, std::equal_to<>> exact_;
+  // Name globs without wildcards, as indexes into entries_, looked up by name: an @FILE may list
+  // thousands of plain names, and a lookup keeps matching linear in the candidates instead of
+  // growing with candidates x globs (10,000 names took seconds). Indexed at the first match.
+  std::vector<uint32_t> exact_;
+  std::optional<HashIndex> exact_index_;
   std::vector<size_t> scanned_;  // every other entry, tried one by one
 };
 

@@ -4,7 +4,7 @@
 #include <cerrno>
 #include <charconv>
 #include <cstring>
-#include <functional>
+#include <iterator>
 #include <optional>
 #include <sstream>
 
@@ -53,7 +53,27 @@ std::optional<Line> parse_line(std::string_view line) {
   return out;
 }
 
-uint64_t name_hash(std::string_view name) { return std::hash<std::string_view>{}(name); }
+template <typename F>
+void for_each_line(std::string_view text, F&& f) {
+  while (!text.empty()) {
+    size_t nl = text.find('\n');
+    f(text.substr(0, nl));
+    text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
+  }
+}
+
+bool by_addr(const KSym& a, const KSym& b) { return a.addr < b.addr; }
+
+[[noreturn]] void read_failed(const std::string& path) {
+  throw UserError("Can't read " + path + ": " + std::strerror(errno));
+}
+
+Kallsyms checked(Kallsyms ks) {
+  if (ks.addresses_hidden())
+    throw UserError("kallsyms addresses are hidden (kernel.kptr_restrict=2 or not root)",
+                    "run retsnoop as root, or allow it with `sysctl kernel.kptr_restrict=1`");
+  return ks;
+}
 
 }  // namespace
 
@@ -65,42 +85,77 @@ Kallsyms Kallsyms::parse(std::istream& in) {
 
 Kallsyms Kallsyms::parse_text(std::string_view text) {
   Kallsyms ks;
-  ks.syms_.reserve(text.size() / 40);  // about the line count (lines average ~45 bytes)
-  bool any_nonzero = false;
-  while (!text.empty()) {
-    size_t nl = text.find('\n');
-    std::optional<Line> line = parse_line(text.substr(0, nl));
-    text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
-    if (!line) continue;
-    any_nonzero |= line->addr != 0;
-    if (is_anchor(line->name)) ks.special_.emplace_back(line->name, line->addr);
-    if (is_function_type(line->type))
-      ks.syms_.push_back(
-          {line->addr, std::string(line->name), std::string(line->module), line->type});
-  }
-  ks.addresses_hidden_ = !ks.syms_.empty() && !any_nonzero;
-  // Usually sorted already; BPF programs and modules may be listed out of address order.
-  auto by_addr = [](const KSym& a, const KSym& b) { return a.addr < b.addr; };
-  if (!std::is_sorted(ks.syms_.begin(), ks.syms_.end(), by_addr))
-    std::stable_sort(ks.syms_.begin(), ks.syms_.end(), by_addr);
-  ks.index_names();
+  ks.addresses_hidden_ = !ks.add_text(text) && !ks.syms_.empty();
   return ks;
+}
+
+bool Kallsyms::add_text(std::string_view text) {
+  size_t old_size = syms_.size();
+  syms_.reserve(old_size + text.size() / 40);  // about the line count (lines average ~45 bytes)
+  bool any_nonzero = false;
+  for_each_line(text, [&](std::string_view text_line) {
+    std::optional<Line> line = parse_line(text_line);
+    if (!line) return;
+    any_nonzero |= line->addr != 0;
+    if (is_anchor(line->name)) special_.emplace_back(line->name, line->addr);
+    if (is_function_type(line->type))
+      syms_.push_back({line->addr, std::string(line->name), std::string(line->module), line->type});
+  });
+  // Usually sorted already; BPF programs and modules may be listed out of address order.
+  auto added = syms_.begin() + old_size;
+  if (!std::is_sorted(added, syms_.end(), by_addr)) std::stable_sort(added, syms_.end(), by_addr);
+  std::inplace_merge(syms_.begin(), added, syms_.end(), by_addr);
+  return any_nonzero;
 }
 
 Kallsyms Kallsyms::load(const std::string& path) {
   std::optional<std::string> text = read_text_file(path);
-  if (!text) throw UserError("Can't read " + path + ": " + std::strerror(errno));
-  Kallsyms ks = parse_text(*text);
-  if (ks.addresses_hidden())
-    throw UserError("kallsyms addresses are hidden (kernel.kptr_restrict=2 or not root)",
-                    "run retsnoop as root, or allow it with `sysctl kernel.kptr_restrict=1`");
-  return ks;
+  if (!text) read_failed(path);
+  return checked(parse_text(*text));
 }
 
-void Kallsyms::index_names() {
-  by_name_.reserve(syms_.size());
-  for (uint32_t i = 0; i < syms_.size(); ++i) by_name_.emplace_back(name_hash(syms_[i].name), i);
-  std::sort(by_name_.begin(), by_name_.end());
+Kallsyms Kallsyms::load_text(const std::string& path) {
+  // Symbols are listed by address, vmlinux first: _etext ends its text.
+  std::optional<SplitTextFile> file = SplitTextFile::open(path);
+  std::optional<std::string> text = file ? file->read_through_line(" _etext") : std::nullopt;
+  if (!text) read_failed(path);
+  Kallsyms ks = parse_text(*text);
+  if (!file->complete()) ks.rest_ = std::make_unique<SplitTextFile>(std::move(*file));
+  return checked(std::move(ks));
+}
+
+void Kallsyms::load_rest() {
+  if (!rest_) return;
+  std::optional<std::string> text = rest_->read_rest();
+  if (!text) read_failed(rest_->path());
+  rest_.reset();
+  add_text(*text);
+}
+
+bool Kallsyms::reload_module(std::string_view module, const std::string& path) {
+  load_rest();  // completing the table later would add the module's lines once more
+  std::optional<std::string> text = read_text_file(path);
+  if (!text) return false;
+  replace_module(module, *text);
+  return true;
+}
+
+// Only the module's own lines are parsed: they are a few among the ~100k of vmlinux.
+void Kallsyms::replace_module(std::string_view module, std::string_view text) {
+  std::string suffix = "\t[" + std::string(module) + "]";
+  std::vector<KSym> fresh;
+  for_each_line(text, [&](std::string_view text_line) {
+    if (!text_line.ends_with(suffix)) return;
+    std::optional<Line> line = parse_line(text_line);
+    if (line && is_function_type(line->type))
+      fresh.push_back({line->addr, std::string(line->name), std::string(module), line->type});
+  });
+  std::stable_sort(fresh.begin(), fresh.end(), by_addr);
+  std::erase_if(syms_, [&](const KSym& s) { return s.module == module; });
+  size_t kept = syms_.size();
+  syms_.insert(syms_.end(), std::make_move_iterator(fresh.begin()),
+               std::make_move_iterator(fresh.end()));
+  std::inplace_merge(syms_.begin(), syms_.begin() + kept, syms_.end(), by_addr);
 }
 
 const KSym* Kallsyms::find_by_addr(uint64_t addr) const {
@@ -110,11 +165,9 @@ const KSym* Kallsyms::find_by_addr(uint64_t addr) const {
 }
 
 std::vector<const KSym*> Kallsyms::find_by_name(std::string_view name) const {
-  uint64_t h = name_hash(name);
-  auto it = std::lower_bound(by_name_.begin(), by_name_.end(), std::pair<uint64_t, uint32_t>(h, 0));
   std::vector<const KSym*> out;
-  for (; it != by_name_.end() && it->first == h; ++it) {
-    if (syms_[it->second].name == name) out.push_back(&syms_[it->second]);
+  for (const KSym& s : syms_) {
+    if (s.name == name) out.push_back(&s);
   }
   return out;
 }

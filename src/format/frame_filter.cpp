@@ -19,6 +19,13 @@ constexpr std::string_view kProgPrefix = "bpf_prog_";
 constexpr size_t kProgTagDigits = 16;  // BPF_TAG_SIZE bytes in hex
 constexpr std::string_view kTrampolinePrefix = "bpf_trampoline_";
 
+// x86-64 patches the fentry site into a 5-byte call at the function start, or right after the
+// 4-byte endbr64 in IBT kernels; the kernel's trampoline finds the traced IP the same way
+// (X86_PATCH_SIZE and ENDBR_INSN_SIZE in arch/x86/net/bpf_jit_comp.c). Which one a function has
+// depends on whether the compiler gave it an endbr64 (6.12: __x64_sys_bpf+0x9, __sys_bpf+0x5).
+constexpr uint64_t kFentryCallSize = 5;
+constexpr uint64_t kEndbrSize = 4;
+
 bool is_hex_digits(std::string_view s) {
   return std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isxdigit(c); });
 }
@@ -38,10 +45,14 @@ bool is_bpf_prog_name(std::string_view name) {
 
 // BPF trampolines are "bpf_trampoline_" + a decimal key; bpf_trampoline_link_prog and friends
 // are ordinary kernel functions.
+bool is_bpf_trampoline_name(std::string_view name) {
+  return name.starts_with(kTrampolinePrefix) &&
+         is_dec_digits(name.substr(kTrampolinePrefix.size()));
+}
+
 bool is_trampoline_name(std::string_view name) {
-  if (name.starts_with(kTrampolinePrefix))
-    return is_dec_digits(name.substr(kTrampolinePrefix.size()));
-  return std::find(kTrampolines.begin(), kTrampolines.end(), name) != kTrampolines.end();
+  return is_bpf_trampoline_name(name) ||
+         std::find(kTrampolines.begin(), kTrampolines.end(), name) != kTrampolines.end();
 }
 
 }  // namespace
@@ -49,6 +60,13 @@ bool is_trampoline_name(std::string_view name) {
 bool is_tracing_frame(const SymbolizedAddr& sym) {
   if (!sym.found) return false;
   return sym.module == "bpf" || is_bpf_prog_name(sym.name) || is_trampoline_name(sym.name);
+}
+
+// Only a patched fentry site calls a BPF trampoline (struct_ops and dispatchers have names of
+// their own), so the offset check only guards against a misread stack.
+bool is_fentry_call_site(const SymbolizedAddr& frame, const SymbolizedAddr& inner) {
+  if (!frame.found || !inner.found || !is_bpf_trampoline_name(inner.name)) return false;
+  return frame.offset == kFentryCallSize || frame.offset == kEndbrSize + kFentryCallSize;
 }
 
 }  // namespace retsnoop

@@ -8,11 +8,15 @@ namespace {
 
 std::vector<MergedFrame> kernel_frames(const Session& s, const FormatContext& ctx) {
   std::vector<MergedFrame> frames;
-  for (uint64_t addr : s.kstack) {
-    MergedFrame frame{.has_frame = true, .addr = addr, .sym = ctx.symbolizer.symbolize(addr, true)};
-    if (ctx.opts.unfiltered_stacks || !is_tracing_frame(frame.sym)) frames.push_back(std::move(frame));
+  for (uint64_t addr : s.kstack)
+    frames.push_back({.has_frame = true, .addr = addr, .sym = ctx.symbolizer.symbolize(addr, true)});
+  if (ctx.opts.unfiltered_stacks) return frames;
+  std::vector<MergedFrame> kept;
+  for (size_t i = 0; i < frames.size(); ++i) {
+    bool call_site = i + 1 < frames.size() && is_fentry_call_site(frames[i].sym, frames[i + 1].sym);
+    if (!call_site && !is_tracing_frame(frames[i].sym)) kept.push_back(std::move(frames[i]));
   }
-  return frames;
+  return kept;
 }
 
 size_t find_frame(const std::vector<MergedFrame>& frames, size_t from, const std::string& name) {

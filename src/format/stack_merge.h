@@ -17,8 +17,8 @@ struct MergedFrame {
   const StackCall* call = nullptr;  // the traced call at this level, if any
 };
 
-// Kernel frames are symbolized as return addresses; tracing-machinery frames are dropped unless
-// unfiltered stacks were asked for. Each traced call is matched to the next kernel frame of the
+// Kernel frames are symbolized as return addresses; tracing-machinery frames, and the fentry
+// call sites just outside BPF trampolines, are dropped unless unfiltered stacks were asked for. Each traced call is matched to the next kernel frame of the
 // same name (greedy, so recursion pairs up in order); calls without a frame come where the stack
 // continues: just before the next matched frame, or after the last frame. Stitched levels come
 // from an earlier sub-chain, so the stack captured later cannot hold their frames.

@@ -1,5 +1,5 @@
 // rs-leakcheck: after a tracer exits, lists every BPF program, BPF link, kprobe and ftrace hook
-// still in the kernel. Exit 0 when there is none, 1 when something is left, 2 when it cannot
+// still in the kernel, and system-wide switches not back at their boot value. Exit 0 when there is none, 1 when something is left, 2 when it cannot
 // look. In the busybox test VM nothing else loads BPF, so by default every program counts.
 #include <getopt.h>
 
@@ -78,13 +78,25 @@ int report_trace_files() {
   return found;
 }
 
+int report_knobs() {
+  int found = 0;
+  for (const Knob& knob : knobs()) {
+    char value = knob_value(knob);
+    if (value && value != knob.boot_value) {
+      std::printf("knob: %s is %c, booted as %c\n", knob.path, value, knob.boot_value);
+      ++found;
+    }
+  }
+  return found;
+}
+
 }  // namespace
 }  // namespace leakcheck
 
 int main(int argc, char** argv) {
   leakcheck::Options opts = leakcheck::parse_options(argc, argv);
   try {
-    int found = leakcheck::report_bpf(opts) + leakcheck::report_trace_files();
+    int found = leakcheck::report_bpf(opts) + leakcheck::report_trace_files() + leakcheck::report_knobs();
     if (found == 0) {
       std::printf("rs-leakcheck: clean\n");
       return 0;

@@ -15,6 +15,20 @@ std::span<const TraceFile> trace_files() {
   return kFiles;
 }
 
+std::span<const Knob> knobs() {
+  static constexpr Knob kKnobs[] = {
+      {"/proc/sys/kernel/ftrace_enabled", '1'},
+      {"/sys/kernel/rcu_expedited", '0'},
+  };
+  return kKnobs;
+}
+
+char knob_value(const Knob& knob) {
+  char value = 0;
+  std::ifstream(knob.path) >> value;
+  return value;
+}
+
 std::vector<std::string> registrations(const TraceFile& file) {
   std::ifstream in(file.path);
   if (!in) throw std::system_error(errno, std::generic_category(), std::string("cannot read ") + file.path);

@@ -19,4 +19,15 @@ std::span<const TraceFile> trace_files();
 // Non-empty lines of one of those files; throws std::system_error when it cannot be read.
 std::vector<std::string> registrations(const TraceFile& file);
 
+// System-wide switches a tracer may flip while attaching (function tracing paused, expedited
+// RCU) and the value the test VM boots with, which must be back after it exits.
+struct Knob {
+  const char* path;
+  char boot_value;
+};
+std::span<const Knob> knobs();
+
+// The knob's first character; 0 when it cannot be read (a kernel without the knob).
+char knob_value(const Knob& knob);
+
 }  // namespace leakcheck

@@ -297,6 +297,26 @@ TEST_F(FuncPlanTest, FallsBackToKallsymsAndBtfWithoutTracefs) {
                    "map_create", "weak_func", "kvm_read_guest [kvm]"}));
 }
 
+// A table read only through vmlinux text (Kallsyms::load_text()) is completed when a module
+// function matches, and left as is otherwise.
+TEST_F(FuncPlanTest, ReadsTheRestOfKallsymsOnlyForModuleFunctions) {
+  ksyms = Kallsyms::load_text(kFixtures + "kallsyms.txt");
+  opts.entry_globs = {"*_sys_bpf"};
+  EXPECT_EQ(names(plan()), (Names{"__sys_bpf", "__x64_sys_bpf"}));
+  EXPECT_FALSE(ksyms.complete());
+  opts.allow_globs = {"map_create"};
+  FuncPlan p = plan();
+  EXPECT_TRUE(ksyms.complete());
+  EXPECT_EQ(find(p, "map_create", "kvm").addr, 0xffffffffc0001200ull);
+}
+
+TEST_F(FuncPlanTest, FallbackReadsAllOfKallsyms) {
+  ksyms = Kallsyms::load_text(kFixtures + "kallsyms.txt");
+  opts.tracefs_dirs = {"/nonexistent/tracing"};
+  opts.entry_globs = {"*"};
+  EXPECT_EQ(find(plan(), "kvm_read_guest", "kvm").addr, 0xffffffffc0001000ull);
+}
+
 TEST_F(FuncPlanTest, FallbackNeedsBtf) {
   opts.tracefs_dirs = {"/nonexistent/tracing"};
   opts.btf_dir = "/nonexistent/btf";

@@ -46,6 +46,40 @@ TEST_F(KallsymsFixture, ParsesModules) {
   EXPECT_EQ(prog[0]->module, "bpf");
 }
 
+// After an attach, [bpf] lists other programs and trampolines, some at addresses that held
+// other symbols before; everything else stays as first read.
+TEST_F(KallsymsFixture, ReloadModuleReplacesOnlyThatModule) {
+  size_t before = ks.symbols().size();
+  ASSERT_TRUE(ks.reload_module("bpf", kFixtures + "kallsyms_bpf_reloaded.txt"));
+  EXPECT_TRUE(ks.find_by_name("bpf_prog_6deef7357e7b4530_sd_fw_egress").empty());
+  const KSym* s = ks.find_by_addr(0xffffffffa0004089ull);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->name, "bpf_trampoline_6442461877");
+  EXPECT_EQ(s->module, "bpf");
+  s = ks.find_by_addr(0xffffffffa0000b48ull);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->name, "bpf_prog_c4cd11e944f97b11_rs_fexit");
+  ASSERT_EQ(ks.find_by_name("bpf_prog_0b4934ff7ab71f9b_rs_fentry").size(), 1u);
+  // Data and lines of other modules or of vmlinux are not [bpf] functions.
+  EXPECT_TRUE(ks.find_by_name("bpf_not_a_function").empty());
+  EXPECT_TRUE(ks.find_by_name("bpf_module_lookalike").empty());
+  // The old table's one [bpf] symbol gave way to three; the rest is untouched.
+  EXPECT_EQ(ks.symbols().size(), before + 2);
+  EXPECT_EQ(ks.find_by_name("dup_static").size(), 2u);
+  EXPECT_EQ(ks.find_by_name("kvm_read_guest").size(), 1u);
+  EXPECT_EQ(ks.addr_of("_etext"), 0xffffffff81003000ull);
+  const auto& syms = ks.symbols();
+  EXPECT_TRUE(std::is_sorted(syms.begin(), syms.end(),
+                             [](const KSym& a, const KSym& b) { return a.addr < b.addr; }));
+}
+
+TEST_F(KallsymsFixture, ReloadModuleFromAMissingFileKeepsTheTable) {
+  size_t before = ks.symbols().size();
+  EXPECT_FALSE(ks.reload_module("bpf", "/nonexistent/kallsyms"));
+  EXPECT_EQ(ks.symbols().size(), before);
+  EXPECT_EQ(ks.find_by_name("bpf_prog_6deef7357e7b4530_sd_fw_egress").size(), 1u);
+}
+
 TEST_F(KallsymsFixture, FindByNameReturnsEveryCopyInAddressOrder) {
   auto dups = ks.find_by_name("dup_static");
   ASSERT_EQ(dups.size(), 2u);
@@ -111,6 +145,45 @@ TEST(Kallsyms, LoadRefusesHiddenAddressesWithAHint) {
 
 TEST(Kallsyms, LoadMissingFileIsAnError) {
   EXPECT_THROW(Kallsyms::load("/nonexistent/kallsyms"), UserError);
+}
+
+// Planning needs only vmlinux text, which ends two thirds into /proc/kallsyms; the rest (data,
+// modules, BPF programs) comes with load_rest().
+TEST(Kallsyms, LoadTextStopsAtTheEndOfVmlinuxText) {
+  Kallsyms ks = Kallsyms::load_text(kFixtures + "kallsyms.txt");
+  EXPECT_FALSE(ks.complete());
+  EXPECT_EQ(ks.addr_of("_etext"), 0xffffffff81003000ull);
+  EXPECT_EQ(ks.find_by_name("dup_static").size(), 2u);
+  EXPECT_TRUE(ks.find_by_name("kvm_read_guest").empty());
+  EXPECT_TRUE(ks.find_by_name("array_map_alloc.cold").empty());
+}
+
+TEST(Kallsyms, LoadRestCompletesTheTable) {
+  Kallsyms ks = Kallsyms::load_text(kFixtures + "kallsyms.txt");
+  ks.load_rest();
+  EXPECT_TRUE(ks.complete());
+  Kallsyms full = Kallsyms::load(kFixtures + "kallsyms.txt");
+  ASSERT_EQ(ks.symbols().size(), full.symbols().size());
+  for (size_t i = 0; i < full.symbols().size(); ++i) {
+    EXPECT_EQ(ks.symbols()[i].name, full.symbols()[i].name);
+    EXPECT_EQ(ks.symbols()[i].module, full.symbols()[i].module);
+    EXPECT_EQ(ks.symbols()[i].addr, full.symbols()[i].addr);
+  }
+  ks.load_rest();  // nothing left to read
+  EXPECT_EQ(ks.symbols().size(), full.symbols().size());
+}
+
+TEST(Kallsyms, ReloadModuleCompletesATableFirst) {
+  Kallsyms ks = Kallsyms::load_text(kFixtures + "kallsyms.txt");
+  ASSERT_TRUE(ks.reload_module("bpf", kFixtures + "kallsyms_bpf_reloaded.txt"));
+  EXPECT_TRUE(ks.complete());
+  EXPECT_TRUE(ks.find_by_name("bpf_prog_6deef7357e7b4530_sd_fw_egress").empty());
+  EXPECT_EQ(ks.find_by_name("kvm_read_guest").size(), 1u);
+}
+
+TEST(Kallsyms, LoadTextRefusesHiddenAddressesAndMissingFiles) {
+  EXPECT_THROW(Kallsyms::load_text(kFixtures + "kallsyms_hidden.txt"), UserError);
+  EXPECT_THROW(Kallsyms::load_text("/nonexistent/kallsyms"), UserError);
 }
 
 }  // namespace

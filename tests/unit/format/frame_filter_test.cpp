@@ -33,5 +33,36 @@ TEST(FrameFilter, KeepsKernelFunctionsWithBpfPrefixes) {
 
 TEST(FrameFilter, KeepsUnknownAddresses) { EXPECT_FALSE(is_tracing_frame(SymbolizedAddr{})); }
 
+SymbolizedAddr at(const std::string& name, uint64_t offset, const std::string& module = "") {
+  return {.found = true, .name = name, .offset = offset, .module = module};
+}
+
+const SymbolizedAddr kTrampoline = at("bpf_trampoline_6442461877", 0x89, "bpf");
+
+TEST(FrameFilter, FentryCallSiteOutsideATrampoline) {
+  EXPECT_TRUE(is_fentry_call_site(at("__sys_bpf", 0x5), kTrampoline));
+  EXPECT_TRUE(is_fentry_call_site(at("__x64_sys_bpf", 0x9), kTrampoline));  // after endbr64
+}
+
+TEST(FrameFilter, FunctionBodyOutsideATrampolineIsKept) {
+  EXPECT_FALSE(is_fentry_call_site(at("__x64_sys_bpf", 0x1a), kTrampoline));
+  EXPECT_FALSE(is_fentry_call_site(at("__sys_bpf", 0x0), kTrampoline));
+  EXPECT_FALSE(is_fentry_call_site(at("__sys_bpf", 0x7), kTrampoline));
+}
+
+TEST(FrameFilter, CallSiteOffsetsNeedATrampolineInside) {
+  EXPECT_FALSE(is_fentry_call_site(at("__sys_bpf", 0x5), at("map_create", 0xf9)));
+  EXPECT_FALSE(
+      is_fentry_call_site(at("__sys_bpf", 0x5), at("bpf_prog_c4cd11e944f97b11_rs_fexit", 0x53d)));
+  EXPECT_FALSE(is_fentry_call_site(at("__sys_bpf", 0x5), at("bpf_trampoline_link_prog", 0x5)));
+  EXPECT_FALSE(is_fentry_call_site(at("__sys_bpf", 0x5), SymbolizedAddr{}));
+}
+
+TEST(FrameFilter, UnknownCallSiteIsKept) {
+  SymbolizedAddr unknown;
+  unknown.offset = 0x5;
+  EXPECT_FALSE(is_fentry_call_site(unknown, kTrampoline));
+}
+
 }  // namespace
 }  // namespace retsnoop

@@ -97,6 +97,38 @@ TEST(StackView, RunningCallsOfAnInterimSessionShowNoResult) {
   EXPECT_TRUE(matches_golden(stack(c), "interim_stack.txt"));
 }
 
+// fentry/fexit attach: the stack holds each running traced function's fentry call site, its BPF
+// trampoline and, at the top, the fexit trampoline and program; kprobe stacks have none of them.
+SeedCase fentry_case() {
+  SeedCase c{{}, {}, FakeSymbolizer("fentry.sym")};
+  c.funcs.add("__x64_sys_bpf", RetKind::Int64);
+  c.funcs.add("__sys_bpf", RetKind::Int32);
+  c.funcs.add("array_map_alloc_check", RetKind::Int32);
+  c.session.calls = {
+      call(c.funcs, "__x64_sys_bpf", 747000, -22),
+      call(c.funcs, "__sys_bpf", 358000, -22),
+      call(c.funcs, "array_map_alloc_check", 75000, -22),
+  };
+  c.session.kstack = {0xffffffff93e0012f, 0xffffffff93c8f027, 0xffffffff93290739,
+                      0xffffffffc0253834, 0xffffffff9329074e, 0xffffffff9328dda5,
+                      0xffffffffc0252c0c, 0xffffffff9328ff2c, 0xffffffff9328afc0,
+                      0xffffffff932c8309, 0xffffffffc02539aa, 0xffffffffc0253246};
+  return c;
+}
+
+TEST(StackView, FentryStackLooksLikeTheKprobeOne) {
+  SeedCase c = fentry_case();
+  EXPECT_TRUE(matches_golden(stack(c, {.symb = SymbLevel::None}), "fentry_stack.txt"));
+}
+
+TEST(StackView, UnfilteredFentryStackKeepsCallSitesAndTrampolines) {
+  SeedCase c = fentry_case();
+  std::string out = stack(c, {.symb = SymbLevel::None, .unfiltered_stacks = true});
+  EXPECT_EQ(split_lines(out).size(), c.session.kstack.size()) << out;
+  EXPECT_NE(out.find("__x64_sys_bpf+0x9\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("bpf_trampoline_6442484048+0xaa [bpf]\n"), std::string::npos) << out;
+}
+
 TEST(StackView, KernelFramesAreSymbolizedAsReturnAddresses) {
   SeedCase c = percpu_array_case();
   stack(c);

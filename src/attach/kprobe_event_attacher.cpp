@@ -1,0 +1,172 @@
+// Single kprobes as tracefs kprobe events. Functions go in chunks; a chunk is one entry event and
+// one return event holding a probe per function, each attached to the tracer with one perf event,
+// and the programs learn the function from its address (TracerConfig::kprobe_events). Attach and
+// detach then cost a few grace periods per chunk instead of several per function.
+#include <bpf/libbpf.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <vector>
+
+#include "attach/attacher.h"
+#include "attach/knob_override.h"
+#include "attach/kprobe_events.h"
+#include "attach/link_ptr.h"
+#include "attach/parallel.h"
+#include "attach/parallel_attach.h"
+#include "discovery/traceable.h"
+#include "util/error.h"
+#include "util/log.h"
+
+namespace retsnoop {
+
+namespace {
+
+// Enough chunks for progress and Ctrl-C to act between them, few enough that their own cost
+// (one perf event and its grace periods per event) stays small next to the probes'.
+constexpr size_t kTargetChunks = 16;
+constexpr size_t kMinChunk = 64;
+
+size_t chunk_size(size_t nr_funcs) {
+  return std::max(kMinChunk, (nr_funcs + kTargetChunks - 1) / kTargetChunks);
+}
+
+struct Chunk {
+  EventName entry, exit;
+  size_t entry_probes = 0, exit_probes = 0;
+  LinkPtr entry_link, exit_link;
+};
+
+class KprobeEventAttacher : public Attacher {
+ public:
+  KprobeEventAttacher(TracerObject& obj, KprobeEventsFile file, uint64_t text_base)
+      : obj_(obj),
+        file_(std::move(file)),
+        group_(own_group(getpid())),
+        text_base_(text_base) {}
+  ~KprobeEventAttacher() override { detach(nullptr); }
+
+  const char* name() const override { return "kprobe"; }
+
+  AttachResult attach(const FuncTable& funcs, const AttachOpts& opts) override {
+    if (size_t stale = file_.remove_stale_events())
+      logf(LOG_INFO, "Removed %zu kprobe events left behind by retsnoop runs that died.\n", stale);
+    ExpeditedRcu fast;
+    AttachResult res;
+    size_t per_chunk = chunk_size(funcs.size());
+    for (size_t first = 0; first < funcs.size(); first += per_chunk) {
+      if (opts.should_stop()) break;
+      size_t end = std::min(funcs.size(), first + per_chunk);
+      attach_chunk(funcs, first, end, res);
+      if (opts.progress) opts.progress->advance(2 * (end - first));
+    }
+    res.interrupted = opts.should_stop();
+    if (res.attached == 0 && !res.interrupted) throw UserError("no function could be attached with kprobes");
+    logf(LOG_DEBUG, "kprobe events: %zu functions in %zu chunks of group %s\n", res.attached,
+         chunks_.size(), group_.c_str());
+    return res;
+  }
+
+  size_t probe_count() const override { return 2 * attached_; }
+
+  uint64_t missed_hits() const override {
+    return obj_.recursion_misses() + file_.missed_hits(group_ + "_");
+  }
+
+  void detach(ProgressMeter* progress) override {
+    if (chunks_.empty()) return;
+    ExpeditedRcu fast;
+    // Chunks overlap their waits: one chunk's tasks-trace grace period (BPF detach) runs while
+    // another's perf event or probes go.
+    parallel_for(chunks_.size(), kAttachThreads, [&](size_t i) {
+      Chunk& c = chunks_[i];
+      c.entry_link.reset();
+      c.exit_link.reset();
+      remove_event(c.entry, c.entry_probes);
+      remove_event(c.exit, c.exit_probes);
+      if (progress) progress->advance(c.entry_probes + c.exit_probes);
+    });
+    chunks_.clear();
+    attached_ = 0;
+  }
+
+ private:
+  EventName event_name(char kind, size_t chunk) const {
+    return {group_, group_ + "_" + kind + std::to_string(chunk)};
+  }
+
+  // Return probe first: a function whose return probe the kernel refuses is skipped with nothing
+  // left to undo; a refused entry probe after an accepted return probe leaves a return probe
+  // whose hits the programs ignore, as the function is dropped from their table.
+  AttachError add_function(Chunk& c, const FuncInfo& fn, uint32_t id) {
+    int err = file_.run(probe_definition(ProbeKind::Return, c.exit.group, c.exit.event, text_base_, fn.addr));
+    if (err) return {err, "kretprobe event failed"};
+    ++c.exit_probes;
+    err = file_.run(probe_definition(ProbeKind::Entry, c.entry.group, c.entry.event, text_base_, fn.addr));
+    if (err) {
+      obj_.forget_func(id);
+      return {err, "kprobe event failed"};
+    }
+    ++c.entry_probes;
+    return {};
+  }
+
+  void attach_chunk(const FuncTable& funcs, size_t first, size_t end, AttachResult& res) {
+    Chunk& c = chunks_.emplace_back();
+    c.entry = event_name('e', chunks_.size() - 1);
+    c.exit = event_name('r', chunks_.size() - 1);
+    size_t added = 0;
+    for (size_t id = first; id < end; ++id) {
+      AttachError e = add_function(c, funcs[id], id);
+      if (e.err == 0) {
+        ++added;
+      } else if (is_system_error(e.err)) {
+        throw UserError(failure_message(funcs[id], e));
+      } else {
+        logf(LOG_INFO, "skipping %s\n", failure_message(funcs[id], e).c_str());
+        ++res.skipped;
+      }
+    }
+    if (c.exit_probes) c.exit_link = attach_event(obj_.exit_prog(), c.exit);
+    if (c.entry_probes) c.entry_link = attach_event(obj_.entry_prog(), c.entry);
+    res.attached += added;
+    attached_ += added;
+  }
+
+  // Opening the event's perf event arms all its probes at once.
+  LinkPtr attach_event(bpf_program* prog, const EventName& ev) {
+    LinkPtr link(bpf_program__attach_tracepoint(prog, ev.group.c_str(), ev.event.c_str()));
+    if (!link)
+      throw UserError("kprobe event " + ev.group + "/" + ev.event + ": cannot attach: " + std::strerror(errno));
+    return link;
+  }
+
+  void remove_event(const EventName& ev, size_t probes) {
+    if (!probes) return;
+    if (int err = file_.run(event_removal(ev.group, ev.event)))
+      logf(LOG_WARN, "cannot remove kprobe event %s/%s: %s\n", ev.group.c_str(), ev.event.c_str(),
+           std::strerror(-err));
+  }
+
+  TracerObject& obj_;
+  KprobeEventsFile file_;
+  std::string group_;
+  uint64_t text_base_;
+  std::vector<Chunk> chunks_;
+  size_t attached_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Attacher> make_kprobe_event_attacher(TracerObject& obj) {
+  auto file = KprobeEventsFile::open(kDefaultTracefsDirs);
+  if (!file) throw UserError("cannot open kprobe_events in tracefs: " + std::string(std::strerror(errno)));
+  uint64_t text_base = kernel_text_base();
+  if (!text_base) throw UserError("cannot find _text in /proc/kallsyms, the anchor of kprobe events");
+  return std::make_unique<KprobeEventAttacher>(obj, std::move(*file), text_base);
+}
+
+}  // namespace retsnoop

@@ -1,0 +1,73 @@
+// Kprobe events in tracefs (kprobe_events): the commands that add probes to an event and remove
+// events, and the file they are written to. An event may hold many probes; one perf event and one
+// BPF attachment then serve all of them, which is what makes single kprobes fast to take off:
+// every perf event that goes away costs RCU and tasks-trace RCU grace periods under global
+// mutexes (6.1: perf_event_detach_bpf_prog, perf_trace_event_unreg), once per event instead of
+// once per probe.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "attach/owned_fd.h"
+
+namespace retsnoop {
+
+enum class ProbeKind { Entry, Return };
+
+// "p:GROUP/EVENT _text+0xOFFSET" (or "r:" for a return probe): adds a probe on the function at
+// text_base + offset to the event, creating the event with its first probe. Not by name: static
+// functions share names. Not by address: the kernel takes every address probe of one event for
+// the same probe ("unknown" symbol, offset 0) and refuses the second.
+std::string probe_definition(ProbeKind kind, std::string_view group, std::string_view event,
+                             uint64_t text_base, uint64_t addr);
+
+// The runtime address of _text, the anchor of probe definitions; 0 when kallsyms lacks it.
+uint64_t kernel_text_base(const std::string& kallsyms_path = "/proc/kallsyms");
+
+// "-:GROUP/EVENT": removes the event and every probe it holds.
+std::string event_removal(std::string_view group, std::string_view event);
+
+// The group of this process's events: "retsnoop_PID", so that concurrent runs never share one
+// and a run killed before cleaning up can be recognized by its dead PID.
+std::string own_group(int pid);
+std::optional<int> group_owner(std::string_view group);
+
+struct EventName {
+  std::string group;
+  std::string event;
+  bool operator==(const EventName&) const = default;
+};
+
+// Missed hits (the third column) summed over the events of a kprobe_profile listing whose name
+// starts with prefix; the kernel counts them for every kprobe event, return probes' exhausted
+// instances included.
+uint64_t parse_missed_hits(std::string_view profile, std::string_view prefix);
+
+// The distinct events of a kprobe_events listing ("p:grp/ev addr ...", "r16:grp/ev ..."), in
+// order of first appearance.
+std::vector<EventName> parse_kprobe_events(std::string_view text);
+
+// The kprobe_events file of the first tracefs directory that has a writable one.
+class KprobeEventsFile {
+ public:
+  // nullopt when no tracefs directory offers it (not mounted, not root, no CONFIG_KPROBE_EVENTS).
+  static std::optional<KprobeEventsFile> open(const std::vector<std::string>& tracefs_dirs);
+  // Runs one command; 0 or the kernel's negative errno.
+  int run(const std::string& command) const;
+  // Missed hits of the events named prefix*; 0 when kprobe_profile is unreadable.
+  uint64_t missed_hits(std::string_view prefix) const;
+  // Removes the events of retsnoop runs that died without removing them; returns how many.
+  size_t remove_stale_events() const;
+
+ private:
+  KprobeEventsFile(std::string dir, OwnedFd fd) : dir_(std::move(dir)), fd_(std::move(fd)) {}
+
+  std::string dir_;
+  OwnedFd fd_;
+};
+
+}  // namespace retsnoop

@@ -1,0 +1,72 @@
+#include "attach/kprobe_events.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+
+namespace retsnoop {
+namespace {
+
+TEST(KprobeEvents, ProbeDefinitionsAnchorOnText) {
+  EXPECT_EQ(probe_definition(ProbeKind::Entry, "retsnoop_42", "retsnoop_42_e0", 0xffffffff81000000,
+                             0xffffffff812345a0),
+            "p:retsnoop_42/retsnoop_42_e0 _text+0x2345a0");
+  EXPECT_EQ(probe_definition(ProbeKind::Return, "g", "ev", 0xffffffff81000000, 0xffffffffc0a01000),
+            "r:g/ev _text+0x3fa01000");
+}
+
+TEST(KprobeEvents, RemovalNamesTheEvent) { EXPECT_EQ(event_removal("g", "ev"), "-:g/ev"); }
+
+TEST(KprobeEvents, GroupNamesItsOwner) {
+  EXPECT_EQ(own_group(1234), "retsnoop_1234");
+  EXPECT_EQ(group_owner("retsnoop_1234"), 1234);
+  EXPECT_EQ(group_owner(own_group(7)), 7);
+  EXPECT_FALSE(group_owner("kprobes"));
+  EXPECT_FALSE(group_owner("retsnoop_"));
+  EXPECT_FALSE(group_owner("retsnoop_12x"));
+  EXPECT_FALSE(group_owner("retsnoop_0"));
+}
+
+TEST(KprobeEvents, ParsesListingIntoDistinctEvents) {
+  const char* listing =
+      "p:retsnoop_9/retsnoop_9_e0 _text+0x2345a0\n"
+      "p:retsnoop_9/retsnoop_9_e0 _text+0x2345f0\n"
+      "r16:retsnoop_9/retsnoop_9_r0 _text+0x2345a0\n"
+      "p:kprobes/myprobe do_sys_open dfd=%ax\n"
+      "garbage\n";
+  auto events = parse_kprobe_events(listing);
+  ASSERT_EQ(events.size(), 3u);
+  EXPECT_EQ(events[0], (EventName{"retsnoop_9", "retsnoop_9_e0"}));
+  EXPECT_EQ(events[1], (EventName{"retsnoop_9", "retsnoop_9_r0"}));
+  EXPECT_EQ(events[2], (EventName{"kprobes", "myprobe"}));
+}
+
+TEST(KprobeEvents, SumsMissedHitsOfOwnEvents) {
+  const char* profile =
+      "  retsnoop_9_e0                                              120               3\n"
+      "  retsnoop_9_r0                                              118               5\n"
+      "  myprobe                                                     10             100\n";
+  EXPECT_EQ(parse_missed_hits(profile, "retsnoop_9_"), 8u);
+  EXPECT_EQ(parse_missed_hits(profile, "retsnoop_1_"), 0u);
+  EXPECT_EQ(parse_missed_hits("", "retsnoop_9_"), 0u);
+}
+
+TEST(KprobeEvents, TextBaseFromKallsyms) {
+  std::string path = "/tmp/rs_kallsyms_test." + std::to_string(getpid());
+  std::ofstream(path) << "0000000000000000 A fixed_percpu_data\n"
+                         "ffffffff9a000000 T startup_64\n"
+                         "ffffffff9a000000 T _stext\n"
+                         "ffffffff9a000000 T _text\n"
+                         "ffffffff9a000040 T secondary_startup_64\n";
+  EXPECT_EQ(kernel_text_base(path), 0xffffffff9a000000ull);
+  std::ofstream(path) << "ffffffff9a000040 T secondary_startup_64\n";
+  EXPECT_EQ(kernel_text_base(path), 0u);
+  std::remove(path.c_str());
+}
+
+TEST(KprobeEvents, NoTracefsNoFile) { EXPECT_FALSE(KprobeEventsFile::open({"/nonexistent/tracefs"})); }
+
+}  // namespace
+}  // namespace retsnoop
