@@ -95,11 +95,12 @@ struct Discovery {
 };
 
 Discovery discover(const Options& opts, GlobSelection sel, const Features& features) {
-  // The rest of kallsyms waits until attaching (trace_loop()) or a module function matches.
+  // The rest of kallsyms waits until attached (trace_loop()), or until a module function matches.
   Discovery d{timed("kallsyms text", [] { return Kallsyms::load_text(); }), std::nullopt, {}};
   bool need_dwarf = dwarf_required(opts, sel);
   if (need_dwarf || opts.symbolize != SymbolizeLevel::None)
-    d.vmlinux = timed("vmlinux", [&] { return load_vmlinux({opts.kernel_path, need_dwarf}, d.ksyms); });
+    d.vmlinux =
+        timed("vmlinux DWARF", [&] { return load_vmlinux({opts.kernel_path, need_dwarf}, d.ksyms); });
   std::unique_ptr<CuGlobIndex> cu_index;
   if (d.vmlinux) cu_index = std::make_unique<CuGlobIndex>(d.vmlinux->image, default_cu_cache_dir());
   PlanOptions plan_opts = plan_options(opts);

@@ -23,6 +23,7 @@
 #include "discovery/kallsyms.h"
 #include "format/json_view.h"
 #include "format/session_view.h"
+#include "symbolize/awaiting_symbolizer.h"
 #include "util/error.h"
 #include "util/log.h"
 #include "util/phase_timer.h"
@@ -116,14 +117,10 @@ double process_age() {
 }
 
 // The -v line at the start is what scripts wait for to interrupt an attach in progress.
-AttachResult attach_all(Attacher& attacher, const FuncTable& funcs, Kallsyms& ksyms,
-                        StopSignal& stop) {
+AttachResult attach_all(Attacher& attacher, const FuncTable& funcs, StopSignal& stop) {
   logf(LOG_INFO, "Attaching %zu functions with %s (start-up took %.2f s)...\n", funcs.size(),
        attacher.name(), process_age());
   auto t0 = Clock::now();
-  // Only stacks need the rest of kallsyms (modules, BPF programs): read it while the kernel
-  // attaches, which mostly waits (RCU grace periods, text patching), instead of before.
-  std::future<void> ksyms_rest = std::async(std::launch::async, [&ksyms] { ksyms.load_rest(); });
   AttachResult res;
   {
     ProgressMeter progress("Attaching... ", 2 * funcs.size(), ProgressMeter::Finish::Erase,
@@ -133,7 +130,6 @@ AttachResult attach_all(Attacher& attacher, const FuncTable& funcs, Kallsyms& ks
     aopts.progress = &progress;
     res = attacher.attach(funcs, aopts);
   }
-  ksyms_rest.get();
   logf(LOG_INFO, "Attached %zu functions with %s in %.3f s (%zu skipped).\n", res.attached,
        attacher.name(), seconds_since(t0), res.skipped);
   return res;
@@ -152,6 +148,19 @@ void report_missed_hits(const Attacher& attacher, const TracerObject& obj, Attac
   else
     logf(LOG_INFO, "Missed probe hits: not counted by this kernel for %s (Linux 6.7+ counts them).\n",
          attacher.name());
+}
+
+// Discovery read kallsyms only as far as planning needed (Kallsyms::load_text()); stacks need the
+// rest (modules, BPF programs). Reading it while the tracer waits for sessions keeps it off the
+// time to attach. Without it, frames outside vmlinux text stay unnamed.
+std::shared_future<void> load_rest_in_background(Kallsyms& ksyms) {
+  return std::async(std::launch::async, [&ksyms] {
+           try {
+             ksyms.load_rest();
+           } catch (const UserError& e) {
+             logf(LOG_WARN, "WARNING: %s: frames outside vmlinux text stay unnamed\n", e.what());
+           }
+         }).share();
 }
 
 // fexit stacks run through BPF trampolines and programs that did not exist when discovery read
@@ -177,16 +186,21 @@ void detach_all(Attacher& attacher) {
 
 int trace_loop(const TraceLoopInputs& in, StopSignal& stop) {
   TracerConfig cfg = tracer_config(in.opts, in.kind);
-  cfg.kprobe_session = timed("kprobe session probe", [&] { return in.features.has(Feature::KprobeSession); });
+  cfg.kprobe_session = in.features.has(Feature::KprobeSession);
   cfg.kprobe_events = in.kind == AttachKind::Kprobe && in.opts.kprobe_events && kprobe_events_usable(in.features);
   auto obj = timed("BPF object load", [&] { return std::make_unique<TracerObject>(cfg, in.funcs); });
   KnobOverride::recover();
   auto attacher = make_attacher(in.kind, *obj);
-  AttachResult res = attach_all(*attacher, in.funcs, in.ksyms, stop);
-  if (in.kind == AttachKind::Fentry && !res.interrupted) refresh_bpf_symbols(in.ksyms);
+  AttachResult res = attach_all(*attacher, in.funcs, stop);
+  // The rest of kallsyms, read from here on, lists [bpf] as the attach left it; only a table
+  // completed before attaching (module globs, no tracefs) needs those symbols read again.
+  if (in.kind == AttachKind::Fentry && !res.interrupted && in.ksyms.complete())
+    refresh_bpf_symbols(in.ksyms);
+  std::shared_future<void> ksyms_loaded = load_rest_in_background(in.ksyms);
 
   FormatOptions fopts = format_options(in.opts, in.symb_level);
-  FormatContext ctx{in.funcs, in.symbolizer, fopts};
+  AwaitingSymbolizer symbolizer(in.symbolizer, ksyms_loaded);
+  FormatContext ctx{in.funcs, symbolizer, fopts};
   int64_t clock_offset = mono_to_real_ns();
   ErrorFilter errors(in.opts.allow_errors, in.opts.deny_errors);
   Receiver receiver(*obj, in.funcs, errors,

@@ -17,7 +17,7 @@ struct TraceLoopInputs {
   const Options& opts;
   const FuncTable& funcs;
   Symbolizer& symbolizer;
-  Kallsyms& ksyms;  // the symbolizer's; read to its end while attaching, [bpf] symbols re-read
+  Kallsyms& ksyms;  // the symbolizer's; read to its end once attached, [bpf] symbols re-read
                     // after an fentry attach
   SymbLevel symb_level;
   AttachKind kind;

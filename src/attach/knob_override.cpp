@@ -1,5 +1,6 @@
 #include "attach/knob_override.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -15,11 +16,14 @@ namespace retsnoop {
 
 namespace {
 
+bool write_knob(int fd, char value) {
+  const char text[2] = {value, '\n'};
+  return pwrite(fd, text, sizeof(text), 0) == static_cast<ssize_t>(sizeof(text));
+}
+
 bool write_knob(const std::string& path, char value) {
-  std::ofstream out(path);
-  out << value << '\n';
-  out.close();
-  return !out.fail();
+  OwnedFd fd(open(path.c_str(), O_WRONLY | O_CLOEXEC));
+  return fd && write_knob(fd.get(), value);
 }
 
 char read_knob(const std::string& path) {
@@ -47,6 +51,9 @@ int marker_pid(const std::string& name) {
 
 KnobOverride::KnobOverride(KnobChange change, std::string marker_dir) : change_(std::move(change)) {
   if (read_knob(change_.knob) != change_.from) return;
+  // Opened now: setting it back must not need a file descriptor, which may have run out by then.
+  knob_fd_ = OwnedFd(open(change_.knob.c_str(), O_WRONLY | O_CLOEXEC));
+  if (!knob_fd_) return;
   std::error_code ec;
   std::filesystem::create_directories(marker_dir, ec);
   marker_ = marker_dir + "/" + marker_name(change_.knob, getpid());
@@ -54,7 +61,7 @@ KnobOverride::KnobOverride(KnobChange change, std::string marker_dir) : change_(
     logf(LOG_DEBUG, "%s: cannot write %s, leaving it alone\n", change_.knob.c_str(), marker_.c_str());
     return;
   }
-  switched_ = write_knob(change_.knob, change_.to);
+  switched_ = write_knob(knob_fd_.get(), change_.to);
   if (switched_)
     logf(LOG_DEBUG, "%s: %s on\n", change_.knob.c_str(), change_.what.c_str());
   else
@@ -63,7 +70,7 @@ KnobOverride::KnobOverride(KnobChange change, std::string marker_dir) : change_(
 
 KnobOverride::~KnobOverride() {
   if (!switched_) return;
-  if (write_knob(change_.knob, change_.from))
+  if (write_knob(knob_fd_.get(), change_.from))
     logf(LOG_DEBUG, "%s: %s off\n", change_.knob.c_str(), change_.what.c_str());
   else
     logf(LOG_WARN, "%s: cannot restore %c, %s stays on\n", change_.knob.c_str(), change_.from,

@@ -5,6 +5,8 @@
 
 #include <string>
 
+#include "attach/owned_fd.h"
+
 namespace retsnoop {
 
 struct KnobChange {
@@ -34,6 +36,7 @@ class KnobOverride {
  private:
   const KnobChange change_;
   std::string marker_;
+  OwnedFd knob_fd_;
   bool switched_ = false;
 };
 

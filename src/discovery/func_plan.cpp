@@ -23,7 +23,9 @@ struct Match {
 };
 
 void add_typed(GlobSet& set, const std::vector<std::string>& typed, bool must_match) {
-  for (GlobSpec& g : parse_glob_args(typed)) set.add(std::move(g), "", must_match);
+  std::vector<GlobSpec> globs = parse_glob_args(typed);
+  set.reserve(globs.size());
+  for (GlobSpec& g : globs) set.add(std::move(g), "", must_match);
 }
 
 // Globs of a preset or of the built-in deny list: never user errors, never required to match.
@@ -169,15 +171,21 @@ FuncPlan plan_functions(GlobSelection sel, const PlanOptions& opts, Kallsyms& ks
   add_fixed(sel.deny, builtin_deny_globs(opts.fentry && !opts.fexit_sleep_fix), "built-in");
   for (GlobSet* set : {&sel.entry, &sel.allow, &sel.deny}) set->resolve_paths(opts.source_index);
   FuncPlan plan;
-  BtfFuncs btf = timed("vmlinux BTF", [&] { return BtfFuncs(opts.btf_dir); });
-  std::vector<TraceableFunc> traceable = timed("traceable", [&] { return load_traceable(opts, ksyms, btf, plan.stats); });
-  std::vector<Candidate> cands = timed("group", [&] { return group_traceable(traceable); });
-  plan.stats.traceable = cands.size();
-  std::vector<Match> matches = timed("match", [&] { return match_candidates(cands, sel, plan.stats); });
+  BtfFuncs btf = timed("BTF", [&] { return BtfFuncs(opts.btf_dir); });
+  std::vector<TraceableFunc> traceable =
+      timed("traceable functions", [&] { return load_traceable(opts, ksyms, btf, plan.stats); });
+  std::vector<Match> matches;
+  std::vector<Candidate> cands;
+  timed("matching", [&] {
+    cands = group_traceable(traceable);
+    plan.stats.traceable = cands.size();
+    matches = match_candidates(cands, sel, plan.stats);
+  });
   check_entry_globs(sel.entry);
-  std::vector<std::vector<uint64_t>> addrs = timed("addrs", [&] { return kallsyms_addrs(ksyms, matches); });
-  timed("add", [&] {
-  for (size_t i = 0; i < matches.size(); ++i) add_function(matches[i], addrs[i], btf, opts.fentry, plan);
+  timed("addresses and types", [&] {
+    std::vector<std::vector<uint64_t>> addrs = kallsyms_addrs(ksyms, matches);
+    plan.funcs.reserve(matches.size());
+    for (size_t i = 0; i < matches.size(); ++i) add_function(matches[i], addrs[i], btf, opts.fentry, plan);
   });
   check_entries_left(plan.funcs);
   for (const GlobSet* set : {&sel.entry, &sel.allow, &sel.deny}) {

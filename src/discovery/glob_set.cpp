@@ -17,16 +17,17 @@ bool is_plain_name(const GlobSpec& spec) {
 }  // namespace
 
 void GlobSet::add(GlobSpec spec, std::string_view origin, bool must_match) {
-  std::string category = origin.empty() ? category_ : category_ + " (" + std::string(origin) + ")";
-  GlobCount count{std::move(category), spec.text, 0, must_match && spec.kind == GlobKind::Name};
   if (is_plain_name(spec)) {
     exact_.push_back(entries_.size());
     exact_index_.reset();
   } else {
     scanned_.push_back(entries_.size());
   }
-  entries_.push_back({std::move(spec), std::move(count), {}});
+  bool must = must_match && spec.kind == GlobKind::Name;
+  entries_.push_back({std::move(spec), std::string(origin), 0, must, {}});
 }
+
+void GlobSet::reserve(size_t more) { entries_.reserve(entries_.size() + more); }
 
 void GlobSet::index_exact() {
   exact_index_.emplace(exact_.size());
@@ -64,7 +65,7 @@ bool GlobSet::entry_matches(const Entry& e, std::string_view module, std::string
 
 bool GlobSet::count_match(Entry& e, std::string_view module, std::string_view name) {
   if (!entry_matches(e, module, name)) return false;
-  ++e.count.matches;
+  ++e.matches;
   return true;
 }
 
@@ -83,7 +84,11 @@ bool GlobSet::match(std::string_view module, std::string_view name) {
 
 std::vector<GlobCount> GlobSet::counts() const {
   std::vector<GlobCount> out;
-  for (const Entry& e : entries_) out.push_back(e.count);
+  out.reserve(entries_.size());
+  for (const Entry& e : entries_) {
+    std::string category = e.origin.empty() ? category_ : category_ + " (" + e.origin + ")";
+    out.push_back({std::move(category), e.spec.text, e.matches, e.must_match});
+  }
   return out;
 }
 

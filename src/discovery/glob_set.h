@@ -29,6 +29,8 @@ class GlobSet {
 
   // origin is appended to the category in counts ("-c bpf", "built-in"); empty for user globs.
   void add(GlobSpec spec, std::string_view origin, bool must_match);
+  // Room for more globs: an @FILE may list thousands.
+  void reserve(size_t more);
   // Resolves ':PATHGLOB' globs to function names. Throws UserError if there is one and no index
   // (no vmlinux with DWARF).
   void resolve_paths(SourcePathIndex* index);
@@ -49,7 +51,9 @@ class GlobSet {
   };
   struct Entry {
     GlobSpec spec;
-    GlobCount count;
+    std::string origin;
+    size_t matches;
+    bool must_match;
     std::unordered_set<std::string, NameHash, std::equal_to<>>
         path_funcs;  // Path globs: names DWARF puts under the path
   };

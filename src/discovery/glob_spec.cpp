@@ -1,8 +1,8 @@
 #include "discovery/glob_spec.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <sstream>
 
 #include "discovery/file_text.h"
 #include "util/error.h"
@@ -33,7 +33,8 @@ bool symbol_char(char c) { return is_alnum(c) || c == '_' || c == '.' || c == '*
 // Module names in kallsyms are identifiers too: the kernel stores "kvm-intel" as "kvm_intel".
 bool module_char(char c) { return is_alnum(c) || c == '_' || c == '*' || c == '?'; }
 
-void check_chars(std::string_view text, std::string_view part, bool (*allowed)(char),
+template <typename Allowed>
+void check_chars(std::string_view text, std::string_view part, Allowed allowed,
                  std::string_view what) {
   for (char c : part) {
     if (!allowed(c))
@@ -86,21 +87,25 @@ std::string read_glob_file(const std::string& path) {
 
 // Tokens split on whitespace; a token starting with '[' is the module part of the previous one,
 // so a file can list "foo [kvm]" just like the command line.
-std::vector<std::string> glob_file_entries(const std::string& content) {
+std::vector<std::string> glob_file_entries(std::string_view content) {
   std::vector<std::string> entries;
-  std::istringstream in(content);
-  std::string tok;
-  while (in >> tok) {
+  for (size_t end = 0;;) {
+    size_t start = content.find_first_not_of(kSpace, end);
+    if (start == std::string_view::npos) break;
+    end = std::min(content.find_first_of(kSpace, start), content.size());
+    std::string_view tok = content.substr(start, end - start);
     if (tok.front() == '[' && !entries.empty())
-      entries.back() += " " + tok;
+      entries.back().append(" ").append(tok);
     else
-      entries.push_back(tok);
+      entries.emplace_back(tok);
   }
   return entries;
 }
 
 void append_file_globs(const std::string& path, std::vector<GlobSpec>& out) {
-  for (const std::string& entry : glob_file_entries(read_glob_file(path))) {
+  std::vector<std::string> entries = glob_file_entries(read_glob_file(path));
+  out.reserve(out.size() + entries.size());
+  for (const std::string& entry : entries) {
     if (entry.front() == '@') invalid(entry, "nested @FILE in '" + path + "' is not supported");
     out.push_back(parse_glob(entry));
   }

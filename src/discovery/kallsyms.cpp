@@ -126,9 +126,9 @@ Kallsyms Kallsyms::load_text(const std::string& path) {
 
 void Kallsyms::load_rest() {
   if (!rest_) return;
-  std::optional<std::string> text = rest_->read_rest();
-  if (!text) read_failed(rest_->path());
-  rest_.reset();
+  std::unique_ptr<SplitTextFile> file = std::move(rest_);
+  std::optional<std::string> text = file->read_rest();
+  if (!text) read_failed(file->path());
   add_text(*text);
 }
 

@@ -33,8 +33,8 @@ class Kallsyms {
   static Kallsyms load_text(const std::string& path = "/proc/kallsyms");
   // Whether the whole file has been read.
   bool complete() const { return !rest_; }
-  // Reads what load_text() left; nothing when complete. Throws UserError on a read error.
-  // Pointers into the table become invalid.
+  // Reads what load_text() left; nothing when complete. Throws UserError on a read error, after
+  // which the table counts as complete. Pointers into the table become invalid.
   void load_rest();
 
   const std::vector<KSym>& symbols() const { return syms_; }

@@ -1,8 +1,7 @@
 #include "discovery/plan_report.h"
 
 #include <algorithm>
-#include <cinttypes>
-#include <cstdio>
+#include <vector>
 
 #include "discovery/symbol_name.h"
 
@@ -55,16 +54,28 @@ std::string func_flags(const FuncInfo& f) {
   return flags;
 }
 
+// "%016" PRIx64 without printf: -v prints this for every function before attaching, ten thousand
+// lines took 40 ms in the test VMs.
+void append_addr(std::string& out, uint64_t addr) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  for (int shift = 60; shift >= 0; shift -= 4) out += kDigits[(addr >> shift) & 0xf];
+}
+
 void append_functions(std::string& out, const FuncTable& funcs) {
+  std::vector<std::string> names;
+  names.reserve(funcs.size());
   size_t width = 0;
-  for (const FuncInfo& f : funcs) width = std::max(width, qualified_name(f.module, f.name).size());
-  out += "Functions to attach:\n";
   for (const FuncInfo& f : funcs) {
-    char addr[24];
-    std::snprintf(addr, sizeof(addr), "%016" PRIx64, f.addr);
-    std::string name = qualified_name(f.module, f.name);
-    name.resize(width, ' ');
-    out += "  " + std::string(addr) + "  " + name + "  " + func_flags(f) + "\n";
+    names.push_back(qualified_name(f.module, f.name));
+    width = std::max(width, names.back().size());
+  }
+  out += "Functions to attach:\n";
+  out.reserve(out.size() + funcs.size() * (width + 32));
+  for (size_t i = 0; i < funcs.size(); ++i) {
+    out += "  ";
+    append_addr(out, funcs[i].addr);
+    out.append("  ").append(names[i]).append(width - names[i].size(), ' ').append("  ");
+    out.append(func_flags(funcs[i])).append("\n");
   }
 }
 
