@@ -40,7 +40,7 @@ int probe_cookie(KernelBtf&) { return probe_helper(BPF_FUNC_get_attach_cookie); 
 // has the kind fails copying it (EFAULT), one that does not answers EINVAL (unknown attach type)
 // or, built without CONFIG_FPROBE (Debian's 6.1), EOPNOTSUPP. Nothing gets attached. A symbol
 // name that cannot exist would do too, but the kernel looks a name up among all its symbols:
-// 45 ms per probe in the test VMs, against 2 ms.
+// 45 ms per probe in the test VMs, against 1 ms.
 bool probe_multi_link(MultiLinkKind kind) {
   const bpf_insn prog[] = {
       {BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0},

@@ -6,6 +6,7 @@
 #include "app/attach_choice.h"
 #include "app/features.h"
 #include "app/libbpf_logging.h"
+#include "app/malloc_tuning.h"
 #include "app/privileges.h"
 #include "app/rlimits.h"
 #include "app/stop_signal.h"
@@ -126,6 +127,7 @@ int dry_run(const Options& opts, GlobSelection sel) {
 }  // namespace
 
 int run(const Options& opts) {
+  keep_freed_memory();
   set_log_verbosity(opts.verbosity);
   route_libbpf_logs();
   if (opts.show_version) return print_version(opts);

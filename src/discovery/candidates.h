@@ -22,7 +22,8 @@ struct Candidate {
 std::vector<Candidate> group_traceable(const std::vector<TraceableFunc>& list);
 
 // Stand-in for available_filter_functions when tracefs can't be read: kallsyms functions whose
-// source name has BTF, one entry per kallsyms copy.
+// source name has BTF, one entry per kallsyms copy. The entries point into ksyms, valid as long
+// as its table does not change.
 std::vector<TraceableFunc> traceable_from_kallsyms(const Kallsyms& ksyms, BtfFuncs& btf);
 
 }  // namespace retsnoop

@@ -33,8 +33,8 @@ void add_fixed(GlobSet& set, std::span<const std::string_view> globs, std::strin
   for (std::string_view g : globs) set.add(parse_glob(g), origin, false);
 }
 
-std::vector<TraceableFunc> load_traceable(const PlanOptions& o, Kallsyms& ksyms,
-                                          BtfFuncs& btf, PlanStats& stats) {
+TraceableList load_traceable(const PlanOptions& o, Kallsyms& ksyms, BtfFuncs& btf,
+                             PlanStats& stats) {
   if (auto list = read_traceable_functions(o.tracefs_dirs)) {
     stats.traceable_from_tracefs = true;
     return std::move(*list);
@@ -49,8 +49,8 @@ std::vector<TraceableFunc> load_traceable(const PlanOptions& o, Kallsyms& ksyms,
         "Can't tell which kernel functions are traceable: " + why,
         "run as root with tracefs mounted (mount -t tracefs nodev /sys/kernel/tracing)");
   }
-  ksyms.load_rest();  // module functions too
-  return traceable_from_kallsyms(ksyms, btf);
+  ksyms.load_rest();  // module functions too, and no change to the table after this
+  return {nullptr, traceable_from_kallsyms(ksyms, btf)};
 }
 
 std::vector<Match> match_candidates(const std::vector<Candidate>& cands, GlobSelection& s,
@@ -69,7 +69,7 @@ std::vector<Match> match_candidates(const std::vector<Candidate>& cands, GlobSel
     ++stats.matched;
     out.push_back({&c, entry});
   }
-  // Function ids follow (module, name): the order of the table user space and BPF share.
+  // FuncPlan::funcs follows (module, name); the list did not.
   std::sort(out.begin(), out.end(), [](const Match& a, const Match& b) {
     return std::pair(a.cand->module, a.cand->name) < std::pair(b.cand->module, b.cand->name);
   });
@@ -87,7 +87,8 @@ void check_entry_globs(const GlobSet& entry) {
 
 // The kallsyms addresses of each match, in address order. One pass over the symbols with the
 // matches indexed: the ~100k kallsyms names are many more than a run looks up.
-std::vector<std::vector<uint64_t>> kallsyms_addrs(Kallsyms& ksyms, const std::vector<Match>& matches) {
+std::vector<std::vector<uint64_t>> kallsyms_addrs(Kallsyms& ksyms,
+                                                  const std::vector<Match>& matches) {
   bool modules = std::any_of(matches.begin(), matches.end(),
                              [](const Match& m) { return !m.cand->module.empty(); });
   if (modules) ksyms.load_rest();
@@ -172,12 +173,12 @@ FuncPlan plan_functions(GlobSelection sel, const PlanOptions& opts, Kallsyms& ks
   for (GlobSet* set : {&sel.entry, &sel.allow, &sel.deny}) set->resolve_paths(opts.source_index);
   FuncPlan plan;
   BtfFuncs btf = timed("BTF", [&] { return BtfFuncs(opts.btf_dir); });
-  std::vector<TraceableFunc> traceable =
+  TraceableList traceable =
       timed("traceable functions", [&] { return load_traceable(opts, ksyms, btf, plan.stats); });
   std::vector<Match> matches;
   std::vector<Candidate> cands;
   timed("matching", [&] {
-    cands = group_traceable(traceable);
+    cands = group_traceable(traceable.funcs);
     plan.stats.traceable = cands.size();
     matches = match_candidates(cands, sel, plan.stats);
   });
@@ -185,7 +186,8 @@ FuncPlan plan_functions(GlobSelection sel, const PlanOptions& opts, Kallsyms& ks
   timed("addresses and types", [&] {
     std::vector<std::vector<uint64_t>> addrs = kallsyms_addrs(ksyms, matches);
     plan.funcs.reserve(matches.size());
-    for (size_t i = 0; i < matches.size(); ++i) add_function(matches[i], addrs[i], btf, opts.fentry, plan);
+    for (size_t i = 0; i < matches.size(); ++i)
+      add_function(matches[i], addrs[i], btf, opts.fentry, plan);
   });
   check_entries_left(plan.funcs);
   for (const GlobSet* set : {&sel.entry, &sel.allow, &sel.deny}) {

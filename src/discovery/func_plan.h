@@ -63,7 +63,8 @@ GlobSelection parse_selection(const PlanOptions& opts);
 
 // Adds the built-in deny list for opts' attach mode to sel. Throws UserError for an entry name
 // glob matching nothing, a path glob without opts.source_index, or when no entry function is left
-// to attach. Reads the rest of a ksyms from Kallsyms::load_text() when module functions match.
+// to attach. Reads the rest of a ksyms from Kallsyms::load_text() when a module function matches
+// or the traceable functions must be guessed from kallsyms.
 FuncPlan plan_functions(GlobSelection sel, const PlanOptions& opts, Kallsyms& ksyms);
 // parse_selection(), then the above.
 FuncPlan plan_functions(const PlanOptions& opts, Kallsyms& ksyms);

@@ -4,9 +4,9 @@
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
-#include <optional>
 #include <unordered_set>
 #include <vector>
 
@@ -51,9 +51,9 @@ class GlobSet {
   };
   struct Entry {
     GlobSpec spec;
-    std::string origin;
-    size_t matches;
-    bool must_match;
+    std::string origin;  // of a preset or built-in glob, for its category in counts()
+    size_t matches = 0;
+    bool must_match = false;
     std::unordered_set<std::string, NameHash, std::equal_to<>>
         path_funcs;  // Path globs: names DWARF puts under the path
   };

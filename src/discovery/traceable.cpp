@@ -31,7 +31,7 @@ void add_line(std::string_view line, std::vector<TraceableFunc>& out) {
     if (mod.size() >= 2 && mod.front() == '[' && mod.back() == ']')
       mod = mod.substr(1, mod.size() - 2);
   }
-  out.push_back({std::string(name), std::string(mod)});
+  out.push_back({name, mod});
 }
 
 }  // namespace
@@ -46,12 +46,15 @@ std::vector<TraceableFunc> parse_available_filter_functions(std::string_view tex
   return out;
 }
 
-std::optional<std::vector<TraceableFunc>> read_traceable_functions(
-    const std::vector<std::string>& tracefs_dirs) {
+std::optional<TraceableList> read_traceable_functions(const std::vector<std::string>& tracefs_dirs) {
   for (const std::string& dir : tracefs_dirs) {
     std::string path = dir + "/available_filter_functions";
     std::optional<std::string> text = read_text_file(path);
-    if (text) return parse_available_filter_functions(*text);
+    if (text) {
+      auto held = std::make_unique<const std::string>(std::move(*text));
+      std::vector<TraceableFunc> funcs = parse_available_filter_functions(*held);
+      return TraceableList{std::move(held), std::move(funcs)};
+    }
     logf(LOG_DEBUG, "%s: %s\n", path.c_str(), std::strerror(errno));
   }
   return std::nullopt;

@@ -1,7 +1,7 @@
-// Ids by hash in one flat open-addressing table. Discovery indexes ~100k names per run before it
-// can attach (kallsyms, BTF functions, traceable functions); sorting them or allocating a node
-// per name cost tens of milliseconds each in the test VMs, where a single pass over a flat array
-// costs a few.
+// Ids by hash in one flat open-addressing table. Discovery indexes tens of thousands of names per
+// run before it can attach (BTF functions, traceable functions); sorting them or allocating a
+// node per name cost tens of milliseconds each in the test VMs, where a single pass over a flat
+// array costs a few.
 #pragma once
 
 #include <cstdint>

@@ -31,10 +31,20 @@ TEST(Traceable, KeepsEveryCopyOfADuplicateName) {
 TEST(Traceable, ReadsTheFirstDirectoryThatHasTheFile) {
   auto list = read_traceable_functions({"/nonexistent/tracing", kTracefs});
   ASSERT_TRUE(list.has_value());
-  EXPECT_EQ(list->size(), 19u);  // 20 lines minus the invalid-address placeholder
-  EXPECT_EQ(list->front().name, "__x64_sys_bpf");
-  EXPECT_EQ(list->back().name, "map_create");
-  EXPECT_EQ(list->back().module, "kvm");
+  EXPECT_EQ(list->funcs.size(), 19u);  // 20 lines minus the invalid-address placeholder
+  EXPECT_EQ(list->funcs.front().name, "__x64_sys_bpf");
+  EXPECT_EQ(list->funcs.back().name, "map_create");
+  EXPECT_EQ(list->funcs.back().module, "kvm");
+}
+
+// The entries point into the list's own copy of the text, which moving the list keeps.
+TEST(Traceable, EntriesStayValidWhenTheListMoves) {
+  auto list = read_traceable_functions({kTracefs});
+  ASSERT_TRUE(list.has_value());
+  TraceableList moved = std::move(*list);
+  EXPECT_EQ(moved.funcs.front().name, "__x64_sys_bpf");
+  EXPECT_GE(moved.funcs.front().name.data(), moved.text->data());
+  EXPECT_LT(moved.funcs.front().name.data(), moved.text->data() + moved.text->size());
 }
 
 TEST(Traceable, UnreadableEverywhereIsReportedToTheCaller) {
