@@ -85,8 +85,8 @@ void print_line(const char* text) {
   std::fflush(stdout);
 }
 
-std::unique_ptr<Attacher> make_attacher(AttachKind kind, TracerObject& obj) {
-  if (obj.kprobe_events()) return make_kprobe_event_attacher(obj);
+std::unique_ptr<Attacher> make_attacher(AttachKind kind, TracerObject& obj, const Kallsyms& ksyms) {
+  if (obj.kprobe_events()) return make_kprobe_event_attacher(obj, ksyms.addr_of("_text"));
   switch (kind) {
     case AttachKind::MultiKprobe:
       return make_multi_kprobe_attacher(obj);
@@ -190,7 +190,7 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop) {
   cfg.kprobe_events = in.kind == AttachKind::Kprobe && in.opts.kprobe_events && kprobe_events_usable(in.features);
   auto obj = timed("BPF object load", [&] { return std::make_unique<TracerObject>(cfg, in.funcs); });
   KnobOverride::recover();
-  auto attacher = make_attacher(in.kind, *obj);
+  auto attacher = make_attacher(in.kind, *obj, in.ksyms);
   AttachResult res = attach_all(*attacher, in.funcs, stop);
   // The rest of kallsyms, read from here on, lists [bpf] as the attach left it; only a table
   // completed before attaching (module globs, no tracefs) needs those symbols read again.

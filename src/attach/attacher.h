@@ -43,8 +43,9 @@ class Attacher {
 };
 
 std::unique_ptr<Attacher> make_kprobe_attacher(TracerObject& obj);
-// For a TracerObject loaded with TracerConfig::kprobe_events.
-std::unique_ptr<Attacher> make_kprobe_event_attacher(TracerObject& obj);
+// For a TracerObject loaded with TracerConfig::kprobe_events; text_base: the runtime address of
+// _text, which probe definitions are relative to (attach/kprobe_events.h).
+std::unique_ptr<Attacher> make_kprobe_event_attacher(TracerObject& obj, uint64_t text_base);
 std::unique_ptr<Attacher> make_multi_kprobe_attacher(TracerObject& obj);
 std::unique_ptr<Attacher> make_fentry_attacher(TracerObject& obj);
 

@@ -1,7 +1,6 @@
 #include "attach/knob_override.h"
 
 #include <fcntl.h>
-#include <signal.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -11,6 +10,7 @@
 #include <system_error>
 
 #include "util/log.h"
+#include "util/process_alive.h"
 
 namespace retsnoop {
 
@@ -31,8 +31,6 @@ char read_knob(const std::string& path) {
   std::ifstream(path) >> value;
   return value;
 }
-
-bool process_exists(int pid) { return kill(pid, 0) == 0 || errno != ESRCH; }
 
 // "<knob file name>.<pid>", holding "<knob path> <from> <to>".
 std::string marker_name(const std::string& knob, int pid) {
@@ -84,7 +82,7 @@ size_t KnobOverride::recover(const std::string& marker_dir) {
   size_t restored = 0;
   for (const auto& entry : std::filesystem::directory_iterator(marker_dir, ec)) {
     int pid = marker_pid(entry.path().filename());
-    if (pid <= 0 || process_exists(pid)) continue;
+    if (pid <= 0 || process_alive(pid)) continue;
     std::string knob;
     char from = 0, to = 0;
     if ((std::ifstream(entry.path()) >> knob >> from >> to) && read_knob(knob) == to &&

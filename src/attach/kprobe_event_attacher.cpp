@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <vector>
@@ -65,7 +64,7 @@ class KprobeEventAttacher : public Attacher {
     }
     res.interrupted = opts.should_stop();
     if (res.attached == 0 && !res.interrupted) throw UserError("no function could be attached with kprobes");
-    logf(LOG_DEBUG, "kprobe events: %zu functions in %zu chunks of group %s\n", res.attached,
+    logf(LOG_INFO, "kprobe events: %zu functions in %zu chunks of group %s\n", res.attached,
          chunks_.size(), group_.c_str());
     return res;
   }
@@ -101,13 +100,13 @@ class KprobeEventAttacher : public Attacher {
   // Return probe first: a function whose return probe the kernel refuses is skipped with nothing
   // left to undo; a refused entry probe after an accepted return probe leaves a return probe
   // whose hits the programs ignore, as the function is dropped from their table.
-  AttachError add_function(Chunk& c, const FuncInfo& fn, uint32_t id) {
+  AttachError add_function(Chunk& c, const FuncInfo& fn) {
     int err = file_.run(probe_definition(ProbeKind::Return, c.exit.group, c.exit.event, text_base_, fn.addr));
     if (err) return {err, "kretprobe event failed"};
     ++c.exit_probes;
     err = file_.run(probe_definition(ProbeKind::Entry, c.entry.group, c.entry.event, text_base_, fn.addr));
     if (err) {
-      obj_.forget_func(id);
+      obj_.forget_func(fn.addr);
       return {err, "kprobe event failed"};
     }
     ++c.entry_probes;
@@ -120,7 +119,7 @@ class KprobeEventAttacher : public Attacher {
     c.exit = event_name('r', chunks_.size() - 1);
     size_t added = 0;
     for (size_t id = first; id < end; ++id) {
-      AttachError e = add_function(c, funcs[id], id);
+      AttachError e = add_function(c, funcs[id]);
       if (e.err == 0) {
         ++added;
       } else if (is_system_error(e.err)) {
@@ -161,10 +160,9 @@ class KprobeEventAttacher : public Attacher {
 
 }  // namespace
 
-std::unique_ptr<Attacher> make_kprobe_event_attacher(TracerObject& obj) {
+std::unique_ptr<Attacher> make_kprobe_event_attacher(TracerObject& obj, uint64_t text_base) {
   auto file = KprobeEventsFile::open(kDefaultTracefsDirs);
   if (!file) throw UserError("cannot open kprobe_events in tracefs: " + std::string(std::strerror(errno)));
-  uint64_t text_base = kernel_text_base();
   if (!text_base) throw UserError("cannot find _text in /proc/kallsyms, the anchor of kprobe events");
   return std::make_unique<KprobeEventAttacher>(obj, std::move(*file), text_base);
 }

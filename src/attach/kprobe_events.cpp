@@ -1,7 +1,6 @@
 #include "attach/kprobe_events.h"
 
 #include <fcntl.h>
-#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -10,11 +9,11 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <sstream>
 
 #include "discovery/file_text.h"
 #include "util/log.h"
+#include "util/process_alive.h"
 
 namespace retsnoop {
 
@@ -27,8 +26,6 @@ std::string event_path(std::string_view group, std::string_view event) {
   return std::string(group) + "/" + std::string(event);
 }
 
-bool process_exists(int pid) { return kill(pid, 0) == 0 || errno != ESRCH; }
-
 }  // namespace
 
 std::string probe_definition(ProbeKind kind, std::string_view group, std::string_view event,
@@ -36,20 +33,6 @@ std::string probe_definition(ProbeKind kind, std::string_view group, std::string
   char target[48];
   std::snprintf(target, sizeof(target), " %s+0x%" PRIx64, kTextAnchor, addr - text_base);
   return (kind == ProbeKind::Entry ? "p:" : "r:") + event_path(group, event) + target;
-}
-
-uint64_t kernel_text_base(const std::string& kallsyms_path) {
-  // _text comes early, after the per-CPU symbols: no need to read the whole file.
-  std::ifstream in(kallsyms_path);
-  std::string line;
-  while (std::getline(in, line)) {
-    size_t name = line.rfind(' ');
-    if (name == std::string::npos || line.compare(name + 1, std::string::npos, kTextAnchor) != 0) continue;
-    uint64_t addr = 0;
-    std::from_chars(line.data(), line.data() + line.size(), addr, 16);
-    return addr;
-  }
-  return 0;
 }
 
 std::string event_removal(std::string_view group, std::string_view event) {
@@ -119,7 +102,7 @@ size_t KprobeEventsFile::remove_stale_events() const {
   size_t removed = 0;
   for (const auto& ev : parse_kprobe_events(*listing)) {
     auto pid = group_owner(ev.group);
-    if (!pid || process_exists(*pid)) continue;
+    if (!pid || process_alive(*pid)) continue;
     int err = run(event_removal(ev.group, ev.event));
     if (err == 0)
       ++removed;

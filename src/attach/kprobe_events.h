@@ -25,9 +25,6 @@ enum class ProbeKind { Entry, Return };
 std::string probe_definition(ProbeKind kind, std::string_view group, std::string_view event,
                              uint64_t text_base, uint64_t addr);
 
-// The runtime address of _text, the anchor of probe definitions; 0 when kallsyms lacks it.
-uint64_t kernel_text_base(const std::string& kallsyms_path = "/proc/kallsyms");
-
 // "-:GROUP/EVENT": removes the event and every probe it holds.
 std::string event_removal(std::string_view group, std::string_view event);
 

@@ -143,11 +143,8 @@ void TracerObject::fill_func_ids(const FuncTable& funcs) {
   update_all(skel_->maps.func_ids, addrs, ids);
 }
 
-void TracerObject::forget_func(uint32_t id) {
-  // The table maps addresses to ids: find the address from the id's descriptor.
-  rs_func_desc desc{};
-  if (bpf_map_lookup_elem(bpf_map__fd(skel_->maps.func_descs), &id, &desc)) return;
-  bpf_map_delete_elem(bpf_map__fd(skel_->maps.func_ids), &desc.addr);
+void TracerObject::forget_func(uint64_t addr) {
+  bpf_map_delete_elem(bpf_map__fd(skel_->maps.func_ids), &addr);
 }
 
 void TracerObject::fill_filters(const TracerConfig& cfg) {

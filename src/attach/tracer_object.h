@@ -54,9 +54,9 @@ class TracerObject {
   // Runs of the loaded pair the kernel skipped because a BPF program was already running on
   // the CPU (see attach/probe_misses.h).
   uint64_t recursion_misses() const;
-  // Hits of function id are ignored from now on (kprobe events only: a probe that stays after
-  // its function was skipped).
-  void forget_func(uint32_t id);
+  // Hits of the function at addr are ignored from now on (kprobe events only: a probe that stays
+  // after its function was skipped).
+  void forget_func(uint64_t addr);
   // Handlers ignore every hit until activated: nothing is recorded from a half-attached set.
   void activate();
   void deactivate();

@@ -1,10 +1,7 @@
 #include "attach/kprobe_events.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
-#include <cstdio>
-#include <fstream>
 
 namespace retsnoop {
 namespace {
@@ -51,19 +48,6 @@ TEST(KprobeEvents, SumsMissedHitsOfOwnEvents) {
   EXPECT_EQ(parse_missed_hits(profile, "retsnoop_9_"), 8u);
   EXPECT_EQ(parse_missed_hits(profile, "retsnoop_1_"), 0u);
   EXPECT_EQ(parse_missed_hits("", "retsnoop_9_"), 0u);
-}
-
-TEST(KprobeEvents, TextBaseFromKallsyms) {
-  std::string path = "/tmp/rs_kallsyms_test." + std::to_string(getpid());
-  std::ofstream(path) << "0000000000000000 A fixed_percpu_data\n"
-                         "ffffffff9a000000 T startup_64\n"
-                         "ffffffff9a000000 T _stext\n"
-                         "ffffffff9a000000 T _text\n"
-                         "ffffffff9a000040 T secondary_startup_64\n";
-  EXPECT_EQ(kernel_text_base(path), 0xffffffff9a000000ull);
-  std::ofstream(path) << "ffffffff9a000040 T secondary_startup_64\n";
-  EXPECT_EQ(kernel_text_base(path), 0u);
-  std::remove(path.c_str());
 }
 
 TEST(KprobeEvents, NoTracefsNoFile) { EXPECT_FALSE(KprobeEventsFile::open({"/nonexistent/tracefs"})); }
