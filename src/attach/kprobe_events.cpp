@@ -21,6 +21,8 @@ namespace {
 
 constexpr std::string_view kGroupPrefix = "retsnoop_";
 constexpr const char* kTextAnchor = "_text";
+// Definitions per write: a refused line costs a redo of its write one line at a time.
+constexpr size_t kBatchLines = 32;
 
 std::string event_path(std::string_view group, std::string_view event) {
   return std::string(group) + "/" + std::string(event);
@@ -33,6 +35,23 @@ std::string probe_definition(ProbeKind kind, std::string_view group, std::string
   char target[48];
   std::snprintf(target, sizeof(target), " %s+0x%" PRIx64, kTextAnchor, addr - text_base);
   return (kind == ProbeKind::Entry ? "p:" : "r:") + event_path(group, event) + target;
+}
+
+std::vector<int> run_batched(const std::vector<std::string>& commands, const CommandWriter& write,
+                             const std::function<bool()>& should_stop) {
+  std::vector<int> errs;
+  for (size_t first = 0; first < commands.size() && !should_stop(); first += kBatchLines) {
+    size_t end = std::min(commands.size(), first + kBatchLines);
+    errs.resize(end, 0);
+    std::string text;
+    for (size_t i = first; i < end; ++i) text += commands[i] + '\n';
+    if (write(text) == 0) continue;
+    for (size_t i = first; i < end; ++i) {
+      int err = write(commands[i]);
+      errs[i] = err == -EEXIST ? 0 : err;
+    }
+  }
+  return errs;
 }
 
 std::string event_removal(std::string_view group, std::string_view event) {
@@ -89,6 +108,11 @@ int KprobeEventsFile::run(const std::string& command) const {
   ssize_t n = write(fd_.get(), command.data(), command.size());
   if (n < 0) return -errno;
   return n == static_cast<ssize_t>(command.size()) ? 0 : -EIO;
+}
+
+std::vector<int> KprobeEventsFile::run_batched(const std::vector<std::string>& commands,
+                                               const std::function<bool()>& should_stop) const {
+  return retsnoop::run_batched(commands, [this](const std::string& text) { return run(text); }, should_stop);
 }
 
 uint64_t KprobeEventsFile::missed_hits(std::string_view prefix) const {

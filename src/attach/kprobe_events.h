@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -24,6 +25,18 @@ enum class ProbeKind { Entry, Return };
 // the same probe ("unknown" symbol, offset 0) and refuses the second.
 std::string probe_definition(ProbeKind kind, std::string_view group, std::string_view event,
                              uint64_t text_base, uint64_t addr);
+
+// Writes one text to kprobe_events: 0 or the kernel's negative errno.
+using CommandWriter = std::function<int(const std::string& text)>;
+
+// Runs commands that each define a new probe, several per write; returns 0 or the negative
+// errno per command run, in order: fewer than commands when should_stop() turned true (polled
+// between writes; a definition costs a few ms under TCG, thousands of them many seconds). The
+// kernel applies a write's lines in order and stops at the first it refuses without saying
+// which: the lines of a refused write are run again one by one, where a probe the refused write
+// did define answers EEXIST (an event refuses an exact duplicate) and counts as defined.
+std::vector<int> run_batched(const std::vector<std::string>& commands, const CommandWriter& write,
+                             const std::function<bool()>& should_stop);
 
 // "-:GROUP/EVENT": removes the event and every probe it holds.
 std::string event_removal(std::string_view group, std::string_view event);
@@ -55,6 +68,9 @@ class KprobeEventsFile {
   static std::optional<KprobeEventsFile> open(const std::vector<std::string>& tracefs_dirs);
   // Runs one command; 0 or the kernel's negative errno.
   int run(const std::string& command) const;
+  // run_batched() on this file.
+  std::vector<int> run_batched(const std::vector<std::string>& commands,
+                               const std::function<bool()>& should_stop) const;
   // Missed hits of the events named prefix*; 0 when kprobe_profile is unreadable.
   uint64_t missed_hits(std::string_view prefix) const;
   // Removes the events of retsnoop runs that died without removing them; returns how many.

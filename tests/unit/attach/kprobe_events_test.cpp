@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cerrno>
+#include <set>
+#include <sstream>
 
 namespace retsnoop {
 namespace {
@@ -48,6 +51,61 @@ TEST(KprobeEvents, SumsMissedHitsOfOwnEvents) {
   EXPECT_EQ(parse_missed_hits(profile, "retsnoop_9_"), 8u);
   EXPECT_EQ(parse_missed_hits(profile, "retsnoop_1_"), 0u);
   EXPECT_EQ(parse_missed_hits("", "retsnoop_9_"), 0u);
+}
+
+// kprobe_events as the kernel runs a write: line by line, stopping at the first refused line
+// with the lines before it applied, and refusing a probe the event already has.
+struct FakeKprobeEvents {
+  std::set<std::string> refused;
+  std::multiset<std::string> defined;
+  int writes = 0;
+
+  int operator()(const std::string& text) {
+    ++writes;
+    std::istringstream lines(text);
+    std::string line;
+    while (std::getline(lines, line)) {
+      if (refused.count(line)) return -EINVAL;
+      if (defined.count(line)) return -EEXIST;
+      defined.insert(line);
+    }
+    return 0;
+  }
+};
+
+std::vector<std::string> definitions(int n) {
+  std::vector<std::string> commands;
+  for (int i = 0; i < n; ++i) commands.push_back("p:g/ev _text+0x" + std::to_string(1000 + i));
+  return commands;
+}
+
+const std::function<bool()> kNeverStop = [] { return false; };
+
+TEST(KprobeEvents, BatchesDefinitionsIntoFewWrites) {
+  FakeKprobeEvents kernel;
+  auto commands = definitions(100);
+  auto errs = run_batched(commands, std::ref(kernel), kNeverStop);
+  EXPECT_EQ(errs, std::vector<int>(100, 0));
+  EXPECT_EQ(kernel.writes, 4);  // 32 lines per write
+  EXPECT_EQ(kernel.defined, std::multiset<std::string>(commands.begin(), commands.end()));
+}
+
+TEST(KprobeEvents, RefusedLineIsFoundAndTheRestDefinedOnce) {
+  FakeKprobeEvents kernel;
+  auto commands = definitions(70);
+  kernel.refused = {commands[40], commands[45]};
+  auto errs = run_batched(commands, std::ref(kernel), kNeverStop);
+  ASSERT_EQ(errs.size(), 70u);
+  for (size_t i = 0; i < errs.size(); ++i) EXPECT_EQ(errs[i], i == 40 || i == 45 ? -EINVAL : 0) << i;
+  EXPECT_EQ(kernel.defined.size(), 68u);
+  for (const auto& c : kernel.defined) EXPECT_EQ(kernel.defined.count(c), 1u) << c;
+}
+
+TEST(KprobeEvents, StopsBetweenWrites) {
+  FakeKprobeEvents kernel;
+  auto errs = run_batched(definitions(100), std::ref(kernel), [&] { return kernel.writes >= 2; });
+  EXPECT_EQ(errs, std::vector<int>(64, 0));
+  EXPECT_EQ(kernel.defined.size(), 64u);
 }
 
 TEST(KprobeEvents, NoTracefsNoFile) { EXPECT_FALSE(KprobeEventsFile::open({"/nonexistent/tracefs"})); }
