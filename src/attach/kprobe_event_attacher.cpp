@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <numeric>
+#include <span>
 #include <vector>
 
 #include "attach/attacher.h"
@@ -26,15 +28,25 @@ namespace retsnoop {
 namespace {
 
 // Enough chunks for progress and Ctrl-C to act between them, few enough that their own cost
-// (one perf event and its grace periods per event) stays small next to the probes'.
-// Arming a chunk is one uninterruptible syscall of about 7 ms per function on 6.1 under TCG:
-// kMaxChunk bounds how long Ctrl-C waits.
+// (one perf event and its grace periods per event) stays small next to the probes'. Arming a
+// chunk is one uninterruptible syscall (5-10 ms per function on 6.1 under TCG), so kMaxChunk
+// bounds how long Ctrl-C waits.
 constexpr size_t kTargetChunks = 16;
 constexpr size_t kMinChunk = 64;
 constexpr size_t kMaxChunk = 256;
 
 size_t chunk_size(size_t nr_funcs) {
   return std::clamp((nr_funcs + kTargetChunks - 1) / kTargetChunks, kMinChunk, kMaxChunk);
+}
+
+// Function ids by address. Arming in address order patches the kernel text page after page: in
+// the 6.1 guest, 1,000 functions armed in 6.4-6.6 s instead of 8.0 s in name order (same boot,
+// two runs each), with 40% fewer hits of already armed probes while arming.
+std::vector<size_t> attach_order(const FuncTable& funcs) {
+  std::vector<size_t> ids(funcs.size());
+  std::iota(ids.begin(), ids.end(), 0);
+  std::sort(ids.begin(), ids.end(), [&](size_t a, size_t b) { return funcs[a].addr < funcs[b].addr; });
+  return ids;
 }
 
 struct Chunk {
@@ -64,12 +76,13 @@ class KprobeEventAttacher : public Attacher {
     ExpeditedRcu fast;
     AttachResult res;
     size_t per_chunk = chunk_size(funcs.size());
+    std::vector<size_t> order = attach_order(funcs);
     std::vector<size_t> chunk_funcs;
     {
       PhaseTimer timer("kprobe event definitions");
-      for (size_t first = 0; first < funcs.size() && !opts.should_stop(); first += per_chunk) {
-        size_t end = std::min(funcs.size(), first + per_chunk);
-        chunk_funcs.push_back(define_chunk(funcs, first, end, opts, res));
+      for (size_t first = 0; first < order.size() && !opts.should_stop(); first += per_chunk) {
+        size_t end = std::min(order.size(), first + per_chunk);
+        chunk_funcs.push_back(define_chunk(funcs, std::span(order).subspan(first, end - first), opts, res));
         if (opts.progress) opts.progress->advance(end - first);
       }
     }
@@ -114,14 +127,24 @@ class KprobeEventAttacher : public Attacher {
     return {group_, group_ + "_" + kind + std::to_string(chunk)};
   }
 
-  // Defines the probes of one kind on addrs in event ev; returns an errno per address tried (0:
-  // defined), fewer than addrs when a stop was requested.
-  std::vector<int> define_probes(ProbeKind kind, const EventName& ev, const std::vector<uint64_t>& addrs,
-                                 const AttachOpts& opts) {
+  // Defines the probes of one kind on functions ids in event ev; returns the ids defined, fewer
+  // than asked when the kernel refused some (skipped) or a stop was requested.
+  std::vector<size_t> define_probes(ProbeKind kind, const EventName& ev, const FuncTable& funcs,
+                                    std::span<const size_t> ids, const AttachOpts& opts, AttachResult& res) {
     std::vector<std::string> commands;
-    commands.reserve(addrs.size());
-    for (uint64_t addr : addrs) commands.push_back(probe_definition(kind, ev.group, ev.event, text_base_, addr));
-    return file_.run_batched(commands, opts.should_stop);
+    commands.reserve(ids.size());
+    for (size_t id : ids) commands.push_back(probe_definition(kind, ev.group, ev.event, text_base_, funcs[id].addr));
+    std::vector<int> errs = file_.run_batched(commands, opts.should_stop);
+    std::vector<size_t> defined;
+    for (size_t i = 0; i < errs.size(); ++i) {
+      if (errs[i] == 0) {
+        defined.push_back(ids[i]);
+        continue;
+      }
+      if (kind == ProbeKind::Entry) obj_.forget_func(funcs[ids[i]].addr);
+      skip(funcs[ids[i]], {errs[i], kind == ProbeKind::Entry ? "kprobe event failed" : "kretprobe event failed"}, res);
+    }
+    return defined;
   }
 
   void skip(const FuncInfo& fn, const AttachError& e, AttachResult& res) {
@@ -134,39 +157,16 @@ class KprobeEventAttacher : public Attacher {
   // to undo; a refused entry probe after an accepted return probe leaves a return probe whose
   // hits the programs ignore, as the function is dropped from their table. Returns how many
   // functions have both probes.
-  size_t define_chunk(const FuncTable& funcs, size_t first, size_t end, const AttachOpts& opts,
+  size_t define_chunk(const FuncTable& funcs, std::span<const size_t> chunk_ids, const AttachOpts& opts,
                       AttachResult& res) {
     Chunk& c = chunks_.emplace_back();
     c.entry = event_name('e', chunks_.size() - 1);
     c.exit = event_name('r', chunks_.size() - 1);
-    std::vector<uint64_t> addrs;
-    for (size_t id = first; id < end; ++id) addrs.push_back(funcs[id].addr);
-    std::vector<int> errs = define_probes(ProbeKind::Return, c.exit, addrs, opts);
-    std::vector<size_t> ids;
-    for (size_t i = 0; i < errs.size(); ++i) {
-      if (errs[i]) {
-        skip(funcs[first + i], {errs[i], "kretprobe event failed"}, res);
-        continue;
-      }
-      ++c.exit_probes;
-      ++probes_;
-      ids.push_back(first + i);
-    }
-    addrs.clear();
-    for (size_t id : ids) addrs.push_back(funcs[id].addr);
-    errs = define_probes(ProbeKind::Entry, c.entry, addrs, opts);
-    size_t complete = 0;
-    for (size_t i = 0; i < errs.size(); ++i) {
-      if (errs[i]) {
-        obj_.forget_func(funcs[ids[i]].addr);
-        skip(funcs[ids[i]], {errs[i], "kprobe event failed"}, res);
-        continue;
-      }
-      ++c.entry_probes;
-      ++probes_;
-      ++complete;
-    }
-    return complete;
+    std::vector<size_t> ids = define_probes(ProbeKind::Return, c.exit, funcs, chunk_ids, opts, res);
+    c.exit_probes = ids.size();
+    c.entry_probes = define_probes(ProbeKind::Entry, c.entry, funcs, ids, opts, res).size();
+    probes_ += c.exit_probes + c.entry_probes;
+    return c.entry_probes;
   }
 
   // Opening an event's perf event arms all its probes at once.
