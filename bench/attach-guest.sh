@@ -18,7 +18,6 @@ CAPS=$3
 CALLS=$4
 WORK=/tmp/rs-bench
 FUNCS=/sys/kernel/tracing/available_filter_functions
-ATTACH_TIMEOUT_CS=180000  # 30 min: a run this slow is reported as missing, not waited for
 
 mkdir -p "$WORK"
 
@@ -47,31 +46,57 @@ cap_of() {
   echo ""
 }
 
+# Starts retsnoop with the arguments given, its output going through a FIFO that this shell
+# reads with a builtin: polling a file would fork a grep several times a second, which under TCG
+# takes CPU from the attach being measured and runs kernel functions it may have probed. The
+# lines are copied to $out.
+start_retsnoop() {
+  rm -f "$WORK/fifo" "$out"
+  mkfifo "$WORK/fifo"
+  retsnoop "$@" >"$WORK/fifo" 2>&1 &
+  pid=$!
+  exec 3<"$WORK/fifo"
+}
+
+# Copies retsnoop's lines to $out until one holds $1; returns 1 if retsnoop exited first.
+read_until() {
+  while IFS= read -r line <&3; do
+    printf '%s\n' "$line" >>"$out"
+    case $line in *"$1"*) return 0 ;; esac
+  done
+  return 1
+}
+
 # Waits until file $1 holds $2 or retsnoop ($3) exited; returns 1 if it exited first.
-wait_for() {
+poll_for() {
   while ! grep -qF -- "$2" "$1" 2>/dev/null; do
     kill -0 "$3" 2>/dev/null || return 1
-    [ "$(now_cs)" -lt "$DEADLINE" ] || return 1
-    sleep 0.2  # rarely: each poll forks, which slows what it watches under TCG
+    sleep 0.2
   done
+}
+
+# Copies the rest of retsnoop's output in the background (it must never block on a full FIFO).
+drain_output() {
+  cat <&3 >>"$out" &
+  drainer=$!
+  exec 3<&-
+}
+
+# Stops retsnoop (TERM, not INT: a background job of a script starts with SIGINT ignored) and
+# waits for it and its output.
+stop_retsnoop() {
+  kill -TERM "$pid" 2>/dev/null
+  wait "$pid"
+  wait "$drainer"
 }
 
 # One attach and detach of MECH on the functions of $WORK/funcs.
 measure_attach() {
   mech=$1 size=$2 out=$WORK/out
-  rm -f "$out"  # the last run's lines must not pass for this one's
-  DEADLINE=$(($(now_cs) + ATTACH_TIMEOUT_CS))
-  retsnoop "$mech" -v -e '*sys_bpf' -a "@$WORK/funcs" >"$out" 2>&1 &
-  pid=$!
-  if ! wait_for "$out" "Attaching " "$pid"; then
-    printf 'skip\t%s\t%s\t%s\n' "$mech" "$size" "$(tail -n 1 "$out")"
-    wait "$pid"
-    return
-  fi
-  wait_for "$out" "Receiving data..." "$pid"
-  # TERM, not INT: a background job of a script starts with SIGINT ignored.
-  kill -TERM "$pid" 2>/dev/null
-  wait "$pid"
+  start_retsnoop "$mech" -v -e '*sys_bpf' -a "@$WORK/funcs"
+  read_until "Receiving data..."
+  drain_output
+  stop_retsnoop
   startup=$(sed -n 's/^Attaching .*(start-up took \([0-9.]*\) s).*/\1/p' "$out")
   attached=$(sed -n 's/^Attached \([0-9]*\) functions .* in \([0-9.]*\) s .*/\1 \2/p' "$out")
   detach_ms=$(sed -n 's/.*DONE in \([0-9]*\) ms\./\1/p' "$out")
@@ -94,16 +119,17 @@ time_calls() {
 # a session per call; "non-entry" only looks for a session (none is open) and returns.
 measure_call() {
   mech=$1 role=$2 base=$3 out=$WORK/out
-  rm -f "$out"
   if [ "$role" = entry ]; then
     set -- -e __x64_sys_bpf
   else
     set -- -e __x64_sys_reboot -a __x64_sys_bpf
   fi
-  DEADLINE=$(($(now_cs) + ATTACH_TIMEOUT_CS))
+  # Straight to a file: every call prints a session, and a FIFO would add a copy and a wakeup
+  # of the reader to each. The attach is small, so polling for it costs little here.
+  rm -f "$out"
   retsnoop "$mech" "$@" >"$out" 2>&1 &
   pid=$!
-  if ! wait_for "$out" "Receiving data..." "$pid"; then
+  if ! poll_for "$out" "Receiving data..." "$pid"; then
     printf 'skip\t%s\tcall-%s\t%s\n' "$mech" "$role" "$(tail -n 1 "$out")"
     return
   fi
