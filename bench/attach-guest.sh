@@ -46,25 +46,29 @@ cap_of() {
   echo ""
 }
 
-# Starts retsnoop with the arguments given, its output going through a FIFO that this shell
-# reads with a builtin: polling a file would fork a grep several times a second, which under TCG
-# takes CPU from the attach being measured and runs kernel functions it may have probed. The
-# lines are copied to $out.
-start_retsnoop() {
-  rm -f "$WORK/fifo" "$out"
-  mkfifo "$WORK/fifo"
+# Starts retsnoop with the arguments given, its output copied to $out, and waits until it says
+# "Receiving data..." or exits; returns 1 if it exited first. No polling: a grep forked several
+# times a second would take guest CPU from the attach being measured under TCG. tee and grep
+# read the output in blocks (a shell's read builtin takes a pipe byte by byte, too slow for the
+# -v function list, which retsnoop would block on).
+start_and_wait_ready() {
+  rm -f "$out" "$WORK/fifo" "$WORK/ready"
+  mkfifo "$WORK/fifo" "$WORK/ready"
   retsnoop "$@" >"$WORK/fifo" 2>&1 &
   pid=$!
-  exec 3<"$WORK/fifo"
+  tee "$out" <"$WORK/fifo" | {
+    if grep -qF "Receiving data..."; then echo ready; else echo exited; fi >"$WORK/ready"
+    cat >/dev/null
+  } &
+  read -r state <"$WORK/ready"
+  [ "$state" = ready ]
 }
 
-# Copies retsnoop's lines to $out until one holds $1; returns 1 if retsnoop exited first.
-read_until() {
-  while IFS= read -r line <&3; do
-    printf '%s\n' "$line" >>"$out"
-    case $line in *"$1"*) return 0 ;; esac
-  done
-  return 1
+# Stops retsnoop (TERM, not INT: a background job of a script starts with SIGINT ignored) and
+# waits for it and the copy of its output.
+stop_retsnoop() {
+  kill -TERM "$pid" 2>/dev/null
+  wait
 }
 
 # Waits until file $1 holds $2 or retsnoop ($3) exited; returns 1 if it exited first.
@@ -75,27 +79,10 @@ poll_for() {
   done
 }
 
-# Copies the rest of retsnoop's output in the background (it must never block on a full FIFO).
-drain_output() {
-  cat <&3 >>"$out" &
-  drainer=$!
-  exec 3<&-
-}
-
-# Stops retsnoop (TERM, not INT: a background job of a script starts with SIGINT ignored) and
-# waits for it and its output.
-stop_retsnoop() {
-  kill -TERM "$pid" 2>/dev/null
-  wait "$pid"
-  wait "$drainer"
-}
-
 # One attach and detach of MECH on the functions of $WORK/funcs.
 measure_attach() {
   mech=$1 size=$2 out=$WORK/out
-  start_retsnoop "$mech" -v -e '*sys_bpf' -a "@$WORK/funcs"
-  read_until "Receiving data..."
-  drain_output
+  start_and_wait_ready "$mech" -v -e '*sys_bpf' -a "@$WORK/funcs"
   stop_retsnoop
   startup=$(sed -n 's/^Attaching .*(start-up took \([0-9.]*\) s).*/\1/p' "$out")
   attached=$(sed -n 's/^Attached \([0-9]*\) functions .* in \([0-9.]*\) s .*/\1 \2/p' "$out")
