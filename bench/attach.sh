@@ -12,7 +12,8 @@
 # Env RS_BENCH_MECHS: the attach options to compare instead of all the kernel has, e.g. "-K".
 # Caps (env RS_BENCH_CAPS, "MECH:N ..."): fentry and single kprobes stop at 1,000 functions. Their
 # attach is one kernel update of a shared ftrace filter per function, each copying the filter:
-# quadratic. On 6.1, 10,000 single kprobes had attached 8,451 functions after 30 minutes.
+# quadratic. On 6.1, 10,000 single kprobes had attached 8,451 functions after 30 minutes (one
+# perf event per probe); as kprobe events, arming them was still going after 18 minutes.
 set -euo pipefail
 
 source "$(dirname "${BASH_SOURCE[0]}")/../tests/e2e/lib.sh"
