@@ -14,7 +14,7 @@ namespace retsnoop {
 void check_kernel_support(const Features& f, const char* btf_path = "/sys/kernel/btf/vmlinux");
 
 // By default the fastest the kernel supports: multi-kprobe, else single kprobes (on 6.1 with
-// 1,000 functions, as kprobe events, they attach 1.4 times and detach 12 times faster than
+// 1,000 functions, as kprobe events, they attach 2.8 times and detach 18 times faster than
 // fentry: bench/attach.sh).
 // Throws UserError when -F is asked of a kernel that cannot do it.
 AttachKind choose_attach_kind(AttachMode mode, const Features& f);

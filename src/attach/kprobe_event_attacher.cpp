@@ -77,26 +77,28 @@ class KprobeEventAttacher : public Attacher {
     AttachResult res;
     size_t per_chunk = chunk_size(funcs.size());
     std::vector<size_t> order = attach_order(funcs);
-    std::vector<size_t> chunk_funcs;
     {
       PhaseTimer timer("kprobe event definitions");
       for (size_t first = 0; first < order.size() && !opts.should_stop(); first += per_chunk) {
         size_t end = std::min(order.size(), first + per_chunk);
-        chunk_funcs.push_back(define_chunk(funcs, std::span(order).subspan(first, end - first), opts, res));
+        define_chunk(funcs, std::span(order).subspan(first, end - first), opts, res);
         if (opts.progress) opts.progress->advance(end - first);
       }
     }
     // Entry events first: arming the entry probe is the ftrace update, and the return probe on
     // the same address then joins it at no cost. Probes armed early fire while the rest arm,
-    // and plain kprobe hits cost less than return probe hits.
+    // and plain kprobe hits cost less than return probe hits. A function counts as attached
+    // once both its probes are armed, and it has an entry probe only with a return probe.
     PhaseTimer timer("kprobe event arming");
     for (size_t i = 0; i < chunks_.size() && !opts.should_stop(); ++i) {
-      arm_event(obj_.entry_prog(), chunks_[i].entry, chunks_[i].entry_probes, chunks_[i].entry_link);
-      if (opts.progress) opts.progress->advance(chunk_funcs[i]);
+      Chunk& c = chunks_[i];
+      arm_event(obj_.entry_prog(), c.entry, c.entry_probes, c.entry_link);
+      if (opts.progress) opts.progress->advance(c.entry_probes);
     }
     for (size_t i = 0; i < chunks_.size() && !opts.should_stop(); ++i) {
-      arm_event(obj_.exit_prog(), chunks_[i].exit, chunks_[i].exit_probes, chunks_[i].exit_link);
-      res.attached += chunk_funcs[i];
+      Chunk& c = chunks_[i];
+      arm_event(obj_.exit_prog(), c.exit, c.exit_probes, c.exit_link);
+      res.attached += c.entry_probes;
     }
     res.interrupted = opts.should_stop();
     if (res.attached == 0 && !res.interrupted) throw UserError("no function could be attached with kprobes");
@@ -105,7 +107,11 @@ class KprobeEventAttacher : public Attacher {
     return res;
   }
 
-  size_t probe_count() const override { return probes_; }
+  size_t probe_count() const override {
+    size_t probes = 0;
+    for (const Chunk& c : chunks_) probes += c.entry_probes + c.exit_probes;
+    return probes;
+  }
 
   uint64_t missed_hits() const override {
     return obj_.recursion_misses() + file_.missed_hits(group_ + "_");
@@ -125,7 +131,6 @@ class KprobeEventAttacher : public Attacher {
       if (progress) progress->advance(c.entry_probes + c.exit_probes);
     });
     chunks_.clear();
-    probes_ = 0;
   }
 
  private:
@@ -148,22 +153,17 @@ class KprobeEventAttacher : public Attacher {
         continue;
       }
       if (kind == ProbeKind::Entry) obj_.forget_func(funcs[ids[i]].addr);
-      skip(funcs[ids[i]], {errs[i], kind == ProbeKind::Entry ? "kprobe event failed" : "kretprobe event failed"}, res);
+      AttachError e{errs[i], kind == ProbeKind::Entry ? "kprobe event failed" : "kretprobe event failed"};
+      if (!skip_function(funcs[ids[i]], e)) throw UserError(failure_message(funcs[ids[i]], e));
+      ++res.skipped;
     }
     return defined;
   }
 
-  void skip(const FuncInfo& fn, const AttachError& e, AttachResult& res) {
-    if (is_system_error(e.err)) throw UserError(failure_message(fn, e));
-    logf(LOG_INFO, "skipping %s\n", failure_message(fn, e).c_str());
-    ++res.skipped;
-  }
-
   // Return probes first: a function whose return probe the kernel refuses is skipped with nothing
   // to undo; a refused entry probe after an accepted return probe leaves a return probe whose
-  // hits the programs ignore, as the function is dropped from their table. Returns how many
-  // functions have both probes.
-  size_t define_chunk(const FuncTable& funcs, std::span<const size_t> chunk_ids, const AttachOpts& opts,
+  // hits the programs ignore, as the function is dropped from their table.
+  void define_chunk(const FuncTable& funcs, std::span<const size_t> chunk_ids, const AttachOpts& opts,
                       AttachResult& res) {
     Chunk& c = chunks_.emplace_back();
     c.entry = event_name('e', chunks_.size() - 1);
@@ -171,8 +171,6 @@ class KprobeEventAttacher : public Attacher {
     std::vector<size_t> ids = define_probes(ProbeKind::Return, c.exit, funcs, chunk_ids, opts, res);
     c.exit_probes = ids.size();
     c.entry_probes = define_probes(ProbeKind::Entry, c.entry, funcs, ids, opts, res).size();
-    probes_ += c.exit_probes + c.entry_probes;
-    return c.entry_probes;
   }
 
   // Opening an event's perf event arms all its probes at once.
@@ -195,7 +193,6 @@ class KprobeEventAttacher : public Attacher {
   std::string group_;
   uint64_t text_base_;
   std::vector<Chunk> chunks_;
-  size_t probes_ = 0;
 };
 
 }  // namespace
