@@ -60,6 +60,12 @@ bool is_system_error(int err) {
   }
 }
 
+bool skip_function(const FuncInfo& fn, const AttachError& e) {
+  if (is_system_error(e.err)) return false;
+  logf(LOG_INFO, "skipping %s\n", failure_message(fn, e).c_str());
+  return true;
+}
+
 AttachResult attach_each(const FuncTable& funcs, const AttachOpts& opts,
                          const std::function<AttachError(size_t id)>& attach_one) {
   std::atomic<size_t> attached{0}, skipped{0};
@@ -70,11 +76,10 @@ AttachResult attach_each(const FuncTable& funcs, const AttachOpts& opts,
     if (e.err == 0) {
       ++attached;
       if (opts.progress) opts.progress->advance(2);
-    } else if (is_system_error(e.err)) {
-      fatal.set(failure_message(funcs[id], e));
-    } else {
-      logf(LOG_INFO, "skipping %s\n", failure_message(funcs[id], e).c_str());
+    } else if (skip_function(funcs[id], e)) {
       ++skipped;
+    } else {
+      fatal.set(failure_message(funcs[id], e));
     }
   });
   if (fatal.seen()) throw UserError(*fatal.message());

@@ -27,6 +27,11 @@ bool is_system_error(int err);
 // "function 'NAME' [MODULE]: WHAT: REASON", the line that names a function that failed.
 std::string failure_message(const FuncInfo& fn, const AttachError& e);
 
+// A function that failed for a reason of its own is skipped with a -v line naming it: true. A
+// system error stops the whole attach instead: false, and the caller fails with
+// failure_message().
+bool skip_function(const FuncInfo& fn, const AttachError& e);
+
 // Runs attach_one(id) for every function until all are done, a stop is requested or a system
 // error occurs; each attached function counts two probes (entry and exit) on opts.progress.
 // Throws UserError naming the function for a system error: the caller must detach what was

@@ -90,6 +90,13 @@ TEST(ParallelAttach, SystemErrorsAreTheOnesThatHitEveryFunction) {
   for (int err : {EINVAL, ENOENT, EBUSY, EACCES, E2BIG, EOPNOTSUPP}) EXPECT_FALSE(is_system_error(-err)) << err;
 }
 
+// The policy the kprobe-events attacher shares with attach_each().
+TEST(ParallelAttach, SkipsFunctionErrorsOnly) {
+  FuncTable funcs = make_funcs(1);
+  EXPECT_TRUE(skip_function(funcs[0], {-EINVAL, "kprobe event failed"}));
+  EXPECT_FALSE(skip_function(funcs[0], {-EMFILE, "kprobe event failed"}));
+}
+
 TEST(ParallelAttach, DetachVisitsEveryItem) {
   std::set<size_t> seen;
   std::mutex mu;
