@@ -19,6 +19,7 @@
 #include "attach/probe_misses.h"
 #include "util/error.h"
 #include "util/log.h"
+#include "util/text_lines.h"
 
 namespace retsnoop {
 
@@ -49,14 +50,10 @@ std::set<std::string> modules_of(const FuncTable& funcs) {
 // The verifier's last words on a rejected copy, for the -v skip message: its last line but the
 // statistics it appends to every log ("processed N insns ...").
 std::string verifier_verdict(const char* log) {
-  std::string_view rest(log);
   std::string_view verdict;
-  while (!rest.empty()) {
-    size_t nl = rest.find('\n');
-    std::string_view line = rest.substr(0, nl);
-    rest.remove_prefix(nl == std::string_view::npos ? rest.size() : nl + 1);
+  for_each_line(log, [&](std::string_view line) {
     if (!line.empty() && !line.starts_with("processed ")) verdict = line;
-  }
+  });
   return std::string(verdict);
 }
 

@@ -13,6 +13,7 @@
 
 #include "discovery/file_text.h"
 #include "util/log.h"
+#include "util/text_lines.h"
 #include "util/process_alive.h"
 
 namespace retsnoop {
@@ -80,18 +81,15 @@ uint64_t parse_missed_hits(std::string_view profile, std::string_view prefix) {
 
 std::vector<EventName> parse_kprobe_events(std::string_view text) {
   std::vector<EventName> events;
-  while (!text.empty()) {
-    size_t eol = text.find('\n');
-    std::string_view line = text.substr(0, eol);
-    text = eol == std::string_view::npos ? std::string_view() : text.substr(eol + 1);
+  for_each_line(text, [&](std::string_view line) {
     size_t colon = line.find(':');
     size_t slash = line.find('/', colon);
     size_t space = line.find(' ', slash);
-    if (colon == std::string_view::npos || slash == std::string_view::npos || slash > space) continue;
+    if (colon == std::string_view::npos || slash == std::string_view::npos || slash > space) return;
     EventName name{std::string(line.substr(colon + 1, slash - colon - 1)),
                    std::string(line.substr(slash + 1, space - slash - 1))};
     if (std::find(events.begin(), events.end(), name) == events.end()) events.push_back(std::move(name));
-  }
+  });
   return events;
 }
 

@@ -10,6 +10,7 @@
 
 #include "discovery/file_text.h"
 #include "util/error.h"
+#include "util/text_lines.h"
 
 namespace retsnoop {
 
@@ -51,15 +52,6 @@ std::optional<Line> parse_line(std::string_view line) {
   }
   if (out.name.empty()) return std::nullopt;
   return out;
-}
-
-template <typename F>
-void for_each_line(std::string_view text, F&& f) {
-  while (!text.empty()) {
-    size_t nl = text.find('\n');
-    f(text.substr(0, nl));
-    text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
-  }
 }
 
 bool by_addr(const KSym& a, const KSym& b) { return a.addr < b.addr; }

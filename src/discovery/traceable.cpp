@@ -5,6 +5,7 @@
 
 #include "discovery/file_text.h"
 #include "util/log.h"
+#include "util/text_lines.h"
 
 namespace retsnoop {
 
@@ -38,11 +39,7 @@ void add_line(std::string_view line, std::vector<TraceableFunc>& out) {
 
 std::vector<TraceableFunc> parse_available_filter_functions(std::string_view text) {
   std::vector<TraceableFunc> out;
-  while (!text.empty()) {
-    size_t nl = text.find('\n');
-    add_line(text.substr(0, nl), out);
-    text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
-  }
+  for_each_line(text, [&](std::string_view line) { add_line(line, out); });
   return out;
 }
 
