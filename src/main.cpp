@@ -1,18 +1,50 @@
 // retsnoop: the deepest kernel call stack behind a failing syscall, and more.
-#include <cstdio>
+#include <signal.h>
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <new>
+#include <system_error>
+
+#include "app/exit_status.h"
 #include "app/run.h"
 #include "cli/parse_options.h"
 #include "util/error.h"
 
+namespace {
+
+// What run() printed before tracing (a dry run's report, -V) must not vanish silently into a
+// closed pipe or a full disk either.
+int check_stdout(int status) {
+  if (std::fflush(stdout) == 0 && !std::ferror(stdout)) return status;
+  std::fprintf(stderr, "retsnoop: cannot write to standard output: %s\n", std::strerror(errno));
+  return status == retsnoop::kExitOk ? retsnoop::kExitOutputLost : status;
+}
+
+}  // namespace
+
+// Every exception ends here, after the destructors on its way took every probe off and set
+// every knob back: never std::terminate with probes attached.
 int main(int argc, char** argv) {
+  // A closed pipe is reported by write() (EPIPE) and handled like any output failure.
+  signal(SIGPIPE, SIG_IGN);
   try {
     retsnoop::Options opts = retsnoop::parse_options(argc, argv);
-    if (opts.help_shown) return 0;
-    return retsnoop::run(opts);
+    if (opts.help_shown) return check_stdout(retsnoop::kExitOk);
+    return check_stdout(retsnoop::run(opts));
   } catch (const retsnoop::UserError& e) {
     std::fprintf(stderr, "retsnoop: %s\n", e.what());
     if (!e.hint().empty()) std::fprintf(stderr, "%s\n", e.hint().c_str());
-    return 1;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "retsnoop: out of memory\n");
+  } catch (const std::system_error& e) {
+    std::fprintf(stderr, "retsnoop: %s\n", e.what());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "retsnoop: internal error: %s\n", e.what());
+  } catch (...) {
+    std::fprintf(stderr, "retsnoop: internal error\n");
   }
+  return retsnoop::kExitError;
 }

@@ -3,6 +3,8 @@
 #include <string>
 #include <vector>
 
+#include "bpf/abi.h"
+
 namespace retsnoop {
 
 namespace {
@@ -20,6 +22,7 @@ void add_count(std::vector<std::string>& parts, uint64_t n, const char* what) {
 }
 
 std::string sessions(uint64_t n) { return std::to_string(n) + (n == 1 ? " session" : " sessions"); }
+std::string calls(uint64_t n) { return std::to_string(n) + (n == 1 ? " call" : " calls"); }
 
 // Received sessions the printer never got to, and sent ones never read from the ring buffer:
 // both were still waiting when printing stopped.
@@ -60,7 +63,21 @@ std::string final_loss_report(const SessionCounts& c) {
     out += sessions(c.not_started) +
            " could not start: the session map was full (consider increasing -C "
            "bpf.sessions-size).\n";
+  if (c.broken)
+    out += sessions(c.broken) + " broken: the kernel dropped probe hits (see -v for missed hits).\n";
+  if (c.depth_overflow)
+    out += calls(c.depth_overflow) + " deeper than " + std::to_string(RS_MAX_DEPTH) +
+           " levels were not recorded.\n";
+  std::vector<std::string> garbled;
+  add_count(garbled, c.malformed, "records did not decode");
+  add_count(garbled, c.orphaned, "session parts never got their session");
+  if (!garbled.empty()) out += "Ring buffer: " + join(garbled) + ".\n";
   return out;
+}
+
+std::string session_summary(const SessionCounts& c) {
+  return "Sessions: " + std::to_string(c.reported) + " reported, " + std::to_string(c.printed) +
+         " printed, " + std::to_string(c.filtered) + " filtered by -x/-X.\n";
 }
 
 }  // namespace retsnoop

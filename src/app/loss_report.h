@@ -19,6 +19,11 @@ struct SessionCounts {
   uint64_t filtered = 0;     // received, not reported because of -x/-X
   uint64_t queue_full = 0;   // received while the print queue was full
   uint64_t printed = 0;
+  // Sessions whose content is wrong or missing, reported apart from the lost ones above.
+  uint64_t broken = 0;          // BPF: an exit without its entry (a missed probe hit)
+  uint64_t depth_overflow = 0;  // BPF: calls deeper than the session records
+  uint64_t malformed = 0;       // records that did not decode
+  uint64_t orphaned = 0;        // session parts whose header never came
 
   // Sessions BPF reported that never made it to stdout (filtered ones are not lost).
   uint64_t lost() const;
@@ -27,7 +32,11 @@ struct SessionCounts {
 // The warning for losses that happened between two snapshots; empty when there were none.
 std::string live_loss_line(const SessionCounts& before, const SessionCounts& now);
 
-// The account at exit: empty when nothing was lost, dropped or incomplete.
+// The account at exit, printed whatever the verbosity: empty when nothing was lost, dropped,
+// incomplete, broken or malformed.
 std::string final_loss_report(const SessionCounts& c);
+
+// The -v summary at exit: what was reported, printed and filtered.
+std::string session_summary(const SessionCounts& c);
 
 }  // namespace retsnoop

@@ -13,6 +13,8 @@ namespace retsnoop {
 namespace {
 
 constexpr int kPollTimeoutMs = 100;
+// A reader that went away is noticed within this, even when no session is being printed.
+constexpr auto kOutputCheckPeriod = std::chrono::milliseconds(100);
 constexpr auto kLiveReportPeriod = std::chrono::seconds(1);
 // How long a stop request waits for the printer's backlog.
 constexpr auto kStopGrace = std::chrono::milliseconds(500);
@@ -23,11 +25,12 @@ constexpr size_t kMaxBacklogBytes = size_t(256) << 20;
 }  // namespace
 
 Receiver::Receiver(TracerObject& obj, const FuncTable& funcs, const ErrorFilter& errors,
-                   SessionPrinter::Format format)
+                   SessionPrinter::Format format, OutputSink& out)
     : obj_(obj),
+      out_(out),
       funcs_(funcs),
       errors_(errors),
-      printer_(std::move(format), stdout, kMaxBacklogBytes),
+      printer_(std::move(format), out, kMaxBacklogBytes),
       reader_(obj.ringbuf_fd(), [this](Session&& s) { on_session(std::move(s)); }) {}
 
 void Receiver::on_session(Session&& s) {
@@ -37,12 +40,16 @@ void Receiver::on_session(Session&& s) {
     ++queue_full_;
 }
 
-void Receiver::run(StopSignal& stop) {
+StopCause Receiver::run(StopSignal& stop) {
   obj_.activate();
-  std::fputs("Receiving data...\n", stdout);
-  std::fflush(stdout);
-  last_live_at_ = Clock::now();
+  out_.write("Receiving data...\n");
+  last_live_at_ = last_output_check_ = Clock::now();
+  StopCause cause = StopCause::Signal;
   while (!stop.requested()) {
+    if (output_failed()) {
+      cause = StopCause::OutputFailed;
+      break;
+    }
     int n = reader_.poll(kPollTimeoutMs);
     if (n < 0 && n != -EINTR)
       throw UserError(std::string("ring buffer poll failed: ") + std::strerror(-n));
@@ -50,6 +57,16 @@ void Receiver::run(StopSignal& stop) {
   }
   obj_.deactivate();
   printer_.finish(Clock::now() + kStopGrace);
+  return cause;
+}
+
+// Polled at most every kOutputCheckPeriod: under a flood the loop turns thousands of times a
+// second.
+bool Receiver::output_failed() {
+  Clock::time_point now = Clock::now();
+  if (now - last_output_check_ < kOutputCheckPeriod) return false;
+  last_output_check_ = now;
+  return out_.failed() || printer_.failed();
 }
 
 void Receiver::report_live() {
@@ -73,22 +90,11 @@ SessionCounts Receiver::counts() const {
   c.filtered = filtered_;
   c.queue_full = queue_full_;
   c.printed = printer_.printed();
+  c.broken = bpf.sessions_broken;
+  c.depth_overflow = bpf.depth_overflow;
+  c.malformed = st.malformed;
+  c.orphaned = st.orphaned;
   return c;
-}
-
-std::string Receiver::loss_report() const {
-  SessionCounts c = counts();
-  std::string out = final_loss_report(c);
-  if (!log_enabled(LOG_INFO)) return out;
-  rs_stats bpf = obj_.stats();
-  char summary[256];
-  std::snprintf(summary, sizeof(summary),
-                "Sessions: %llu reported, %llu printed, %llu filtered by -x/-X; %llu broken by "
-                "missed probes; %llu calls deeper than %d levels.\n",
-                (unsigned long long)c.reported, (unsigned long long)c.printed,
-                (unsigned long long)c.filtered, (unsigned long long)bpf.sessions_broken,
-                (unsigned long long)bpf.depth_overflow, RS_MAX_DEPTH);
-  return out + summary;
 }
 
 }  // namespace retsnoop

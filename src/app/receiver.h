@@ -7,6 +7,7 @@
 
 #include "app/error_filter.h"
 #include "app/loss_report.h"
+#include "app/output_sink.h"
 #include "app/session_printer.h"
 #include "app/stop_signal.h"
 #include "attach/tracer_object.h"
@@ -14,19 +15,26 @@
 
 namespace retsnoop {
 
+// Why receiving ended.
+enum class StopCause {
+  Signal,        // a stop signal (StopSignal::signal_number() says which)
+  OutputFailed,  // standard output can no longer be written (OutputSink::failure() says why)
+};
+
 class Receiver {
  public:
-  // format runs on the printer thread only.
+  // format runs on the printer thread only, which writes to out.
   Receiver(TracerObject& obj, const FuncTable& funcs, const ErrorFilter& errors,
-           SessionPrinter::Format format);
+           SessionPrinter::Format format, OutputSink& out);
 
-  // Activates the tracer, says "Receiving data..." and receives until stop is requested. Then
-  // it deactivates the tracer and gives the printer a short grace period for its backlog: a stop
-  // request is obeyed promptly even during a flood, and what was not printed is counted.
-  void run(StopSignal& stop);
-  // The account of lost sessions (and with -v a summary) for the end of the run; call it after
+  // Activates the tracer, says "Receiving data..." and receives until a stop is requested or
+  // the output fails. Then it deactivates the tracer and gives the printer a short grace
+  // period for its backlog: a stop request is obeyed promptly even during a flood or with a
+  // reader that stopped reading, and what was not printed is counted.
+  StopCause run(StopSignal& stop);
+  // What became of every session, for the account at the end of the run; call it after
   // detaching, once the BPF counters are final.
-  std::string loss_report() const;
+  SessionCounts final_counts() const { return counts(); }
 
  private:
   using Clock = std::chrono::steady_clock;
@@ -34,8 +42,10 @@ class Receiver {
   void on_session(Session&& s);
   void report_live();
   SessionCounts counts() const;
+  bool output_failed();
 
   TracerObject& obj_;
+  OutputSink& out_;
   const FuncTable& funcs_;
   const ErrorFilter& errors_;
   SessionPrinter printer_;
@@ -44,6 +54,7 @@ class Receiver {
   uint64_t queue_full_ = 0;
   SessionCounts last_live_;
   Clock::time_point last_live_at_;
+  Clock::time_point last_output_check_;
 };
 
 }  // namespace retsnoop

@@ -1,5 +1,7 @@
 #include "app/run.h"
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <memory>
 
@@ -12,6 +14,8 @@
 #include "app/stop_signal.h"
 #include "app/trace_loop.h"
 #include "attach/lbr_perf_events.h"
+#include "attach/leftovers.h"
+#include "attach/run_registry.h"
 #include "discovery/cu_globs.h"
 #include "discovery/func_plan.h"
 #include "discovery/kallsyms.h"
@@ -134,7 +138,11 @@ int run(const Options& opts) {
   // Bad globs, @FILEs and presets fail before the privilege check and any kernel access.
   GlobSelection sel = timed("globs", [&] { return parse_selection(plan_options(opts)); });
   check_privileges();
+  // A dry run changes nothing but this: what dead runs left in the kernel goes first.
+  std::optional<RunStateDir> state_dir = RunStateDir::open(kRunStateDir, !opts.dry_run);
+  remove_leftovers(state_dir);
   if (opts.dry_run) return dry_run(opts, std::move(sel));
+  RunLock run_lock(state_dir ? &*state_dir : nullptr);
   raise_rlimits();
 
   Features features = Features::detect();
@@ -152,7 +160,10 @@ int run(const Options& opts) {
   SymbLevel level = symb_level(opts, d.vmlinux.has_value());
   auto symbolizer = make_symbolizer(d.ksyms, d.vmlinux, level);
   StopSignal stop;
-  return trace_loop({opts, d.plan.funcs, *symbolizer, d.ksyms, level, kind, features}, stop);
+  std::fflush(stdout);
+  OutputSink out(STDOUT_FILENO);
+  return trace_loop({opts, d.plan.funcs, *symbolizer, d.ksyms, level, kind, features, state_dir, run_lock},
+                    stop, out);
 }
 
 }  // namespace retsnoop

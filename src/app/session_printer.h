@@ -7,13 +7,14 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
-#include <cstdio>
 #include <deque>
+#include <exception>
 #include <functional>
 #include <mutex>
 #include <string>
 #include <thread>
 
+#include "app/output_sink.h"
 #include "events/session.h"
 
 namespace retsnoop {
@@ -24,8 +25,9 @@ class SessionPrinter {
   using Clock = std::chrono::steady_clock;
 
   // format runs on the printer thread only (the symbolizer behind it is not thread-safe).
-  // Sessions beyond max_queued_bytes of backlog are refused.
-  SessionPrinter(Format format, std::FILE* out, size_t max_queued_bytes);
+  // Sessions beyond max_queued_bytes of backlog are refused. Throws std::system_error when the
+  // thread cannot be started.
+  SessionPrinter(Format format, OutputSink& out, size_t max_queued_bytes);
   // Abandons whatever is still queued.
   ~SessionPrinter();
   SessionPrinter(const SessionPrinter&) = delete;
@@ -34,18 +36,24 @@ class SessionPrinter {
   // Queues s; false, leaving s alone, when the backlog is full.
   bool push(Session&& s);
   // Keeps printing until the queue is empty or deadline passes, then stops the thread; what is
-  // still queued stays unprinted.
+  // still queued stays unprinted. A thread still blocked writing shortly after the deadline (a
+  // reader that stopped reading) has its write abandoned, and so has the output.
   void finish(Clock::time_point deadline);
   uint64_t printed() const { return printed_.load(std::memory_order_relaxed); }
+  // True once formatting threw: the printer stopped, and finish() rethrows the exception.
+  bool failed() const { return failed_.load(); }
 
  private:
   void run();
   bool next(Session& s);
-  void write(const std::string& text);
-  void stop_thread();
+  void write(std::string&& text);
+  void flush();
+  void stop_thread(Clock::time_point abandon_at);
 
   Format format_;
-  std::FILE* out_;
+  OutputSink& out_;
+  std::string pending_;  // formatted text not written yet (printer thread only)
+  uint64_t pending_sessions_ = 0;  // sessions in pending_
   size_t max_queued_bytes_;
 
   std::mutex mu_;
@@ -56,7 +64,10 @@ class SessionPrinter {
   bool draining_ = false;  // finish() called: exit once the queue is empty
   bool abandon_ = false;   // exit after the session being printed
   bool done_ = false;      // the thread has printed its last session
+  std::condition_variable exited_;  // stop_thread(): done_ turned true
   std::atomic<uint64_t> printed_{0};
+  std::exception_ptr error_;  // set by the printer thread before done_
+  std::atomic<bool> failed_{false};
   std::thread thread_;
 };
 

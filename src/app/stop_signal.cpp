@@ -19,6 +19,8 @@ sigset_t stop_set() {
   sigemptyset(&set);
   sigaddset(&set, SIGINT);
   sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGHUP);
+  sigaddset(&set, SIGQUIT);
   return set;
 }
 
@@ -44,10 +46,13 @@ StopSignal::~StopSignal() {
 }
 
 bool StopSignal::requested() {
-  if (seen_.load()) return true;
+  if (signo_.load()) return true;
   signalfd_siginfo info;
-  if (read(fd_, &info, sizeof(info)) == sizeof(info)) seen_ = true;
-  return seen_.load();
+  if (read(fd_, &info, sizeof(info)) == sizeof(info)) {
+    int none = 0;
+    signo_.compare_exchange_strong(none, int(info.ssi_signo));
+  }
+  return signo_.load() != 0;
 }
 
 }  // namespace retsnoop

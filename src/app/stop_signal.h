@@ -1,5 +1,7 @@
-// SIGINT/SIGTERM delivered through a signalfd instead of a handler: no global flag, and every
-// thread (attach workers included) can ask whether a stop was requested.
+// Stop requests delivered through a signalfd instead of a handler: no global flag, and every
+// thread (attach workers included) can ask whether a stop was requested. SIGINT and SIGTERM are
+// the user's way to stop; SIGHUP (terminal or ssh connection gone) and SIGQUIT would kill the
+// process with probes attached, so they stop it the same way, and the exit status says which.
 #pragma once
 
 #include <atomic>
@@ -8,19 +10,21 @@ namespace retsnoop {
 
 class StopSignal {
  public:
-  // Blocks SIGINT and SIGTERM in the calling thread (threads started later inherit the mask).
+  // Blocks the stop signals in the calling thread (threads started later inherit the mask).
   StopSignal();
   ~StopSignal();
   StopSignal(const StopSignal&) = delete;
   StopSignal& operator=(const StopSignal&) = delete;
 
-  // True once either signal arrived; never blocks.
+  // True once a stop signal arrived; never blocks.
   bool requested();
+  // The first stop signal that arrived; 0 before any.
+  int signal_number() const { return signo_.load(); }
   int fd() const { return fd_; }
 
  private:
   int fd_ = -1;
-  std::atomic<bool> seen_{false};
+  std::atomic<int> signo_{0};
 };
 
 }  // namespace retsnoop

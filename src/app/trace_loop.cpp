@@ -16,10 +16,11 @@
 
 #include "app/attach_choice.h"
 #include "app/error_filter.h"
+#include "app/exit_status.h"
 #include "app/features.h"
-#include "attach/attacher.h"
-#include "attach/knob_override.h"
 #include "app/receiver.h"
+#include "attach/attacher.h"
+#include "attach/shared_knob.h"
 #include "discovery/kallsyms.h"
 #include "format/json_view.h"
 #include "format/session_view.h"
@@ -80,13 +81,15 @@ FormatOptions format_options(const Options& o, SymbLevel symb) {
   return f;
 }
 
-void print_line(const char* text) {
-  std::fputs(text, stdout);
-  std::fflush(stdout);
+// Status lines go to standard output like the sessions; when it can no longer take them (a
+// reader gone or stuck), to stderr, so that the user still learns how the run ended.
+void print_status(OutputSink& out, const std::string& text) {
+  if (!out.write_status(text)) std::fputs(text.c_str(), stderr);
 }
 
-std::unique_ptr<Attacher> make_attacher(AttachKind kind, TracerObject& obj, const Kallsyms& ksyms) {
-  if (obj.kprobe_events()) return make_kprobe_event_attacher(obj, ksyms.addr_of("_text"));
+std::unique_ptr<Attacher> make_attacher(AttachKind kind, TracerObject& obj, const Kallsyms& ksyms,
+                                        const RunLock& run) {
+  if (obj.kprobe_events()) return make_kprobe_event_attacher(obj, ksyms.addr_of("_text"), run.id());
   switch (kind) {
     case AttachKind::MultiKprobe:
       return make_multi_kprobe_attacher(obj);
@@ -182,16 +185,45 @@ void detach_all(Attacher& attacher) {
   attacher.detach(&progress);
 }
 
+// Expedited RCU while attaching or detaching, when asked for and useful: multi-kprobes wait for
+// a few grace periods in all, single kprobes and trampolines for many.
+std::optional<SharedKnob> expedite_rcu(const TraceLoopInputs& in) {
+  if (!in.opts.expedite_rcu || in.kind == AttachKind::MultiKprobe) return std::nullopt;
+  if (!in.state_dir || !in.run.registered()) {
+    logf(LOG_WARN, "WARNING: not expediting RCU: %s is unusable, so a crash could not undo it\n",
+         kRunStateDir.c_str());
+    return std::nullopt;
+  }
+  return std::optional<SharedKnob>(std::in_place, expedited_rcu(), *in.state_dir, in.run);
+}
+
+// The exit status, and the line that explains a failure.
+int finish_status(StopCause cause, const StopSignal& stop, const OutputSink& out, uint64_t unprinted) {
+  if (cause == StopCause::OutputFailed) {
+    std::fprintf(stderr, "retsnoop: cannot write to standard output: %s; stopped tracing\n",
+                 out.failure().c_str());
+    return kExitOutputLost;
+  }
+  if (!out.failure().empty() && unprinted) {
+    std::fprintf(stderr, "retsnoop: cannot write to standard output: %s\n", out.failure().c_str());
+    return kExitOutputLost;
+  }
+  return exit_status_after_signal(stop.signal_number());
+}
+
 }  // namespace
 
-int trace_loop(const TraceLoopInputs& in, StopSignal& stop) {
+int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
   TracerConfig cfg = tracer_config(in.opts, in.kind);
   cfg.kprobe_session = in.features.has(Feature::KprobeSession);
   cfg.kprobe_events = in.kind == AttachKind::Kprobe && in.opts.kprobe_events && kprobe_events_usable(in.features);
   auto obj = timed("BPF object load", [&] { return std::make_unique<TracerObject>(cfg, in.funcs); });
-  KnobOverride::recover();
-  auto attacher = make_attacher(in.kind, *obj, in.ksyms);
-  AttachResult res = attach_all(*attacher, in.funcs, stop);
+  auto attacher = make_attacher(in.kind, *obj, in.ksyms, in.run);
+  AttachResult res;
+  {
+    std::optional<SharedKnob> fast = expedite_rcu(in);
+    res = attach_all(*attacher, in.funcs, stop);
+  }
   // The rest of kallsyms, read from here on, lists [bpf] as the attach left it; only a table
   // completed before attaching (module globs, no tracefs) needs those symbols read again.
   if (in.kind == AttachKind::Fentry && !res.interrupted && in.ksyms.complete())
@@ -205,21 +237,27 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop) {
   ErrorFilter errors(in.opts.allow_errors, in.opts.deny_errors);
   Receiver receiver(*obj, in.funcs, errors,
                     [&, format = in.opts.json ? format_session_json : format_session](
-                        const Session& s) { return format(s, ctx, clock_offset); });
-  if (!res.interrupted) receiver.run(stop);
+                        const Session& s) { return format(s, ctx, clock_offset); },
+                    out);
+  StopCause cause = res.interrupted ? StopCause::Signal : receiver.run(stop);
 
   report_missed_hits(*attacher, *obj, in.kind, in.features);
-  print_line("Detaching... ");
+  print_status(out, "Detaching... ");
   auto t1 = Clock::now();
-  detach_all(*attacher);
-  std::string losses = receiver.loss_report();
+  {
+    std::optional<SharedKnob> fast = expedite_rcu(in);
+    detach_all(*attacher);
+  }
+  SessionCounts counts = receiver.final_counts();
   attacher.reset();
   obj.reset();
-  std::printf("DONE in %lld ms.\n",
-              (long long)std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t1).count());
-  std::fflush(stdout);
-  std::fputs(losses.c_str(), stderr);
-  return 0;
+  char done[64];
+  std::snprintf(done, sizeof(done), "DONE in %lld ms.\n",
+                (long long)std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t1).count());
+  print_status(out, done);
+  std::fputs(final_loss_report(counts).c_str(), stderr);
+  if (log_enabled(LOG_INFO)) std::fputs(session_summary(counts).c_str(), stderr);
+  return finish_status(cause, stop, out, counts.lost());
 }
 
 }  // namespace retsnoop

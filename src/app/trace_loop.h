@@ -1,7 +1,11 @@
 // Load, attach, receive and print until stopped, then detach: the live part of a run.
 #pragma once
 
+#include <optional>
+
+#include "app/output_sink.h"
 #include "app/stop_signal.h"
+#include "attach/run_registry.h"
 #include "attach/tracer_object.h"
 #include "cli/options.h"
 #include "discovery/func_info.h"
@@ -22,9 +26,12 @@ struct TraceLoopInputs {
   SymbLevel symb_level;
   AttachKind kind;
   const Features& features;
+  const std::optional<RunStateDir>& state_dir;
+  const RunLock& run;  // names this run's kernel state
 };
 
-// Returns the exit code. Whatever happens, nothing stays attached when it returns or throws.
-int trace_loop(const TraceLoopInputs& in, StopSignal& stop);
+// Returns the exit status (app/exit_status.h). Whatever happens, nothing stays attached when it
+// returns or throws.
+int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out);
 
 }  // namespace retsnoop

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string_view>
 
 #include "attach/progress_meter.h"
 #include "attach/tracer_object.h"
@@ -42,10 +43,17 @@ class Attacher {
   virtual void detach(ProgressMeter* progress) = 0;
 };
 
+// For destructors: detach() that never throws, since an exception leaving a destructor ends the
+// process on the spot. What went wrong is logged; every implementation takes each probe off
+// even when another one failed (attach/parallel.h), so nothing stays attached.
+void detach_or_log(Attacher& attacher) noexcept;
+
 std::unique_ptr<Attacher> make_kprobe_attacher(TracerObject& obj);
 // For a TracerObject loaded with TracerConfig::kprobe_events; text_base: the runtime address of
-// _text, which probe definitions are relative to (attach/kprobe_events.h).
-std::unique_ptr<Attacher> make_kprobe_event_attacher(TracerObject& obj, uint64_t text_base);
+// _text, which probe definitions are relative to (attach/kprobe_events.h); run_id: the run's
+// registration (attach/run_registry.h), which names its events.
+std::unique_ptr<Attacher> make_kprobe_event_attacher(TracerObject& obj, uint64_t text_base,
+                                                     std::string_view run_id);
 std::unique_ptr<Attacher> make_multi_kprobe_attacher(TracerObject& obj);
 std::unique_ptr<Attacher> make_fentry_attacher(TracerObject& obj);
 

@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "attach/attacher.h"
-#include "attach/knob_override.h"
 #include "attach/module_btf.h"
 #include "attach/owned_fd.h"
 #include "attach/parallel_attach.h"
@@ -60,12 +59,11 @@ std::string verifier_verdict(const char* log) {
 class FentryAttacher : public Attacher {
  public:
   explicit FentryAttacher(TracerObject& obj) : obj_(obj) {}
-  ~FentryAttacher() override { detach(nullptr); }
+  ~FentryAttacher() override { detach_or_log(*this); }
 
   const char* name() const override { return "fentry"; }
 
   AttachResult attach(const FuncTable& funcs, const AttachOpts& opts) override {
-    ExpeditedRcu fast;
     ModuleBtfs btfs(modules_of(funcs));
     ProgTemplate entry = template_of(obj_.entry_prog(), BPF_TRACE_FENTRY);
     ProgTemplate exit = template_of(obj_.exit_prog(), BPF_TRACE_FEXIT);
@@ -90,7 +88,6 @@ class FentryAttacher : public Attacher {
 
   void detach(ProgressMeter* progress) override {
     if (probes_.empty()) return;
-    ExpeditedRcu fast;
     // Links first: closing the last link of a function takes its trampoline off.
     detach_each(probes_.size(), progress, [&](size_t i) {
       probes_[i].entry_link.reset();

@@ -5,7 +5,6 @@
 #include <vector>
 
 #include "attach/attacher.h"
-#include "attach/knob_override.h"
 #include "attach/link_ptr.h"
 #include "attach/parallel_attach.h"
 #include "attach/probe_misses.h"
@@ -23,12 +22,11 @@ struct ProbePair {
 class KprobeAttacher : public Attacher {
  public:
   explicit KprobeAttacher(TracerObject& obj) : obj_(obj) {}
-  ~KprobeAttacher() override { detach(nullptr); }
+  ~KprobeAttacher() override { detach_or_log(*this); }
 
   const char* name() const override { return "kprobe"; }
 
   AttachResult attach(const FuncTable& funcs, const AttachOpts& opts) override {
-    ExpeditedRcu fast;
     pairs_.resize(funcs.size());
     AttachResult res = attach_each(funcs, opts, [&](size_t id) { return attach_one(funcs[id], id); });
     std::erase_if(pairs_, [](const ProbePair& p) { return !p.exit; });
@@ -47,7 +45,6 @@ class KprobeAttacher : public Attacher {
 
   void detach(ProgressMeter* progress) override {
     if (pairs_.empty()) return;
-    ExpeditedRcu fast;
     detach_each(pairs_.size(), progress, [&](size_t i) {
       pairs_[i].entry.reset();
       pairs_[i].exit.reset();

@@ -13,13 +13,13 @@
 #include <vector>
 
 #include "attach/attacher.h"
-#include "attach/knob_override.h"
 #include "attach/kprobe_events.h"
 #include "attach/link_ptr.h"
 #include "attach/parallel.h"
 #include "attach/parallel_attach.h"
 #include "discovery/traceable.h"
 #include "util/error.h"
+#include "util/fault_injection.h"
 #include "util/log.h"
 #include "util/phase_timer.h"
 
@@ -57,12 +57,9 @@ struct Chunk {
 
 class KprobeEventAttacher : public Attacher {
  public:
-  KprobeEventAttacher(TracerObject& obj, KprobeEventsFile file, uint64_t text_base)
-      : obj_(obj),
-        file_(std::move(file)),
-        group_(own_group(getpid())),
-        text_base_(text_base) {}
-  ~KprobeEventAttacher() override { detach(nullptr); }
+  KprobeEventAttacher(TracerObject& obj, KprobeEventsFile file, uint64_t text_base, std::string group)
+      : obj_(obj), file_(std::move(file)), group_(std::move(group)), text_base_(text_base) {}
+  ~KprobeEventAttacher() override { detach_or_log(*this); }
 
   const char* name() const override { return "kprobe"; }
 
@@ -71,9 +68,6 @@ class KprobeEventAttacher : public Attacher {
   // 1,000 functions: 1.5 ms per definition before a hot function was armed, 10 ms after).
   // Progress counts a function once when its probes are defined and once when they are armed.
   AttachResult attach(const FuncTable& funcs, const AttachOpts& opts) override {
-    if (size_t stale = file_.remove_stale_events())
-      logf(LOG_INFO, "Removed %zu kprobe events left behind by retsnoop runs that died.\n", stale);
-    ExpeditedRcu fast;
     AttachResult res;
     size_t per_chunk = chunk_size(funcs.size());
     std::vector<size_t> order = attach_order(funcs);
@@ -94,6 +88,7 @@ class KprobeEventAttacher : public Attacher {
       Chunk& c = chunks_[i];
       arm_event(obj_.entry_prog(), c.entry, c.entry_probes, c.entry_link);
       if (opts.progress) opts.progress->advance(c.entry_probes);
+      inject_fault(FaultPoint::Attach);
     }
     for (size_t i = 0; i < chunks_.size() && !opts.should_stop(); ++i) {
       Chunk& c = chunks_[i];
@@ -117,20 +112,28 @@ class KprobeEventAttacher : public Attacher {
     return obj_.recursion_misses() + file_.missed_hits(group_ + "_");
   }
 
+  // Events are removed by name whatever their probe count says: a definition that failed
+  // halfway (out of memory or descriptors) leaves an event the count does not know of. The
+  // sweep of the group at the end catches whatever a failed removal left.
   void detach(ProgressMeter* progress) override {
     if (chunks_.empty()) return;
-    ExpeditedRcu fast;
     // Chunks overlap their waits: one chunk's tasks-trace grace period (BPF detach) runs while
     // another's perf event or probes go.
-    parallel_for(chunks_.size(), kAttachThreads, [&](size_t i) {
-      Chunk& c = chunks_[i];
-      c.entry_link.reset();
-      c.exit_link.reset();
-      remove_event(c.entry, c.entry_probes);
-      remove_event(c.exit, c.exit_probes);
-      if (progress) progress->advance(c.entry_probes + c.exit_probes);
-    });
-    chunks_.clear();
+    try {
+      parallel_for(chunks_.size(), kAttachThreads, [&](size_t i) {
+        Chunk& c = chunks_[i];
+        c.entry_link.reset();
+        c.exit_link.reset();
+        remove_event(c.entry);
+        remove_event(c.exit);
+        if (progress) progress->advance(c.entry_probes + c.exit_probes);
+        inject_fault(FaultPoint::Detach);
+      });
+    } catch (...) {
+      sweep_group();
+      throw;
+    }
+    sweep_group();
   }
 
  private:
@@ -181,11 +184,17 @@ class KprobeEventAttacher : public Attacher {
       throw UserError("kprobe event " + ev.group + "/" + ev.event + ": cannot attach: " + std::strerror(errno));
   }
 
-  void remove_event(const EventName& ev, size_t probes) {
-    if (!probes) return;
-    if (int err = file_.run(event_removal(ev.group, ev.event)))
-      logf(LOG_WARN, "cannot remove kprobe event %s/%s: %s\n", ev.group.c_str(), ev.event.c_str(),
+  // ENOENT: the event was never defined (its chunk's definitions stopped before it).
+  void remove_event(const EventName& ev) {
+    int err = file_.run(event_removal(ev.group, ev.event));
+    if (err && err != -ENOENT)
+      logf(LOG_DEBUG, "cannot remove kprobe event %s/%s: %s\n", ev.group.c_str(), ev.event.c_str(),
            std::strerror(-err));
+  }
+
+  void sweep_group() {
+    chunks_.clear();
+    file_.remove_group(group_);
   }
 
   TracerObject& obj_;
@@ -197,11 +206,12 @@ class KprobeEventAttacher : public Attacher {
 
 }  // namespace
 
-std::unique_ptr<Attacher> make_kprobe_event_attacher(TracerObject& obj, uint64_t text_base) {
+std::unique_ptr<Attacher> make_kprobe_event_attacher(TracerObject& obj, uint64_t text_base,
+                                                     std::string_view run_id) {
   auto file = KprobeEventsFile::open(kDefaultTracefsDirs);
   if (!file) throw UserError("cannot open kprobe_events in tracefs: " + std::string(std::strerror(errno)));
   if (!text_base) throw UserError("cannot find _text in /proc/kallsyms, the anchor of kprobe events");
-  return std::make_unique<KprobeEventAttacher>(obj, std::move(*file), text_base);
+  return std::make_unique<KprobeEventAttacher>(obj, std::move(*file), text_base, run_group(run_id));
 }
 
 }  // namespace retsnoop

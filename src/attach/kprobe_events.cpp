@@ -5,16 +5,15 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <charconv>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
 #include <sstream>
 
+#include "attach/run_registry.h"
 #include "discovery/file_text.h"
 #include "util/log.h"
 #include "util/text_lines.h"
-#include "util/process_alive.h"
 
 namespace retsnoop {
 
@@ -59,15 +58,13 @@ std::string event_removal(std::string_view group, std::string_view event) {
   return "-:" + event_path(group, event);
 }
 
-std::string own_group(int pid) { return std::string(kGroupPrefix) + std::to_string(pid); }
+std::string run_group(std::string_view run_id) { return std::string(kGroupPrefix) + std::string(run_id); }
 
-std::optional<int> group_owner(std::string_view group) {
+std::optional<std::string> group_run_id(std::string_view group) {
   if (!group.starts_with(kGroupPrefix)) return std::nullopt;
-  std::string_view digits = group.substr(kGroupPrefix.size());
-  int pid = 0;
-  auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), pid);
-  if (ec != std::errc() || end != digits.data() + digits.size() || pid <= 0) return std::nullopt;
-  return pid;
+  std::string_view id = group.substr(kGroupPrefix.size());
+  if (!is_run_id(id)) return std::nullopt;
+  return std::string(id);
 }
 
 uint64_t parse_missed_hits(std::string_view profile, std::string_view prefix) {
@@ -118,19 +115,21 @@ uint64_t KprobeEventsFile::missed_hits(std::string_view prefix) const {
   return profile ? parse_missed_hits(*profile, prefix) : 0;
 }
 
-size_t KprobeEventsFile::remove_stale_events() const {
+std::vector<EventName> KprobeEventsFile::events() const {
   auto listing = read_text_file(dir_ + "/kprobe_events");
-  if (!listing) return 0;
+  return listing ? parse_kprobe_events(*listing) : std::vector<EventName>{};
+}
+
+size_t KprobeEventsFile::remove_group(std::string_view group) const {
   size_t removed = 0;
-  for (const auto& ev : parse_kprobe_events(*listing)) {
-    auto pid = group_owner(ev.group);
-    if (!pid || process_alive(*pid)) continue;
+  for (const auto& ev : events()) {
+    if (ev.group != group) continue;
     int err = run(event_removal(ev.group, ev.event));
     if (err == 0)
       ++removed;
     else
-      logf(LOG_WARN, "cannot remove kprobe event %s/%s left by a retsnoop that died: %s\n",
-           ev.group.c_str(), ev.event.c_str(), std::strerror(-err));
+      logf(LOG_WARN, "WARNING: cannot remove kprobe event %s/%s: %s\n", ev.group.c_str(), ev.event.c_str(),
+           std::strerror(-err));
   }
   return removed;
 }

@@ -41,10 +41,12 @@ std::vector<int> run_batched(const std::vector<std::string>& commands, const Com
 // "-:GROUP/EVENT": removes the event and every probe it holds.
 std::string event_removal(std::string_view group, std::string_view event);
 
-// The group of this process's events: "retsnoop_PID", so that concurrent runs never share one
-// and a run killed before cleaning up can be recognized by its dead PID.
-std::string own_group(int pid);
-std::optional<int> group_owner(std::string_view group);
+// The group of a run's events: "retsnoop_RUNID" (attach/run_registry.h), so that concurrent
+// runs never share one, in any PID namespace, and the events of a run killed before cleaning
+// up are recognized by its dead run id.
+std::string run_group(std::string_view run_id);
+// The run id of a "retsnoop_RUNID" group; nullopt for any other group.
+std::optional<std::string> group_run_id(std::string_view group);
 
 struct EventName {
   std::string group;
@@ -73,8 +75,10 @@ class KprobeEventsFile {
                                const std::function<bool()>& should_stop) const;
   // Missed hits of the events named prefix*; 0 when kprobe_profile is unreadable.
   uint64_t missed_hits(std::string_view prefix) const;
-  // Removes the events of retsnoop runs that died without removing them; returns how many.
-  size_t remove_stale_events() const;
+  // The events listed now; empty when the listing is unreadable.
+  std::vector<EventName> events() const;
+  // Removes every listed event of group; returns how many went, and logs those that stay.
+  size_t remove_group(std::string_view group) const;
 
  private:
   KprobeEventsFile(std::string dir, OwnedFd fd) : dir_(std::move(dir)), fd_(std::move(fd)) {}

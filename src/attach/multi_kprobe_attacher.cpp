@@ -17,6 +17,7 @@
 #include "attach/owned_fd.h"
 #include "attach/probe_misses.h"
 #include "util/error.h"
+#include "util/fault_injection.h"
 #include "util/log.h"
 
 namespace retsnoop {
@@ -53,7 +54,7 @@ struct Targets {
 class MultiKprobeAttacher : public Attacher {
  public:
   explicit MultiKprobeAttacher(TracerObject& obj) : obj_(obj) {}
-  ~MultiKprobeAttacher() override { detach(nullptr); }
+  ~MultiKprobeAttacher() override { detach_or_log(*this); }
 
   const char* name() const override { return "multi-kprobe"; }
 
@@ -88,7 +89,9 @@ class MultiKprobeAttacher : public Attacher {
       l.fd.reset();
       if (progress) progress->advance(l.probes);
     }
+    bool had_links = !links_.empty();
     links_.clear();
+    if (had_links) inject_fault(FaultPoint::Detach);
   }
 
  private:
@@ -114,6 +117,7 @@ class MultiKprobeAttacher : public Attacher {
                         "try -K (single kprobes)");
       }
       if (opts.progress) opts.progress->advance(cnt * probes_per_func);
+      inject_fault(FaultPoint::Attach);
       start += cnt;
     }
   }

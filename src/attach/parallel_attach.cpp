@@ -8,6 +8,7 @@
 
 #include "attach/parallel.h"
 #include "util/errno_names.h"
+#include "util/fault_injection.h"
 #include "util/error.h"
 #include "util/log.h"
 
@@ -74,6 +75,7 @@ AttachResult attach_each(const FuncTable& funcs, const AttachOpts& opts,
     if (fatal.seen() || opts.should_stop()) return;
     AttachError e = attach_one(id);
     if (e.err == 0) {
+      inject_fault(FaultPoint::Attach);
       ++attached;
       if (opts.progress) opts.progress->advance(2);
     } else if (skip_function(funcs[id], e)) {
@@ -94,7 +96,18 @@ void detach_each(size_t n, ProgressMeter* progress, const std::function<void(siz
   parallel_for(n, kAttachThreads, [&](size_t i) {
     detach_one(i);
     if (progress) progress->advance(2);
+    inject_fault(FaultPoint::Detach);
   });
+}
+
+void detach_or_log(Attacher& attacher) noexcept {
+  try {
+    attacher.detach(nullptr);
+  } catch (const std::exception& e) {
+    logf(LOG_WARN, "WARNING: detaching %s probes: %s\n", attacher.name(), e.what());
+  } catch (...) {
+    logf(LOG_WARN, "WARNING: detaching %s probes failed\n", attacher.name());
+  }
 }
 
 }  // namespace retsnoop

@@ -4,6 +4,7 @@
 
 #include <condition_variable>
 #include <mutex>
+#include <system_error>
 
 namespace retsnoop {
 
@@ -22,7 +23,12 @@ ProgressDisplay ProgressDisplay::stderr_if_terminal() {
 ProgressMeter::ProgressMeter(std::string label, size_t total, Finish finish,
                              ProgressDisplay display)
     : label_(std::move(label)), total_(total), finish_(finish), display_(display) {
-  if (display_.fd >= 0) thread_ = std::jthread([this](std::stop_token st) { display_loop(st); });
+  if (display_.fd < 0) return;
+  // A progress display is no reason to fail, least of all while detaching at a task limit.
+  try {
+    thread_ = std::jthread([this](std::stop_token st) { display_loop(st); });
+  } catch (const std::system_error&) {
+  }
 }
 
 ProgressMeter::~ProgressMeter() {

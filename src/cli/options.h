@@ -50,6 +50,7 @@ struct Options {
   uint64_t ringbuf_size = 8ull << 20;
   uint32_t sessions_size = 4096;
   bool kprobe_events = true;  // -K through tracefs kprobe events where the kernel allows
+  bool expedite_rcu = false;  // flip /sys/kernel/rcu_expedited while attaching and detaching
   bool stacks_emit_addrs = false;
   bool stacks_unfiltered = false;
   bool stacks_dec_offs = false;

@@ -52,6 +52,11 @@ const Setting kSettings[] = {
      "detach); no: one perf event per probe.",
      [](Options& o, std::string_view v) { o.kprobe_events = parse_bool(v); },
      [](const Options& o) { return show_bool(o.kprobe_events); }},
+    {"attach.expedite-rcu",
+     "Turn on /sys/kernel/rcu_expedited (system-wide: an IPI to every CPU per grace period) "
+     "while attaching and detaching single kprobes or fentry, which wait for many grace periods.",
+     [](Options& o, std::string_view v) { o.expedite_rcu = parse_bool(v); },
+     [](const Options& o) { return show_bool(o.expedite_rcu); }},
     {"stacks.symb-mode", "Stack symbolization: none, lines or inlines (like -sn, -s, -ss).",
      [](Options& o, std::string_view v) { o.symbolize = parse_symbolize_level(v); },
      [](const Options& o) { return show_symbolize(o.symbolize); }},

@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdio>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <future>
 
 namespace retsnoop {
@@ -10,24 +13,21 @@ namespace {
 
 using Clock = SessionPrinter::Clock;
 
-// Output captured in memory; read it once the printer has finished.
+// Output captured in a memory file; read it once the printer has finished.
 class MemFile {
  public:
-  MemFile() : f_(open_memstream(&buf_, &size_)) {}
-  ~MemFile() {
-    std::fclose(f_);
-    free(buf_);
-  }
-  std::FILE* get() { return f_; }
+  MemFile() : fd_(memfd_create("rs_printer_test", MFD_CLOEXEC)), sink_(fd_) {}
+  ~MemFile() { close(fd_); }
+  OutputSink& get() { return sink_; }
   std::string text() {
-    std::fflush(f_);
-    return std::string(buf_, size_);
+    std::string out(size_t(lseek(fd_, 0, SEEK_END)), '\0');
+    EXPECT_EQ(pread(fd_, out.data(), out.size(), 0), ssize_t(out.size()));
+    return out;
   }
 
  private:
-  char* buf_ = nullptr;
-  size_t size_ = 0;
-  std::FILE* f_;
+  int fd_;
+  OutputSink sink_;
 };
 
 Session numbered(uint64_t id) { return Session{.id = id}; }
@@ -77,6 +77,27 @@ TEST_F(BlockedPrinter, StopLeavesTheBacklogUnprinted) {
   p.finish(Clock::now() + std::chrono::milliseconds(20));
   EXPECT_EQ(p.printed(), 1u);  // the one being printed when the grace period ended
   EXPECT_EQ(out_.text(), "1\n");
+}
+
+// Sessions written into a failed output are not counted as printed, and the rest stays queued.
+TEST(SessionPrinter, FailedOutputStopsPrinting) {
+  int fd = open("/dev/full", O_WRONLY | O_CLOEXEC);
+  OutputSink full(fd);
+  SessionPrinter p(id_line, full, 1 << 20);
+  for (uint64_t id = 1; id <= 3; ++id) ASSERT_TRUE(p.push(numbered(id)));
+  p.finish(Clock::now() + std::chrono::seconds(10));
+  EXPECT_EQ(p.printed(), 0u);
+  EXPECT_TRUE(full.failed());
+  close(fd);
+}
+
+TEST(SessionPrinter, FormattingErrorReachesFinish) {
+  MemFile out;
+  SessionPrinter p([](const Session&) -> std::string { throw std::runtime_error("no memory"); }, out.get(),
+                   1 << 20);
+  ASSERT_TRUE(p.push(numbered(1)));
+  while (!p.failed()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  EXPECT_THROW(p.finish(Clock::now()), std::runtime_error);
 }
 
 }  // namespace

@@ -19,14 +19,15 @@ TEST(KprobeEvents, ProbeDefinitionsAnchorOnText) {
 
 TEST(KprobeEvents, RemovalNamesTheEvent) { EXPECT_EQ(event_removal("g", "ev"), "-:g/ev"); }
 
-TEST(KprobeEvents, GroupNamesItsOwner) {
-  EXPECT_EQ(own_group(1234), "retsnoop_1234");
-  EXPECT_EQ(group_owner("retsnoop_1234"), 1234);
-  EXPECT_EQ(group_owner(own_group(7)), 7);
-  EXPECT_FALSE(group_owner("kprobes"));
-  EXPECT_FALSE(group_owner("retsnoop_"));
-  EXPECT_FALSE(group_owner("retsnoop_12x"));
-  EXPECT_FALSE(group_owner("retsnoop_0"));
+TEST(KprobeEvents, GroupNamesItsRun) {
+  EXPECT_EQ(run_group("0123456789ab"), "retsnoop_0123456789ab");
+  EXPECT_EQ(group_run_id("retsnoop_0123456789ab"), "0123456789ab");
+  EXPECT_EQ(group_run_id(run_group("a1b2c3d4e5f6")), "a1b2c3d4e5f6");
+  EXPECT_FALSE(group_run_id("kprobes"));
+  EXPECT_FALSE(group_run_id("retsnoop_"));
+  EXPECT_FALSE(group_run_id("retsnoop_1234"));  // a PID-named group of another tool's making
+  EXPECT_FALSE(group_run_id("retsnoop_0123456789AB"));
+  EXPECT_FALSE(group_run_id("retsnoop_0123456789abc"));
 }
 
 TEST(KprobeEvents, ParsesListingIntoDistinctEvents) {

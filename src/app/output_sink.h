@@ -1,0 +1,47 @@
+// Standard output as a traced run writes it: sessions from the printer thread, status lines
+// from the main thread. A reader that went away (`| head -1`, `| less` quit, a dropped ssh
+// session), a full disk or a reader that stopped reading must end the run cleanly, never kill
+// it with SIGPIPE or block it forever while probes are attached.
+#pragma once
+
+#include <pthread.h>
+
+#include <atomic>
+#include <mutex>
+#include <string>
+#include <string_view>
+
+namespace retsnoop {
+
+class OutputSink {
+ public:
+  explicit OutputSink(int fd);
+  OutputSink(const OutputSink&) = delete;
+  OutputSink& operator=(const OutputSink&) = delete;
+
+  // Writes all of text, waiting for a slow reader; false when the output failed, now or
+  // before, or was abandoned.
+  bool write(std::string_view text);
+  // For a short status line from a thread that must not block: written only when the output
+  // can take it at once; false otherwise (the caller says it elsewhere).
+  bool write_status(std::string_view text);
+  // Makes a write() blocked in another thread return false, and every later one too.
+  void abandon();
+  // True when the output failed or was abandoned, or when its reader has gone (a pipe or
+  // socket whose other end is closed, a hung-up terminal), which is found without writing.
+  bool failed();
+  // Why the output failed: "Broken pipe", "No space left on device", ...; empty when it has not.
+  std::string failure() const;
+
+ private:
+  void fail(int err);
+
+  int fd_;
+  std::atomic<int> error_{0};
+  std::atomic<bool> abandoned_{false};
+  std::mutex writer_mu_;  // guards writer_ and writing_
+  pthread_t writer_{};
+  bool writing_ = false;
+};
+
+}  // namespace retsnoop

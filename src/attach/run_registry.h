@@ -1,0 +1,82 @@
+// Which retsnoop runs are alive. Kernel state that outlives a killed process (tracefs kprobe
+// events, a flipped sysfs knob) is named after the run that made it, and only the state of a
+// dead run may be cleaned up by another. A PID cannot tell: it is reused, a zombie still has
+// one, and a run in another PID namespace may have the same one. So every run that may leave
+// such state holds an exclusive flock on <dir>/<id>.lock, under a random id, for its whole
+// life: the kernel drops the lock when the process dies however it dies, and any process that
+// sees the same file (another PID namespace included) can test it.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "attach/owned_fd.h"
+
+namespace retsnoop {
+
+inline const std::string kRunStateDir = "/run/retsnoop";
+
+// The directory of lock and state files, opened after checking that it is safe to trust:
+// owned by root (or by us) and writable by nobody else, not a symlink.
+class RunStateDir {
+ public:
+  // create: make it (mode 0755) when missing. nullopt when it is missing and not created, or
+  // unsafe (the reason is logged with -v).
+  static std::optional<RunStateDir> open(const std::string& path, bool create);
+
+  const std::string& path() const { return path_; }
+  int fd() const { return fd_.get(); }
+
+  // Holds the directory's flock while alive: every change to the state files happens under it.
+  class Guard {
+   public:
+    explicit Guard(const RunStateDir& dir);
+    ~Guard();
+    Guard(const Guard&) = delete;
+    Guard& operator=(const Guard&) = delete;
+
+   private:
+    int fd_;
+  };
+
+ private:
+  RunStateDir(std::string path, OwnedFd fd) : path_(std::move(path)), fd_(std::move(fd)) {}
+
+  std::string path_;
+  OwnedFd fd_;
+};
+
+enum class Liveness {
+  Alive,    // its lock is held
+  Dead,     // its lock file is there and nobody holds it
+  Unknown,  // no lock file here: a run under another /run (a container), or never registered
+};
+
+Liveness run_liveness(const RunStateDir& dir, std::string_view id);
+// Removes the lock file of a dead run, once its state is cleaned up.
+void forget_run(const RunStateDir& dir, std::string_view id);
+
+// Ids are 12 lower-case hex digits.
+bool is_run_id(std::string_view id);
+
+// This run's registration: a fresh random id and its held lock file, removed at destruction.
+class RunLock {
+ public:
+  // The id is random even without a usable directory (dir null), so that names never collide;
+  // the run is then unknown to others (Liveness::Unknown), who leave its state alone.
+  explicit RunLock(const RunStateDir* dir);
+  ~RunLock();
+  RunLock(const RunLock&) = delete;
+  RunLock& operator=(const RunLock&) = delete;
+
+  const std::string& id() const { return id_; }
+  bool registered() const { return bool(lock_fd_); }
+
+ private:
+  std::string id_;
+  std::string path_;
+  OwnedFd lock_fd_;
+};
+
+}  // namespace retsnoop

@@ -1,0 +1,18 @@
+// Failures on demand, for the end-to-end tests of the paths that must clean up after them:
+// RETSNOOP_TEST_FAULT names the point that fails ("attach", "detach" or "thread-start"). Each
+// point sits where probes are already in the kernel, so that the test proves they come off.
+#pragma once
+
+namespace retsnoop {
+
+enum class FaultPoint {
+  Attach,       // after the first probes are attached: an internal error
+  Detach,       // inside a detach task: an internal error while taking probes off
+  ThreadStart,  // starting a thread fails as it does at a task limit (EAGAIN)
+};
+
+// Throws the failure of point p when the environment asks for it, the first time only;
+// otherwise does nothing.
+void inject_fault(FaultPoint p);
+
+}  // namespace retsnoop
