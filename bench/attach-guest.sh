@@ -6,7 +6,8 @@
 #   skip   MECH SIZE REASON
 #
 # Usage: attach-guest.sh "MECHS" "SIZES" CAPS CALLS
-#   MECHS  attach options to compare, e.g. "-M -K -F"
+#   MECHS  attach options to compare, e.g. "-M -K -F"; a comma joins the options of one
+#          mechanism, e.g. "-K,-Cattach.expedite-rcu=yes"
 #   SIZES  function counts, "all" for every traceable function, e.g. "100 1000 10000 all"
 #   CAPS   "MECH:N ..." skips sizes above N for MECH (too slow under TCG), e.g. "-F:1000"
 #   CALLS  failing bpf() calls per cost measurement
@@ -38,10 +39,13 @@ pick_functions() {
     }' "$FUNCS" >"$WORK/funcs"
 }
 
-# Sizes above MECH's cap are not run.
+# The options of a mechanism as separate words.
+mech_args() { echo "$1" | tr , ' '; }
+
+# Sizes above MECH's cap are not run (the cap of its first option).
 cap_of() {
   for c in $CAPS; do
-    [ "${c%%:*}" = "$1" ] && { echo "${c#*:}"; return; }
+    [ "${c%%:*}" = "${1%%,*}" ] && { echo "${c#*:}"; return; }
   done
   echo ""
 }
@@ -82,7 +86,8 @@ poll_for() {
 # One attach and detach of MECH on the functions of $WORK/funcs.
 measure_attach() {
   mech=$1 size=$2 out=$WORK/out
-  start_and_wait_ready "$mech" -v -e '*sys_bpf' -a "@$WORK/funcs"
+  # shellcheck disable=SC2046 # one word per option
+  start_and_wait_ready $(mech_args "$mech") -v -e '*sys_bpf' -a "@$WORK/funcs"
   stop_retsnoop
   startup=$(sed -n 's/^Attaching .*(start-up took \([0-9.]*\) s).*/\1/p' "$out")
   attached=$(sed -n 's/^Attached \([0-9]*\) functions .* in \([0-9.]*\) s .*/\1 \2/p' "$out")
@@ -114,7 +119,8 @@ measure_call() {
   # Straight to a file: every call prints a session, and a FIFO would add a copy and a wakeup
   # of the reader to each. The attach is small, so polling for it costs little here.
   rm -f "$out"
-  retsnoop "$mech" "$@" >"$out" 2>&1 &
+  # shellcheck disable=SC2046 # one word per option
+  retsnoop $(mech_args "$mech") "$@" >"$out" 2>&1 &
   pid=$!
   if ! poll_for "$out" "Receiving data..." "$pid"; then
     printf 'skip\t%s\tcall-%s\t%s\n' "$mech" "$role" "$(tail -n 1 "$out")"

@@ -5,11 +5,13 @@
 # function count, then the extra ns a failing bpf() call costs when traced.
 #
 # Usage: bench/attach.sh [--kernel 6.1|6.12|all] [--build DIR] [--sizes "100 1000 10000 all"]
-#                        [--calls N]
+#                        [--calls N] [--expedite-rcu]
 #   --build   build dir with the static binaries (env RETSNOOP_BUILD, default <repo>/build)
 #   --sizes   function counts to attach ("all": every traceable vmlinux function)
 #   --calls   failing bpf() calls per cost measurement (default 50000)
-# Env RS_BENCH_MECHS: the attach options to compare instead of all the kernel has, e.g. "-K".
+#   --expedite-rcu  also measure single kprobes and fentry with -C attach.expedite-rcu=yes
+# Env RS_BENCH_MECHS: the attach options to compare instead of all the kernel has, e.g. "-K";
+# a comma joins the options of one mechanism ("-K,-Cattach.expedite-rcu=yes").
 # Caps (env RS_BENCH_CAPS, "MECH:N ..."): fentry and single kprobes stop at 1,000 functions. Their
 # attach is one kernel update of a shared ftrace filter per function, each copying the filter:
 # quadratic. On 6.1, 10,000 single kprobes had attached 8,451 functions after 30 minutes (one
@@ -22,7 +24,9 @@ BENCH_DIR=$REPO_DIR/bench
 VM_TIMEOUT_SEC=7200
 CAPS=${RS_BENCH_CAPS:--F:1000 -K:1000}
 
-usage() { sed -n '7,13s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+usage() { sed -n '7,15s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+
+EXPEDITE=",-Cattach.expedite-rcu=yes"
 
 # Multi-kprobe only where the kernel has it (Debian's 6.1 is built without CONFIG_FPROBE).
 mechanisms() {
@@ -37,8 +41,19 @@ mech_name() {
     -M) echo "multi-kprobe" ;;
     -K) echo "kprobe" ;;
     -F) echo "fentry" ;;
+    *"$EXPEDITE") echo "$(mech_name "${1%"$EXPEDITE"}")+rcu" ;;
     *) echo "$1" ;;
   esac
+}
+
+# With --expedite-rcu, each single-probe mechanism once more with expedited RCU grace periods.
+with_expedited() {
+  local m out=""
+  for m in $1; do
+    out+=" $m"
+    [[ $m == -M ]] || out+=" $m$EXPEDITE"
+  done
+  echo "${out# }"
 }
 
 # Turns the guest's rows into the table.
@@ -66,11 +81,13 @@ print_table() {
 }
 
 run_kernel() {
-  local kver=$1 sizes=$2 calls=$3 work=$4/$1 kdir
+  local kver=$1 sizes=$2 calls=$3 work=$4/$1 expedite=$5 kdir mechs
   kdir=$("$E2E_DIR/fetch-kernel.sh" "$kver")
   mkdir -p "$work"
+  mechs=${RS_BENCH_MECHS:-$(mechanisms "$kver")}
+  ((expedite)) && mechs=$(with_expedited "$mechs")
   printf '#!/bin/sh\nexec sh /guest/attach-guest.sh "%s" "%s" "%s" %s\n' \
-    "${RS_BENCH_MECHS:-$(mechanisms "$kver")}" "$sizes" "$CAPS" "$calls" >"$work/guest.sh"
+    "$mechs" "$sizes" "$CAPS" "$calls" >"$work/guest.sh"
   say "kernel $kver: measuring (logs in $work)"
   boot_guest "$kdir" "$work" "$work/guest.sh" "$VM_TIMEOUT_SEC" 2048 \
     -a "$BENCH_DIR/attach-guest.sh:/guest/attach-guest.sh" >"$work/rows.tsv" ||
@@ -80,7 +97,7 @@ run_kernel() {
 
 main() {
   local kernels=(6.1 6.12) build=${RETSNOOP_BUILD:-$REPO_DIR/build}
-  local sizes="100 1000 10000 all" calls=50000
+  local sizes="100 1000 10000 all" calls=50000 expedite=0
   while (($#)); do
     case "$1" in
       --kernel)
@@ -93,13 +110,14 @@ main() {
       --build) build=${2:?}; shift ;;
       --sizes) sizes=${2:?}; shift ;;
       --calls) calls=${2:?}; shift ;;
+      --expedite-rcu) expedite=1 ;;
       *) usage ;;
     esac
     shift
   done
   guest_binaries "$build"
   local kver
-  for kver in "${kernels[@]}"; do run_kernel "$kver" "$sizes" "$calls" "$build/bench-attach"; done
+  for kver in "${kernels[@]}"; do run_kernel "$kver" "$sizes" "$calls" "$build/bench-attach" "$expedite"; done
 }
 
 main "$@"

@@ -1,6 +1,9 @@
 #include "app/session_printer.h"
 
+#include <system_error>
 #include <utility>
+
+#include "util/error.h"
 
 namespace retsnoop {
 
@@ -22,10 +25,14 @@ constexpr auto kAbandonGrace = std::chrono::milliseconds(300);
 }  // namespace
 
 SessionPrinter::SessionPrinter(Format format, OutputSink& out, size_t max_queued_bytes)
-    : format_(std::move(format)),
-      out_(out),
-      max_queued_bytes_(max_queued_bytes),
-      thread_([this] { run(); }) {}
+    : format_(std::move(format)), out_(out), max_queued_bytes_(max_queued_bytes) {
+  try {
+    thread_ = std::thread([this] { run(); });
+  } catch (const std::system_error& e) {
+    throw UserError(std::string("cannot start the printer thread: ") + e.what(),
+                    "A task limit (systemd TasksMax, cgroup pids.max) leaves retsnoop too few threads.");
+  }
+}
 
 SessionPrinter::~SessionPrinter() { stop_thread(Clock::now() + kAbandonGrace); }
 

@@ -25,8 +25,8 @@ class SessionPrinter {
   using Clock = std::chrono::steady_clock;
 
   // format runs on the printer thread only (the symbolizer behind it is not thread-safe).
-  // Sessions beyond max_queued_bytes of backlog are refused. Throws std::system_error when the
-  // thread cannot be started.
+  // Sessions beyond max_queued_bytes of backlog are refused. Throws UserError when the thread
+  // cannot be started.
   SessionPrinter(Format format, OutputSink& out, size_t max_queued_bytes);
   // Abandons whatever is still queued.
   ~SessionPrinter();

@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <iterator>
 #include <string>
 
 #include "util/error.h"
@@ -14,19 +15,28 @@ namespace retsnoop {
 
 namespace {
 
+constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+
 sigset_t stop_set() {
   sigset_t set;
   sigemptyset(&set);
-  sigaddset(&set, SIGINT);
-  sigaddset(&set, SIGTERM);
-  sigaddset(&set, SIGHUP);
-  sigaddset(&set, SIGQUIT);
+  for (int sig : kStopSignals) sigaddset(&set, sig);
   return set;
 }
 
+void ignore_delivery(int) {}
+
 }  // namespace
 
+// A handler, although the signals are only ever read from the signalfd: the kernel drops a
+// signal left at its default action when the process is the init of a PID namespace (retsnoop
+// as a container's entry point), and `docker stop` would then end in SIGKILL with probes
+// attached.
 StopSignal::StopSignal() {
+  struct sigaction sa {};
+  sa.sa_handler = ignore_delivery;
+  sigemptyset(&sa.sa_mask);
+  for (size_t i = 0; i < std::size(kStopSignals); ++i) sigaction(kStopSignals[i], &sa, &saved_[i]);
   sigset_t set = stop_set();
   if (sigprocmask(SIG_BLOCK, &set, nullptr))
     throw UserError(std::string("sigprocmask: ") + std::strerror(errno));
@@ -41,6 +51,7 @@ StopSignal::~StopSignal() {
   while (read(fd_, &info, sizeof(info)) == sizeof(info)) {
   }
   close(fd_);
+  for (size_t i = 0; i < std::size(kStopSignals); ++i) sigaction(kStopSignals[i], &saved_[i], nullptr);
   sigset_t set = stop_set();
   sigprocmask(SIG_UNBLOCK, &set, nullptr);
 }

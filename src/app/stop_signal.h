@@ -4,6 +4,8 @@
 // process with probes attached, so they stop it the same way, and the exit status says which.
 #pragma once
 
+#include <signal.h>
+
 #include <atomic>
 
 namespace retsnoop {
@@ -25,6 +27,7 @@ class StopSignal {
  private:
   int fd_ = -1;
   std::atomic<int> signo_{0};
+  struct sigaction saved_[4];  // the dispositions before, restored at destruction
 };
 
 }  // namespace retsnoop

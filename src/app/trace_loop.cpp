@@ -13,6 +13,7 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <system_error>
 
 #include "app/attach_choice.h"
 #include "app/error_filter.h"
@@ -157,13 +158,19 @@ void report_missed_hits(const Attacher& attacher, const TracerObject& obj, Attac
 // rest (modules, BPF programs). Reading it while the tracer waits for sessions keeps it off the
 // time to attach. Without it, frames outside vmlinux text stay unnamed.
 std::shared_future<void> load_rest_in_background(Kallsyms& ksyms) {
-  return std::async(std::launch::async, [&ksyms] {
-           try {
-             ksyms.load_rest();
-           } catch (const UserError& e) {
-             logf(LOG_WARN, "WARNING: %s: frames outside vmlinux text stay unnamed\n", e.what());
-           }
-         }).share();
+  auto load = [&ksyms] {
+    try {
+      ksyms.load_rest();
+    } catch (const UserError& e) {
+      logf(LOG_WARN, "WARNING: %s: frames outside vmlinux text stay unnamed\n", e.what());
+    }
+  };
+  try {
+    return std::async(std::launch::async, load).share();
+  } catch (const std::system_error&) {
+    // At a task limit: read on first use by the printer thread rather than fail.
+    return std::async(std::launch::deferred, load).share();
+  }
 }
 
 // fexit stacks run through BPF trampolines and programs that did not exist when discovery read

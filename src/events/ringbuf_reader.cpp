@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstring>
 #include <string>
+#include <utility>
 
 #include "util/error.h"
 
@@ -26,15 +27,23 @@ RingbufReader::RingbufReader(int map_fd, Handler handler) : handler_(std::move(h
 
 RingbufReader::~RingbufReader() { ring_buffer__free(rb_); }
 
-int RingbufReader::on_record(void* ctx, void* data, size_t size) {
+// Called from libbpf's C code, which an exception must not cross: it ends the poll and is
+// rethrown by poll().
+int RingbufReader::on_record(void* ctx, void* data, size_t size) noexcept {
   auto* self = static_cast<RingbufReader*>(ctx);
-  if (auto session = self->assembler_.consume(data, size)) self->handler_(std::move(*session));
+  try {
+    if (auto session = self->assembler_.consume(data, size)) self->handler_(std::move(*session));
+  } catch (...) {
+    self->error_ = std::current_exception();
+    return kBatchFull;
+  }
   return ++self->batch_ < kMaxBatch ? 0 : kBatchFull;
 }
 
 int RingbufReader::poll(int timeout_ms) {
   batch_ = 0;
   int n = ring_buffer__poll(rb_, timeout_ms);
+  if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
   return n == kBatchFull ? batch_ : n;
 }
 

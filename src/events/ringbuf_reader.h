@@ -1,6 +1,7 @@
 // Drains the BPF ring buffer and hands out complete sessions.
 #pragma once
 
+#include <exception>
 #include <functional>
 
 #include "events/session_assembler.h"
@@ -26,12 +27,13 @@ class RingbufReader {
   const AssemblerStats& stats() const { return assembler_.stats(); }
 
  private:
-  static int on_record(void* ctx, void* data, size_t size);
+  static int on_record(void* ctx, void* data, size_t size) noexcept;
 
   ring_buffer* rb_ = nullptr;
   SessionAssembler assembler_;
   Handler handler_;
   int batch_ = 0;  // records consumed by the current poll()
+  std::exception_ptr error_;  // thrown by the handler during the current poll()
 };
 
 }  // namespace retsnoop

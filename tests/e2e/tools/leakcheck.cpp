@@ -1,11 +1,13 @@
 // rs-leakcheck: after a tracer exits, lists every BPF program, BPF link, kprobe and ftrace hook
-// still in the kernel, and system-wide switches not back at their boot value. Exit 0 when there is none, 1 when something is left, 2 when it cannot
+// still in the kernel, system-wide switches not back at their boot value, and retsnoop's run
+// lock and knob state files (none may outlive the runs). Exit 0 when there is none, 1 when something is left, 2 when it cannot
 // look. In the busybox test VM nothing else loads BPF, so by default every program counts.
 #include <getopt.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <filesystem>
 #include <set>
 #include <string>
 
@@ -14,6 +16,8 @@
 
 namespace leakcheck {
 namespace {
+
+constexpr const char* kRunStateDir = "/run/retsnoop";
 
 struct Options {
   std::string prog_prefix;  // count only programs named so (and their links)
@@ -78,6 +82,18 @@ int report_trace_files() {
   return found;
 }
 
+// Lock and state files of retsnoop runs: once no run is alive, any of them is state that a run
+// left behind and the next one did not clean up.
+int report_run_state() {
+  int found = 0;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(kRunStateDir, ec)) {
+    std::printf("run state: %s\n", entry.path().c_str());
+    ++found;
+  }
+  return found;
+}
+
 int report_knobs() {
   int found = 0;
   for (const Knob& knob : knobs()) {
@@ -96,7 +112,8 @@ int report_knobs() {
 int main(int argc, char** argv) {
   leakcheck::Options opts = leakcheck::parse_options(argc, argv);
   try {
-    int found = leakcheck::report_bpf(opts) + leakcheck::report_trace_files() + leakcheck::report_knobs();
+    int found = leakcheck::report_bpf(opts) + leakcheck::report_trace_files() + leakcheck::report_knobs() +
+                leakcheck::report_run_state();
     if (found == 0) {
       std::printf("rs-leakcheck: clean\n");
       return 0;
