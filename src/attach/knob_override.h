@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "attach/owned_fd.h"
+#include "util/owned_fd.h"
 
 namespace retsnoop {
 
