@@ -23,6 +23,7 @@
 #include "discovery/vmlinux.h"
 #include "symbolize/dwarf_symbolizer.h"
 #include "symbolize/ksym_symbolizer.h"
+#include "util/cache_dir.h"
 #include "util/error.h"
 #include "util/log.h"
 #include "util/phase_timer.h"
@@ -107,7 +108,7 @@ Discovery discover(const Options& opts, GlobSelection sel, const Features& featu
     d.vmlinux =
         timed("vmlinux DWARF", [&] { return load_vmlinux({opts.kernel_path, need_dwarf}, d.ksyms); });
   std::unique_ptr<CuGlobIndex> cu_index;
-  if (d.vmlinux) cu_index = std::make_unique<CuGlobIndex>(d.vmlinux->image, default_cu_cache_dir());
+  if (d.vmlinux) cu_index = std::make_unique<CuGlobIndex>(d.vmlinux->image, default_cache_dir());
   PlanOptions plan_opts = plan_options(opts);
   plan_opts.source_index = cu_index.get();
   plan_for_attach(plan_opts, opts.attach_mode, features);

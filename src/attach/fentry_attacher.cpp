@@ -13,11 +13,11 @@
 
 #include "attach/attacher.h"
 #include "attach/module_btf.h"
-#include "attach/owned_fd.h"
 #include "attach/parallel_attach.h"
 #include "attach/probe_misses.h"
 #include "util/error.h"
 #include "util/log.h"
+#include "util/owned_fd.h"
 #include "util/text_lines.h"
 
 namespace retsnoop {

@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "attach/owned_fd.h"
+#include "util/owned_fd.h"
 
 namespace retsnoop {
 

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "attach/owned_fd.h"
 #include "util/error.h"
+#include "util/owned_fd.h"
 
 namespace retsnoop {
 

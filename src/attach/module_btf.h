@@ -6,7 +6,7 @@
 #include <set>
 #include <string>
 
-#include "attach/owned_fd.h"
+#include "util/owned_fd.h"
 
 namespace retsnoop {
 

@@ -14,11 +14,11 @@
 
 #include "attach/attacher.h"
 #include "attach/kprobe_multi_link.h"
-#include "attach/owned_fd.h"
 #include "attach/probe_misses.h"
 #include "util/error.h"
 #include "util/fault_injection.h"
 #include "util/log.h"
+#include "util/owned_fd.h"
 
 namespace retsnoop {
 

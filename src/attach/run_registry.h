@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include "attach/owned_fd.h"
+#include "util/owned_fd.h"
 
 namespace retsnoop {
 

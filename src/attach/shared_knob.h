@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "attach/owned_fd.h"
+#include "util/owned_fd.h"
 #include "attach/run_registry.h"
 
 namespace retsnoop {

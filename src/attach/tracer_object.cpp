@@ -13,6 +13,7 @@
 #include "rs_tracer.skel.h"
 #include "util/error.h"
 #include "util/log.h"
+#include "util/owned_fd.h"
 
 namespace retsnoop {
 
@@ -29,6 +30,23 @@ static_assert(sizeof(rs_call_rec) == 40, "rs_call_rec layout must match BPF");
 void resize_map(bpf_map* map, uint32_t entries) {
   int err = bpf_map__set_max_entries(map, entries);
   if (err) fail(std::string("map '") + bpf_map__name(map) + "': cannot resize", err);
+}
+
+// libbpf would create the sessions map during the load, where a size the kernel can't allocate
+// (the map is preallocated) ends in a load failure and libbpf's log. Created here first, the
+// failure names the setting that sized it; libbpf then uses this map instead of creating one.
+void create_sessions_map(bpf_map* map, uint32_t entries) {
+  LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = bpf_map__map_flags(map));
+  OwnedFd fd(bpf_map_create(bpf_map__type(map), bpf_map__name(map), bpf_map__key_size(map),
+                            bpf_map__value_size(map), entries, &opts));
+  int err = errno;
+  if (!fd && (err == ENOMEM || err == E2BIG))
+    throw UserError("bpf.sessions-size=" + std::to_string(entries) +
+                    ": the kernel could not allocate the sessions map (" + std::strerror(err) +
+                    "): try a smaller value");
+  if (!fd) fail("map 'sessions': failed to create", err);
+  err = bpf_map__reuse_fd(map, fd.get());  // keeps a duplicate of fd
+  if (err) fail("map 'sessions': cannot hand the created map to libbpf", err);
 }
 
 // Filter lists have no length limit (-n @FILE); the kernel refuses maps of 0 entries.
@@ -69,16 +87,18 @@ TracerObject::TracerObject(const TracerConfig& cfg, const FuncTable& funcs)
       kprobe_events_(cfg.kind == AttachKind::Kprobe && cfg.kprobe_events) {
   skel_ = rs_tracer__open();
   if (!skel_) fail("failed to open BPF object", errno);
-  configure(cfg, funcs.size());
-  int err = rs_tracer__load(skel_);
-  if (err) {
+  // The destructor does not run for an object whose constructor threw.
+  try {
+    configure(cfg, funcs.size());
+    int err = rs_tracer__load(skel_);
+    if (err) fail("failed to load BPF programs (run with -v for the verifier log)", err);
+    fill_func_descs(funcs);
+    if (kprobe_events_) fill_func_ids(funcs);
+    fill_filters(cfg);
+  } catch (...) {
     rs_tracer__destroy(skel_);
-    skel_ = nullptr;
-    fail("failed to load BPF programs (run with -v for the verifier log)", err);
+    throw;
   }
-  fill_func_descs(funcs);
-  if (kprobe_events_) fill_func_ids(funcs);
-  fill_filters(cfg);
 }
 
 TracerObject::~TracerObject() { rs_tracer__destroy(skel_); }
@@ -94,7 +114,7 @@ void TracerObject::configure(const TracerConfig& cfg, size_t nr_funcs) {
   ro->has_comm_allow = !cfg.allow_comms.empty();
 
   resize_map(skel_->maps.rb, cfg.ringbuf_size);
-  resize_map(skel_->maps.sessions, cfg.sessions_size);
+  create_sessions_map(skel_->maps.sessions, cfg.sessions_size);
   resize_map(skel_->maps.func_descs, nr_funcs ? nr_funcs : 1);
   resize_map(skel_->maps.func_ids, kprobe_events_ && nr_funcs ? nr_funcs : 1);
   resize_map(skel_->maps.pid_filter, filter_entries(cfg.allow_pids, cfg.deny_pids));

@@ -30,7 +30,7 @@ struct TracerConfig {
   uint64_t min_duration_ns = 0;
   std::vector<int> allow_pids, deny_pids;
   std::vector<std::string> allow_comms, deny_comms;
-  uint64_t ringbuf_size = 8ull << 20;
+  uint32_t ringbuf_size = 8u << 20;
   uint32_t sessions_size = 4096;
 };
 

@@ -51,7 +51,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 4096); /* resized by user space */
+	__uint(max_entries, 4096); /* created by user space at its size */
 	__type(key, __u64);
 	__type(value, struct session);
 } sessions SEC(".maps");

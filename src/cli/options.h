@@ -47,7 +47,7 @@ struct Options {
   bool help_shown = false;  // --help, --usage or --config-help was printed: the caller exits 0
 
   // -C KEY=VALUE settings.
-  uint64_t ringbuf_size = 8ull << 20;
+  uint32_t ringbuf_size = 8u << 20;
   uint32_t sessions_size = 4096;
   bool kprobe_events = true;  // -K through tracefs kprobe events where the kernel allows
   bool expedite_rcu = false;  // flip /sys/kernel/rcu_expedited while attaching and detaching

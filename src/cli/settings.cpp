@@ -17,12 +17,21 @@ struct Setting {
   std::string (*show)(const Options& opts);
 };
 
-// Below one page the ring buffer map cannot be created; the kernel also wants a power of two.
-uint64_t parse_ringbuf_size(std::string_view value) {
+// The kernel takes the ring buffer size as the u32 max_entries of the map, a power of two of at
+// least one page (libbpf rounds 4K up to larger pages): 2G is the largest such power.
+constexpr uint64_t kMinRingbufSize = 4096;
+constexpr uint64_t kMaxRingbufSize = 1ull << 31;
+
+// Sessions are keyed by thread (by CPU for the idle tasks), so no more can be open at once than
+// the kernel can have threads: PID_MAX_LIMIT, 4M on 64-bit. The map is preallocated at about
+// 6 KiB per session (the call chains, kernel stack and LBR records of struct session in
+// tracer.bpf.c), so even this bound asks for 24 GiB; the load says when the kernel can't.
+constexpr uint64_t kMaxSessions = 1u << 22;
+
+uint32_t parse_ringbuf_size(std::string_view value) {
   uint64_t size = parse_byte_size(value);
-  if (size < 4096 || !std::has_single_bit(size)) {
-    throw InvalidValue("expected a power of two of at least 4096 bytes");
-  }
+  if (size < kMinRingbufSize || size > kMaxRingbufSize || !std::has_single_bit(size))
+    throw InvalidValue("expected a power of two from 4096 to 2G");
   return size;
 }
 
@@ -41,11 +50,11 @@ std::string show_symbolize(SymbolizeLevel level) {
 
 const Setting kSettings[] = {
     {"bpf.ringbuf-size",
-     "Size of the BPF ring buffer carrying records, in bytes (K/M suffixes allowed).",
+     "Size of the BPF ring buffer carrying records, in bytes (K/M/G suffixes allowed).",
      [](Options& o, std::string_view v) { o.ringbuf_size = parse_ringbuf_size(v); },
      [](const Options& o) { return show_byte_size(o.ringbuf_size); }},
     {"bpf.sessions-size", "How many sessions can be recorded at the same time.",
-     [](Options& o, std::string_view v) { o.sessions_size = parse_positive(v, UINT32_MAX); },
+     [](Options& o, std::string_view v) { o.sessions_size = parse_positive(v, kMaxSessions); },
      [](const Options& o) { return std::to_string(o.sessions_size); }},
     {"attach.kprobe-events",
      "Single kprobes (-K) as tracefs kprobe events, many probes per event (fast to attach and "

@@ -65,10 +65,11 @@ uint64_t parse_byte_size(std::string_view text) {
   unsigned shift = 0;
   if (text.ends_with('K') || text.ends_with('k')) shift = 10;
   if (text.ends_with('M') || text.ends_with('m')) shift = 20;
+  if (text.ends_with('G') || text.ends_with('g')) shift = 30;
   if (shift) text.remove_suffix(1);
   uint64_t value = 0;
   if (!parse_decimal(text, value) || value == 0 || value > (UINT64_MAX >> shift)) {
-    throw InvalidValue("expected a positive number of bytes, optionally with a K or M suffix");
+    throw InvalidValue("expected a positive number of bytes, optionally with a K, M or G suffix");
   }
   return value << shift;
 }

@@ -37,7 +37,7 @@ bool parse_bool(std::string_view text);
 SymbolizeLevel parse_symbolize_level(std::string_view text);
 // The inverse; nullptr for SymbolizeLevel::Default, which has no name a user could type.
 const char* symbolize_level_name(SymbolizeLevel level);
-// Bytes with an optional K or M suffix (binary units).
+// Bytes with an optional K, M or G suffix (binary units).
 uint64_t parse_byte_size(std::string_view text);
 
 }  // namespace retsnoop

@@ -1,19 +1,15 @@
 #include "cli/word_file.h"
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
+#include <sstream>
 
-#include "util/error.h"
+#include "util/regular_file.h"
 
 namespace retsnoop {
 
 std::vector<std::string> read_words_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw UserError("Failed to open '" + path + "': " + std::strerror(errno));
+  std::istringstream in(read_regular_file(path, kMaxListFileSize, "Failed to read '" + path + "'"));
   std::vector<std::string> words;
   for (std::string word; in >> word;) words.push_back(std::move(word));
-  if (in.bad()) throw UserError("Failed to read '" + path + "': " + std::strerror(errno));
   return words;
 }
 

@@ -6,7 +6,8 @@
 
 namespace retsnoop {
 
-// Throws UserError when the file cannot be read.
+// Throws UserError when the file cannot be read, is not a regular file or is larger than
+// kMaxListFileSize.
 std::vector<std::string> read_words_file(const std::string& path);
 
 }  // namespace retsnoop

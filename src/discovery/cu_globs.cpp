@@ -1,17 +1,15 @@
 #include "discovery/cu_globs.h"
 
 #include <elfutils/libdw.h>
-#include <unistd.h>
+#include <zlib.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
-#include <filesystem>
 #include <string_view>
 
-#include "discovery/file_text.h"
 #include "discovery/glob.h"
+#include "util/cache_dir.h"
 #include "util/log.h"
 
 namespace retsnoop {
@@ -19,8 +17,9 @@ namespace retsnoop {
 namespace {
 
 // Cache layout: a header naming the build, then each CU path on its own line followed by its
-// functions as tab-prefixed lines, then a trailer whose counts prove the file is complete.
-constexpr std::string_view kCacheMagic = "retsnoop-cuidx 2 ";  // 1 held DWARF names
+// functions as tab-prefixed lines, then a trailer with the counts and the CRC-32 of everything
+// before it, so that a truncated or corrupted file is rebuilt rather than trusted.
+constexpr std::string_view kCacheMagic = "retsnoop-cuidx 3 ";  // 1 held DWARF names, 2 no CRC
 constexpr std::string_view kCacheTrailer = "end ";
 
 // Where one compile unit has code: [low, high) in link-time addresses.
@@ -66,57 +65,52 @@ const CuRange* range_of(const std::vector<CuRange>& ranges, uint64_t addr) {
   return &*std::prev(it);
 }
 
+std::string cache_header(const std::string& build_id) {
+  return std::string(kCacheMagic) + build_id + "\n";
+}
+
+std::string cache_trailer(std::string_view before, size_t ncus, size_t nfuncs) {
+  char crc[16];
+  std::snprintf(crc, sizeof(crc), "%08lx",
+                crc32_z(0, reinterpret_cast<const Bytef*>(before.data()), before.size()));
+  return std::string(kCacheTrailer) + std::to_string(ncus) + " " + std::to_string(nfuncs) + " " +
+         crc + "\n";
+}
+
 std::string render_cache(const std::string& build_id, const CuFunctions& index) {
-  std::string out(kCacheMagic);
-  out += build_id + "\n";
+  std::string out = cache_header(build_id);
   size_t nfuncs = 0;
   for (const auto& [path, funcs] : index) {
     out += path + "\n";
     for (const std::string& f : funcs) out += "\t" + f + "\n";
     nfuncs += funcs.size();
   }
-  out += std::string(kCacheTrailer) + std::to_string(index.size()) + " " + std::to_string(nfuncs) +
-         "\n";
-  return out;
+  return out + cache_trailer(out, index.size(), nfuncs);
 }
 
-// Parses a cache file for build_id; nullopt when it belongs to another build or is incomplete.
+// Parses a cache file for build_id; nullopt when it belongs to another build or its trailer
+// does not match its content.
 std::optional<CuFunctions> parse_cache(std::string_view text, const std::string& build_id) {
-  std::string header = std::string(kCacheMagic) + build_id + "\n";
-  if (!text.starts_with(header)) return std::nullopt;
-  text.remove_prefix(header.size());
+  std::string header = cache_header(build_id);
+  size_t trailer_at = text.rfind("\n" + std::string(kCacheTrailer));
+  if (!text.starts_with(header) || trailer_at == std::string_view::npos) return std::nullopt;
+  std::string_view before = text.substr(0, trailer_at + 1);
   CuFunctions index;
   size_t nfuncs = 0;
-  while (!text.empty()) {
-    size_t nl = text.find('\n');
-    if (nl == std::string_view::npos) return std::nullopt;
-    std::string_view line = text.substr(0, nl);
-    text.remove_prefix(nl + 1);
+  for (std::string_view body = before.substr(header.size()); !body.empty();) {
+    size_t nl = body.find('\n');
+    std::string_view line = body.substr(0, nl);
+    body.remove_prefix(nl + 1);
     if (line.starts_with('\t') && !index.empty()) {
       index.back().second.emplace_back(line.substr(1));
       ++nfuncs;
-    } else if (line.starts_with(kCacheTrailer)) {
-      std::string expected = std::to_string(index.size()) + " " + std::to_string(nfuncs);
-      if (line.substr(kCacheTrailer.size()) != expected || !text.empty()) return std::nullopt;
-      return index;
     } else {
       index.emplace_back(std::string(line), std::vector<std::string>{});
     }
   }
-  return std::nullopt;
-}
-
-// Write-then-rename, so a concurrent reader sees either no file or a complete one.
-void write_cache_atomically(const std::string& path, const std::string& text) {
-  std::error_code ec;
-  std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
-  std::string tmp = path + ".tmp." + std::to_string(getpid());
-  FILE* f = std::fopen(tmp.c_str(), "we");
-  bool ok = f && std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  ok = f && std::fclose(f) == 0 && ok;
-  if (ok && std::rename(tmp.c_str(), path.c_str()) == 0) return;
-  std::remove(tmp.c_str());
-  logf(LOG_DEBUG, "Can't write CU index cache %s\n", path.c_str());
+  if (text.substr(trailer_at + 1) != cache_trailer(before, index.size(), nfuncs))
+    return std::nullopt;
+  return index;
 }
 
 double ms_since(std::chrono::steady_clock::time_point start) {
@@ -158,12 +152,14 @@ std::vector<std::string> CuGlobIndex::functions_in_paths(const std::string& path
 
 const CuFunctions& CuGlobIndex::index() {
   if (index_) return *index_;
-  std::string cache = cache_path();
-  if (!cache.empty()) {
-    if (std::optional<std::string> text = read_text_file(cache))
+  std::optional<CacheDir> dir = cache_dir();
+  std::string name = image_->build_id() + ".cuidx";
+  if (dir) {
+    if (std::optional<std::string> text = dir->read(name))
       index_ = parse_cache(*text, image_->build_id());
     if (index_) {
-      logf(LOG_DEBUG, "Read the compile unit index from %s\n", cache.c_str());
+      logf(LOG_DEBUG, "Read the compile unit index from %s/%s\n", dir->path().c_str(),
+           name.c_str());
       return *index_;
     }
   }
@@ -171,23 +167,14 @@ const CuFunctions& CuGlobIndex::index() {
   index_ = scan_compile_units(*image_);
   logf(LOG_DEBUG, "Indexed %zu compile units of %s in %.0f ms\n", index_->size(),
        image_->path().c_str(), ms_since(start));
-  if (!cache.empty()) write_cache_atomically(cache, render_cache(image_->build_id(), *index_));
+  if (dir) dir->write(name, render_cache(image_->build_id(), *index_));
   return *index_;
 }
 
-std::string CuGlobIndex::cache_path() const {
+std::optional<CacheDir> CuGlobIndex::cache_dir() const {
   // Without a build id nothing ties a cache file to this image.
-  if (cache_dir_.empty() || image_->build_id().empty()) return {};
-  return cache_dir_ + "/" + image_->build_id() + ".cuidx";
-}
-
-std::string default_cu_cache_dir() {
-  // Joined as paths: HOME is "/" for init and its children ("//.cache" looks like a typo).
-  const char* xdg = std::getenv("XDG_CACHE_HOME");
-  if (xdg && *xdg) return std::filesystem::path(xdg) / "retsnoop";
-  const char* home = std::getenv("HOME");
-  if (home && *home) return std::filesystem::path(home) / ".cache/retsnoop";
-  return {};
+  if (cache_dir_.empty() || image_->build_id().empty()) return std::nullopt;
+  return CacheDir::open(cache_dir_);
 }
 
 }  // namespace retsnoop

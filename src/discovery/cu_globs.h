@@ -9,6 +9,7 @@
 
 #include "discovery/source_path_index.h"
 #include "discovery/vmlinux.h"
+#include "util/cache_dir.h"
 
 namespace retsnoop {
 
@@ -20,22 +21,20 @@ using CuFunctions = std::vector<std::pair<std::string, std::vector<std::string>>
 // <cache_dir>/<build-id>.cuidx, so later runs skip DWARF entirely.
 class CuGlobIndex : public SourcePathIndex {
  public:
-  // cache_dir empty: no on-disk cache.
+  // cache_dir empty: no on-disk cache. The directory is opened, and created, only when the index
+  // is first needed (see CacheDir::open for the directories it refuses).
   CuGlobIndex(std::shared_ptr<Vmlinux> image, std::string cache_dir);
 
   std::vector<std::string> functions_in_paths(const std::string& path_glob) override;
 
  private:
   const CuFunctions& index();
-  std::string cache_path() const;
+  std::optional<CacheDir> cache_dir() const;
 
   std::shared_ptr<Vmlinux> image_;
   std::string cache_dir_;
   std::optional<CuFunctions> index_;
 };
-
-// ${XDG_CACHE_HOME:-$HOME/.cache}/retsnoop; empty when neither variable is set.
-std::string default_cu_cache_dir();
 
 // Reads only the CU DIEs of the DWARF (paths and code ranges), then places each function symbol
 // of the ELF symbol table in the CU whose code holds its address: walking the DIEs inside every

@@ -1,11 +1,9 @@
 #include "discovery/glob_spec.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 
-#include "discovery/file_text.h"
 #include "util/error.h"
+#include "util/regular_file.h"
 
 namespace retsnoop {
 
@@ -79,12 +77,6 @@ GlobSpec parse_name_glob(std::string_view text) {
   return spec;
 }
 
-std::string read_glob_file(const std::string& path) {
-  std::optional<std::string> text = read_text_file(path);
-  if (!text) throw UserError("Can't read glob file '" + path + "': " + std::strerror(errno));
-  return std::move(*text);
-}
-
 // Tokens split on whitespace; a token starting with '[' is the module part of the previous one,
 // so a file can list "foo [kvm]" just like the command line.
 std::vector<std::string> glob_file_entries(std::string_view content) {
@@ -103,7 +95,8 @@ std::vector<std::string> glob_file_entries(std::string_view content) {
 }
 
 void append_file_globs(const std::string& path, std::vector<GlobSpec>& out) {
-  std::vector<std::string> entries = glob_file_entries(read_glob_file(path));
+  std::vector<std::string> entries = glob_file_entries(
+      read_regular_file(path, kMaxListFileSize, "Can't read glob file '" + path + "'"));
   out.reserve(out.size() + entries.size());
   for (const std::string& entry : entries) {
     if (entry.front() == '@') invalid(entry, "nested @FILE in '" + path + "' is not supported");

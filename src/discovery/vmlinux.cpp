@@ -2,14 +2,12 @@
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
-#include <fcntl.h>
 #include <gelf.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <array>
-#include <cerrno>
 #include <cstring>
 #include <filesystem>
 
@@ -17,6 +15,7 @@
 #include "discovery/kallsyms.h"
 #include "util/error.h"
 #include "util/log.h"
+#include "util/regular_file.h"
 
 namespace retsnoop {
 
@@ -185,13 +184,8 @@ std::string_view strip_dir_prefix(std::string_view path, std::string_view dir) {
 
 }  // namespace
 
-Vmlinux::Fd::~Fd() {
-  if (fd_ >= 0) close(fd_);
-}
-
 Vmlinux::Vmlinux(std::string path)
-    : path_(std::move(path)), fd_(::open(path_.c_str(), O_RDONLY | O_CLOEXEC)) {
-  if (fd_.get() < 0) throw UserError("Can't open vmlinux '" + path_ + "': " + std::strerror(errno));
+    : path_(std::move(path)), fd_(open_regular_file(path_, "Can't open vmlinux '" + path_ + "'")) {
   elf_version(EV_CURRENT);
   elf_.reset(elf_begin(fd_.get(), ELF_C_READ_MMAP, nullptr));
   if (!elf_ || elf_kind(elf_.get()) != ELF_K_ELF)

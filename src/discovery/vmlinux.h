@@ -14,6 +14,8 @@
 #include <unordered_set>
 #include <vector>
 
+#include "util/owned_fd.h"
+
 namespace retsnoop {
 
 class Kallsyms;
@@ -31,7 +33,8 @@ struct ElfSymbol {
 // fills its caches lazily): use it from one thread at a time.
 class Vmlinux {
  public:
-  // Throws UserError naming path when it cannot be read, is not an ELF file or has no DWARF.
+  // Throws UserError naming path when it cannot be read, is not a regular file (a FIFO would
+  // block, a device never end), is not an ELF file or has no DWARF.
   static std::shared_ptr<Vmlinux> open(const std::string& path);
 
   const std::string& path() const { return path_; }
@@ -51,17 +54,6 @@ class Vmlinux {
  private:
   explicit Vmlinux(std::string path);
 
-  class Fd {
-   public:
-    explicit Fd(int fd) : fd_(fd) {}
-    ~Fd();
-    Fd(const Fd&) = delete;
-    Fd& operator=(const Fd&) = delete;
-    int get() const { return fd_; }
-
-   private:
-    int fd_;
-  };
   struct ElfEnd {
     void operator()(Elf* elf) const { elf_end(elf); }
   };
@@ -71,7 +63,7 @@ class Vmlinux {
 
   std::string path_;
   // Members are released in reverse order: DWARF, then the ELF it reads, then the descriptor.
-  Fd fd_;
+  OwnedFd fd_;
   std::unique_ptr<Elf, ElfEnd> elf_;
   std::unique_ptr<Dwarf, DwarfEnd> dwarf_;
   std::string build_id_;

@@ -212,7 +212,7 @@ TEST(ParseOptions, CommsFromFile) {
 TEST(ParseOptions, CommsFileErrors) {
   std::string missing = std::string(RS_TEST_BINARY_DIR) + "/no-such-comms.txt";
   expect_error({"-n", "@" + missing},
-               "Failed to open '" + missing + "': No such file or directory");
+               "Failed to read '" + missing + "': No such file or directory");
 
   std::string empty = write_temp_file("comms-empty.txt", " \n");
   expect_error({"-n", "@" + empty},

@@ -50,9 +50,14 @@ TEST(ValueParsers, ByteSizes) {
   EXPECT_EQ(parse_byte_size("4k"), 4096u);
   EXPECT_EQ(parse_byte_size("8M"), 8u << 20);
   EXPECT_EQ(parse_byte_size("8m"), 8u << 20);
-  for (const char* bad : {"", "K", "0", "0K", "-4K", "4KB", "4G", "17592186044416M"}) {
+  EXPECT_EQ(parse_byte_size("4G"), 4ull << 30);
+  EXPECT_EQ(parse_byte_size("2g"), 2ull << 30);
+  // The largest values whose shifted bytes fit 64 bits, then the smallest that don't.
+  EXPECT_EQ(parse_byte_size("17179869183G"), 17179869183ull << 30);
+  for (const char* bad : {"", "K", "G", "0", "0K", "-4K", "4KB", "4T", "17592186044416M",
+                          "17179869184G", "18446744073709551616"}) {
     EXPECT_EQ(failure([&] { parse_byte_size(bad); }),
-              "expected a positive number of bytes, optionally with a K or M suffix")
+              "expected a positive number of bytes, optionally with a K, M or G suffix")
         << bad;
   }
 }

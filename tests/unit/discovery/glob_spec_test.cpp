@@ -1,8 +1,12 @@
 #include "discovery/glob_spec.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "temp_dir.h"
 #include "util/error.h"
+#include "util/regular_file.h"
 
 namespace retsnoop {
 namespace {
@@ -107,6 +111,20 @@ TEST(ParseGlobArgs, FileErrorsNameTheFileAndTheGlob) {
   EXPECT_EQ(args_error_of({"@" + kFixtures + "globs_nested.txt"}),
             "Invalid glob '@globs.txt': nested @FILE in '" + kFixtures +
                 "globs_nested.txt' is not supported");
+}
+
+// -a @/dev/zero used to read until memory ran out; a FIFO would block the open.
+TEST(ParseGlobArgs, FileMustBeARegularFileOfBoundedSize) {
+  EXPECT_EQ(args_error_of({"@/dev/zero"}),
+            "Can't read glob file '/dev/zero': a character device, not a regular file");
+  test::TempDir dir;
+  std::string fifo = dir.path() + "/globs.fifo";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_EQ(args_error_of({"@" + fifo}),
+            "Can't read glob file '" + fifo + "': a FIFO, not a regular file");
+  std::string huge = dir.write("huge.txt", "foo\n");
+  ASSERT_EQ(truncate(huge.c_str(), kMaxListFileSize + 1), 0);
+  EXPECT_EQ(args_error_of({"@" + huge}), "Can't read glob file '" + huge + "': larger than 16 MiB");
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // Helpers shared by the symbolizer tests: fixture images built by fixtures.cmake, kallsyms text
-// made from their symbol tables with a fake KASLR offset, scratch directories.
+// made from their symbol tables with a fake KASLR offset; scratch directories come from
+// temp_dir.h.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -13,6 +14,7 @@
 
 #include "discovery/kallsyms.h"
 #include "discovery/vmlinux.h"
+#include "temp_dir.h"
 
 namespace retsnoop::test {
 
@@ -81,35 +83,5 @@ inline uint64_t fixture_return_addr(const std::string& name) {
   if (p) pclose(p);
   return addr;
 }
-
-// A scratch directory removed with everything in it when the test ends.
-class TempDir {
- public:
-  TempDir() {
-    char tmpl[] = "/tmp/rs-symbolize-test.XXXXXX";
-    path_ = mkdtemp(tmpl);
-  }
-  ~TempDir() { std::filesystem::remove_all(path_); }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  const std::string& path() const { return path_; }
-  // Writes content at rel (creating parent directories) and returns the full path.
-  std::string write(const std::string& rel, const std::string& content) const {
-    std::filesystem::path p = std::filesystem::path(path_) / rel;
-    std::filesystem::create_directories(p.parent_path());
-    std::ofstream(p, std::ios::binary) << content;
-    return p;
-  }
-  std::string copy_in(const std::string& rel, const std::string& from) const {
-    std::filesystem::path p = std::filesystem::path(path_) / rel;
-    std::filesystem::create_directories(p.parent_path());
-    std::filesystem::copy_file(from, p);
-    return p;
-  }
-
- private:
-  std::string path_;
-};
 
 }  // namespace retsnoop::test

@@ -1,5 +1,6 @@
 // A file descriptor that closes itself: BPF programs, links and BTF objects opened one per
-// function live in vectors of these, so every exit path releases them.
+// function live in vectors of these, and files being checked and read are held in one, so every
+// exit path releases them.
 #pragma once
 
 #include <unistd.h>
