@@ -147,7 +147,7 @@ TEST(ParseOptions, SuccessStacks) {
   EXPECT_EQ(parse({"-Sn", "-S"}).success_stacks, SuccessStacks::Yes);  // last one wins
   expect_error({"-Sx"},
                "Invalid value 'x' for -S/--success-stacks: expected y/n, yes/no, "
-               "true/false or 1/0");
+               "true/false, on/off or 1/0 (any case)");
 }
 
 TEST(ParseOptions, ErrorFilters) {
