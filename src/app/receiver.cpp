@@ -22,16 +22,16 @@ constexpr size_t kMaxBacklogBytes = size_t(256) << 20;
 
 }  // namespace
 
-Receiver::Receiver(TracerObject& obj, const FuncTable& funcs, const ErrorFilter& errors,
+Receiver::Receiver(TracerObject& obj, const FuncTable& funcs, const SessionFilter& filter,
                    SessionPrinter::Format format)
     : obj_(obj),
       funcs_(funcs),
-      errors_(errors),
+      filter_(filter),
       printer_(std::move(format), stdout, kMaxBacklogBytes),
       reader_(obj.ringbuf_fd(), [this](Session&& s) { on_session(std::move(s)); }) {}
 
 void Receiver::on_session(Session&& s) {
-  if (!errors_.reports(s, funcs_))
+  if (!filter_.reports(s, funcs_))
     ++filtered_;
   else if (!printer_.push(std::move(s)))
     ++queue_full_;
@@ -83,8 +83,9 @@ std::string Receiver::loss_report() const {
   rs_stats bpf = obj_.stats();
   char summary[256];
   std::snprintf(summary, sizeof(summary),
-                "Sessions: %llu reported, %llu printed, %llu filtered by -x/-X; %llu broken by "
-                "missed probes; %llu calls deeper than %d levels.\n",
+                "Sessions: %llu reported, %llu printed, %llu filtered by "
+                "-x/-X/--allow-retval/--deny-retval; %llu broken by missed probes; %llu calls "
+                "deeper than %d levels.\n",
                 (unsigned long long)c.reported, (unsigned long long)c.printed,
                 (unsigned long long)c.filtered, (unsigned long long)bpf.sessions_broken,
                 (unsigned long long)bpf.depth_overflow, RS_MAX_DEPTH);

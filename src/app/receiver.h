@@ -1,12 +1,12 @@
 // Receiving: between activation and a stop request, sessions flow from the BPF ring buffer through
-// decoding and the -x/-X filter (on this thread) to the printer thread. Every session BPF reports
+// decoding and the user-space filters (on this thread) to the printer thread. Every session BPF reports
 // is accounted for: losses are reported live at most once per second, and exactly at exit.
 #pragma once
 
 #include <chrono>
 
-#include "app/error_filter.h"
 #include "app/loss_report.h"
+#include "app/session_filter.h"
 #include "app/session_printer.h"
 #include "app/stop_signal.h"
 #include "attach/tracer_object.h"
@@ -17,7 +17,7 @@ namespace retsnoop {
 class Receiver {
  public:
   // format runs on the printer thread only.
-  Receiver(TracerObject& obj, const FuncTable& funcs, const ErrorFilter& errors,
+  Receiver(TracerObject& obj, const FuncTable& funcs, const SessionFilter& filter,
            SessionPrinter::Format format);
 
   // Activates the tracer, says "Receiving data..." and receives until stop is requested. Then
@@ -37,7 +37,7 @@ class Receiver {
 
   TracerObject& obj_;
   const FuncTable& funcs_;
-  const ErrorFilter& errors_;
+  const SessionFilter& filter_;
   SessionPrinter printer_;
   RingbufReader reader_;
   uint64_t filtered_ = 0;
