@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The call chain of one session and every decision taken on a traced entry or exit (SPEC
- * section 4). Plain C with no BPF helpers, so tracer.bpf.c and the unit tests run the very same
- * code: tests drive it with synthetic call sequences instead of a kernel.
+ * The call chain of one session and every decision taken on a traced entry or exit. Plain C
+ * with no BPF helpers, so tracer.bpf.c and the unit tests run the very same code: tests drive
+ * it with synthetic call sequences instead of a kernel.
  *
  * frames[0..depth) are the calls running now; frames[0..max_depth) is the chain of interest:
  * the running calls plus the finished calls below them that are reported if the session ends
