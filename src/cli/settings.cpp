@@ -47,7 +47,7 @@ std::string show_symbolize(SymbolizeLevel level) {
 
 const Setting kSettings[] = {
     {"bpf.ringbuf-size", ringbuf_values,
-     "Size of the BPF ring buffer carrying records, in bytes (K/M suffixes allowed).",
+     "Size of the BPF ring buffer carrying records, in bytes.",
      [](Options& o, std::string_view v) { o.ringbuf_size = parse_ringbuf_size(v); },
      [](const Options& o) { return show_byte_size(o.ringbuf_size); }},
     {"bpf.sessions-size", u32_values, "How many sessions can be recorded at the same time.",
