@@ -1,6 +1,6 @@
 // Receiving: between activation and a stop request, sessions flow from the BPF ring buffer through
-// decoding and the user-space filters (on this thread) to the printer thread. Every session BPF reports
-// is accounted for: losses are reported live at most once per second, and exactly at exit.
+// decoding and the user-space filters (on this thread) to the printer thread. Every session BPF
+// reports is accounted for: losses are reported live at most once per second, and exactly at exit.
 #pragma once
 
 #include <chrono>

@@ -121,7 +121,8 @@ inline ExampleCase simple_obj_case() {
   return c;
 }
 
-// The 32 branch records, oldest (#31) first: what the reference output shows, then the machinery's own.
+// The 32 branch records, oldest (#31) first: what the reference output shows, then the
+// machinery's own.
 inline std::vector<LbrRecord> lbr_any_records() {
   std::vector<LbrRecord> shown = {
       {0xffffffff811c40f6, 0xffffffff811a1059}, {0xffffffff811a1067, 0xffffffff811a108c},

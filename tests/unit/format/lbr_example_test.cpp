@@ -10,7 +10,8 @@
 namespace retsnoop::test {
 namespace {
 
-// #07..#03 as the reference output shows them, then #02..#00 spent by the kretprobe and the BPF program.
+// #07..#03 as the reference output shows them, then #02..#00 spent by the kretprobe and the BPF
+// program.
 std::vector<LbrRecord> lbr_any_return_records() {
   return {
       {0xffffffff815a122f, 0xffffffff812790cc}, {0xffffffff8143213e, 0xffffffff812790e5},
