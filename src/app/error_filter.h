@@ -1,4 +1,4 @@
-// -x/-X (SPEC section 1): which failed sessions are reported, judged on the results of every
+// -x/-X: which failed sessions are reported, judged on the results of every
 // call of the reported stack, stitched levels included, as the user reads that stack.
 #pragma once
 

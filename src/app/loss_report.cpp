@@ -77,7 +77,7 @@ std::string final_loss_report(const SessionCounts& c) {
 
 std::string session_summary(const SessionCounts& c) {
   return "Sessions: " + std::to_string(c.reported) + " reported, " + std::to_string(c.printed) +
-         " printed, " + std::to_string(c.filtered) + " filtered by -x/-X.\n";
+         " printed, " + std::to_string(c.filtered) + " filtered by -x/-X/--allow-retval/--deny-retval.\n";
 }
 
 }  // namespace retsnoop

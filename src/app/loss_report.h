@@ -16,7 +16,7 @@ struct SessionCounts {
   uint64_t not_started = 0;  // BPF: the session map was full when they began
   uint64_t received = 0;     // decoded from the ring buffer
   uint64_t incomplete = 0;   // received with some part lost (printed with a warning)
-  uint64_t filtered = 0;     // received, not reported because of -x/-X
+  uint64_t filtered = 0;     // received, not reported because of a SessionFilter
   uint64_t queue_full = 0;   // received while the print queue was full
   uint64_t printed = 0;
   // Sessions whose content is wrong or missing, reported apart from the lost ones above.

@@ -24,17 +24,17 @@ constexpr size_t kMaxBacklogBytes = size_t(256) << 20;
 
 }  // namespace
 
-Receiver::Receiver(TracerObject& obj, const FuncTable& funcs, const ErrorFilter& errors,
+Receiver::Receiver(TracerObject& obj, const FuncTable& funcs, const SessionFilter& filter,
                    SessionPrinter::Format format, OutputSink& out)
     : obj_(obj),
       out_(out),
       funcs_(funcs),
-      errors_(errors),
+      filter_(filter),
       printer_(std::move(format), out, kMaxBacklogBytes),
       reader_(obj.ringbuf_fd(), [this](Session&& s) { on_session(std::move(s)); }) {}
 
 void Receiver::on_session(Session&& s) {
-  if (!errors_.reports(s, funcs_))
+  if (!filter_.reports(s, funcs_))
     ++filtered_;
   else if (!printer_.push(std::move(s)))
     ++queue_full_;

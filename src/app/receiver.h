@@ -1,13 +1,13 @@
 // Receiving: between activation and a stop request, sessions flow from the BPF ring buffer through
-// decoding and the -x/-X filter (on this thread) to the printer thread. Every session BPF reports
-// is accounted for: losses are reported live at most once per second, and exactly at exit.
+// decoding and the user-space filters (on this thread) to the printer thread. Every session BPF
+// reports is accounted for: losses are reported live at most once per second, and exactly at exit.
 #pragma once
 
 #include <chrono>
 
-#include "app/error_filter.h"
 #include "app/loss_report.h"
 #include "app/output_sink.h"
+#include "app/session_filter.h"
 #include "app/session_printer.h"
 #include "app/stop_signal.h"
 #include "attach/tracer_object.h"
@@ -24,7 +24,7 @@ enum class StopCause {
 class Receiver {
  public:
   // format runs on the printer thread only, which writes to out.
-  Receiver(TracerObject& obj, const FuncTable& funcs, const ErrorFilter& errors,
+  Receiver(TracerObject& obj, const FuncTable& funcs, const SessionFilter& filter,
            SessionPrinter::Format format, OutputSink& out);
 
   // Activates the tracer, says "Receiving data..." and receives until a stop is requested or
@@ -47,7 +47,7 @@ class Receiver {
   TracerObject& obj_;
   OutputSink& out_;
   const FuncTable& funcs_;
-  const ErrorFilter& errors_;
+  const SessionFilter& filter_;
   SessionPrinter printer_;
   RingbufReader reader_;
   uint64_t filtered_ = 0;

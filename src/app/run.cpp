@@ -9,6 +9,7 @@
 #include "app/features.h"
 #include "app/libbpf_logging.h"
 #include "app/malloc_tuning.h"
+#include "app/never_failing_entries.h"
 #include "app/privileges.h"
 #include "app/rlimits.h"
 #include "app/stop_signal.h"
@@ -113,11 +114,15 @@ Discovery discover(const Options& opts, GlobSelection sel, const Features& featu
   plan_opts.source_index = cu_index.get();
   plan_for_attach(plan_opts, opts.attach_mode, features);
   d.plan = timed("plan", [&] { return plan_functions(std::move(sel), plan_opts, d.ksyms); });
+  if (opts.success_stacks != SuccessStacks::Yes) {
+    for (const auto& line : never_failing_entry_warnings(d.plan.funcs))
+      logf(LOG_WARN, "%s", line.c_str());
+  }
   return d;
 }
 
 // Planning depends on kernel features only with -F. Probing them loads BPF programs, which a dry
-// run (issue 3: "stops before any BPF is loaded") otherwise never does.
+// run otherwise never does: README.md ("Options") documents that --dry-run loads nothing.
 Features dry_run_features(const Options& opts) {
   return opts.attach_mode == AttachMode::Fentry ? Features::detect() : Features::fixed({});
 }

@@ -20,6 +20,7 @@
 #include "app/exit_status.h"
 #include "app/features.h"
 #include "app/receiver.h"
+#include "app/session_filter.h"
 #include "attach/attacher.h"
 #include "attach/shared_knob.h"
 #include "discovery/kallsyms.h"
@@ -241,8 +242,9 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
   AwaitingSymbolizer symbolizer(in.symbolizer, ksyms_loaded);
   FormatContext ctx{in.funcs, symbolizer, fopts};
   int64_t clock_offset = mono_to_real_ns();
-  ErrorFilter errors(in.opts.allow_errors, in.opts.deny_errors);
-  Receiver receiver(*obj, in.funcs, errors,
+  SessionFilter filter{ErrorFilter(in.opts.allow_errors, in.opts.deny_errors),
+                       RetvalFilter(in.opts.allow_retvals, in.opts.deny_retvals)};
+  Receiver receiver(*obj, in.funcs, filter,
                     [&, format = in.opts.json ? format_session_json : format_session](
                         const Session& s) { return format(s, ctx, clock_offset); },
                     out);

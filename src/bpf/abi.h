@@ -27,17 +27,12 @@ typedef int64_t rs_s64;
 #define RS_COMM_LEN 16
 #define RS_MAX_ERRNO 4095   /* ERR_PTR range, -4095..-1 */
 
-/* How a function's return value is judged (from BTF) and printed. */
-enum rs_ret_kind {
-	RS_RET_VOID = 0,  /* never fails */
-	RS_RET_BOOL = 1,  /* never fails */
-	RS_RET_UNSIGNED = 2, /* unsigned integers: never fail */
-	RS_RET_INT32 = 3, /* fails when the low 32 bits are -4095..-1 */
-	RS_RET_INT64 = 4, /* fails on -4095..-1 */
-	RS_RET_PTR = 5,   /* fails on NULL or ERR_PTR */
-	RS_RET_INT8 = 6,  /* narrow signed integers never carry an errno: never fail */
-	RS_RET_INT16 = 7,
-};
+/* Helpers shared with user space: inlined into BPF programs, plain inline functions in C++. */
+#ifdef __bpf__
+#define RS_INLINE static __always_inline
+#else
+#define RS_INLINE static inline
+#endif
 
 enum rs_func_flags {
 	RS_FUNC_ENTRY = 1u << 0, /* opens a session */
@@ -46,7 +41,7 @@ enum rs_func_flags {
 /* One entry per traced function, indexed by function id (the attach cookie). */
 struct rs_func_desc {
 	rs_u64 addr;     /* runtime address, used by fentry to map IP -> id */
-	rs_u8 ret_kind;  /* enum rs_ret_kind */
+	rs_u8 ret_kind;  /* enum rs_ret_kind (result_kind.h) */
 	rs_u8 flags;     /* enum rs_func_flags */
 	rs_u16 pad0;
 	rs_u32 pad1;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The call chain of one session and every decision taken on a traced entry or exit (SPEC
- * section 4). Plain C with no BPF helpers, so tracer.bpf.c and the unit tests run the very same
- * code: tests drive it with synthetic call sequences instead of a kernel.
+ * The call chain of one session and every decision taken on a traced entry or exit. Plain C
+ * with no BPF helpers, so tracer.bpf.c and the unit tests run the very same code: tests drive
+ * it with synthetic call sequences instead of a kernel.
  *
  * frames[0..depth) are the calls running now; frames[0..max_depth) is the chain of interest:
  * the running calls plus the finished calls below them that are reported if the session ends
@@ -14,12 +14,6 @@
 #define RETSNOOP_BPF_CHAIN_H
 
 #include "abi.h"
-
-#ifdef __bpf__
-#define RS_CHAIN_FN static __always_inline
-#else
-#define RS_CHAIN_FN static inline
-#endif
 
 /* A new session's chain is all zeroes. */
 struct rs_chain {
@@ -50,7 +44,7 @@ enum rs_step {
  * finished. Deeper levels of a chain saved further up the stack were still running then, so
  * their durations and results were never known: such a chain is not stitched.
  */
-RS_CHAIN_FN bool rs_chain_saved_hangs_below(const struct rs_chain *c)
+RS_INLINE bool rs_chain_saved_hangs_below(const struct rs_chain *c)
 {
 	rs_u32 last = c->max_depth - 1;
 
@@ -60,7 +54,7 @@ RS_CHAIN_FN bool rs_chain_saved_hangs_below(const struct rs_chain *c)
 }
 
 /* Saved frames to report with the chain of interest: 0 unless the saved chain is stitched. */
-RS_CHAIN_FN rs_u32 rs_chain_stitched_depth(const struct rs_chain *c)
+RS_INLINE rs_u32 rs_chain_stitched_depth(const struct rs_chain *c)
 {
 	return rs_chain_saved_hangs_below(c) ? c->saved_depth : 0;
 }
@@ -69,7 +63,7 @@ RS_CHAIN_FN rs_u32 rs_chain_stitched_depth(const struct rs_chain *c)
  * The failing chain is about to be overwritten by a new call: keep it. A chain saved earlier
  * that hangs right below it stays as its tail, so stitched sub-chains nest.
  */
-RS_CHAIN_FN void rs_chain_save(struct rs_chain *c)
+RS_INLINE void rs_chain_save(struct rs_chain *c)
 {
 	rs_u32 i, n = c->max_depth;
 
@@ -81,19 +75,19 @@ RS_CHAIN_FN void rs_chain_save(struct rs_chain *c)
 }
 
 /* True when a call entering now would replace a failing chain that nobody handled (for -I). */
-RS_CHAIN_FN bool rs_chain_entry_replaces_failure(const struct rs_chain *c)
+RS_INLINE bool rs_chain_entry_replaces_failure(const struct rs_chain *c)
 {
 	return c->is_err && c->depth < RS_MAX_DEPTH;
 }
 
 /* True when a return now would clear a failure: the caller handled it (for -I). */
-RS_CHAIN_FN bool rs_chain_exit_handles_failure(const struct rs_chain *c, bool failed)
+RS_INLINE bool rs_chain_exit_handles_failure(const struct rs_chain *c, bool failed)
 {
 	return c->is_err && !failed;
 }
 
 /* A traced function was called. False when it is deeper than RS_MAX_DEPTH and not kept. */
-RS_CHAIN_FN bool rs_chain_enter(struct rs_chain *c, rs_u32 func_id, rs_u64 now)
+RS_INLINE bool rs_chain_enter(struct rs_chain *c, rs_u32 func_id, rs_u64 now)
 {
 	rs_u32 d;
 
@@ -120,7 +114,7 @@ RS_CHAIN_FN bool rs_chain_enter(struct rs_chain *c, rs_u32 func_id, rs_u64 now)
  * success_stacks (-S), a chain without failure is captured when its deepest call returns.
  * Returns RS_STEP_* flags.
  */
-RS_CHAIN_FN int rs_chain_exit(struct rs_chain *c, rs_u32 func_id, rs_s64 res, bool failed,
+RS_INLINE int rs_chain_exit(struct rs_chain *c, rs_u32 func_id, rs_s64 res, bool failed,
 			      bool success_stacks, rs_u64 now)
 {
 	rs_u32 d;

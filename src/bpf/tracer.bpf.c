@@ -5,7 +5,8 @@
  * the return value. Per thread, the first call of an entry function opens a session; calls
  * inside it are kept as a stack of up to RS_MAX_DEPTH levels, whose chain of interest chain.h
  * decides (shared with the unit tests); when the entry call returns, the session is sent to user
- * space if it is worth reporting (SPEC section 4).
+ * space if it is worth reporting: it ended in a failure (result_kind.h defines which results
+ * are one) or -S asked for every session, and it lasted at least -L.
  */
 #include "vmlinux_min.h"
 #include <bpf/bpf_helpers.h>
@@ -13,6 +14,7 @@
 #include <bpf/bpf_core_read.h>
 #include "abi.h"
 #include "chain.h"
+#include "result_kind.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
@@ -226,25 +228,6 @@ static __always_inline int handle_entry(void *ctx, __u32 id)
 	return 0;
 }
 
-/*
- * SPEC section 4: judge a return value by the function's BTF return type. -x/-X are not applied
- * here: they judge the whole reported stack (user space), and must not change which failure is
- * the deepest one.
- */
-static __always_inline bool result_failed(__s64 res, __u8 kind)
-{
-	switch (kind) {
-	case RS_RET_PTR:
-		return res == 0 || (__u64)res >= (__u64)-RS_MAX_ERRNO;
-	case RS_RET_INT32:
-		return (__s32)res < 0 && (__s32)res >= -RS_MAX_ERRNO;
-	case RS_RET_INT64:
-		return res < 0 && res >= -RS_MAX_ERRNO;
-	default:
-		return false;
-	}
-}
-
 static __always_inline void capture_stacks(void *ctx, struct session *s)
 {
 	long n;
@@ -360,7 +343,11 @@ static __always_inline int handle_exit(void *ctx, __u32 id, __s64 res)
 	desc = bpf_map_lookup_elem(&func_descs, &id);
 	if (!s || !desc)
 		return 0;
-	failed = result_failed(res, desc->ret_kind);
+	/*
+	 * -x/-X and the return-value filters are not applied here: they judge the whole reported
+	 * stack in user space and must not change which failure is the deepest one.
+	 */
+	failed = rs_result_failed(res, desc->ret_kind);
 	if (interim_stacks && rs_chain_exit_handles_failure(&s->chain, failed))
 		report_interim(s, now);
 	steps = rs_chain_exit(&s->chain, id, res, failed, success_stacks, now);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cli/lbr_flags.h"
+#include "cli/retval_range.h"
 #include "cli/settings.h"
 #include "cli/value_parsers.h"
 #include "cli/word_file.h"
@@ -17,7 +18,15 @@ namespace retsnoop {
 namespace {
 
 // Keys of options without a short form: above any character so getopt never confuses them.
-enum LongOnlyKey { kLbrMaxCount = 256, kDryRun, kConfigHelp, kJson, kUsage };
+enum LongOnlyKey {
+  kLbrMaxCount = 256,
+  kDryRun,
+  kConfigHelp,
+  kJson,
+  kUsage,
+  kAllowRetval,
+  kDenyRetval,
+};
 
 enum Group { kTargeting = 1, kModes, kFilters, kMisc, kHelp };
 
@@ -107,7 +116,7 @@ void print_help(CliState& st, unsigned flags) {
   st.opts.help_shown = true;
 }
 
-// Help text is the user's reference; keep it in step with SPEC section 1.
+// Help text is the user's reference; keep it in step with the options tables of README.md.
 const OptionSpec kOptions[] = {
     {{nullptr, 0, nullptr, 0, "Choosing functions:", kTargeting}, nullptr},
     {{"entry", 'e', "GLOB", 0,
@@ -126,8 +135,9 @@ const OptionSpec kOptions[] = {
     {{nullptr, 0, nullptr, 0, "Modes (the stack trace is always shown):", kModes}, nullptr},
     {{"trace", 'T', nullptr, 0, "Also record and print the detailed function call trace."},
      [](CliState& st, const char*) { st.opts.trace = true; }},
-    {{"call-stack", 'E', nullptr, 0, "Print the stack trace view (useful together with -T)."},
-     [](CliState& st, const char*) { st.opts.call_stack = true; }},
+    {{"call-stack", 'E', nullptr, 0,
+      "Accepted for compatibility and ignored: the stack trace is always printed."},
+     [](CliState&, const char*) {}},
     {{"lbr", 'R', "SPEC", OPTION_ARG_OPTIONAL,
       "Capture last branch records. SPEC: any, any_call, any_return (default), cond, call, "
       "ind_call, ind_jump, call_stack, abort_tx, in_tx, no_tx or a raw "
@@ -168,6 +178,17 @@ const OptionSpec kOptions[] = {
      [](CliState& st, const char* arg) { add_error(st.opts.allow_errors, arg); }},
     {{"deny-errors", 'X', "ERR", 0, "Never report failures returning these; wins over -x."},
      [](CliState& st, const char* arg) { add_error(st.opts.deny_errors, arg); }},
+    {{"allow-retval", kAllowRetval, "VAL", 0,
+      "Report only sessions whose entry call returned VAL: Exxx, -Exxx, NULL, an integer or "
+      "LO..HI. Repeatable; applies together with -x/-X and -S."},
+     [](CliState& st, const char* arg) {
+       st.opts.allow_retvals.push_back(parse_retval_range(arg));
+     }},
+    {{"deny-retval", kDenyRetval, "VAL", 0,
+      "Never report sessions whose entry call returned VAL; wins over --allow-retval."},
+     [](CliState& st, const char* arg) {
+       st.opts.deny_retvals.push_back(parse_retval_range(arg));
+     }},
     {{"pid", 'p', "PID", 0, "Only trace this process. Repeatable."},
      [](CliState& st, const char* arg) { add_pid(st.opts.allow_pids, arg); }},
     {{"no-pid", 'P', "PID", 0, "Never trace this process; wins over -p. Repeatable."},

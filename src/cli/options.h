@@ -11,6 +11,13 @@ enum class SymbolizeLevel { Default, None, Lines, Inlines };  // default: -ss wh
 enum class AttachMode { Default, MultiKprobe, Kprobe, Fentry };
 enum class SuccessStacks { Default, Yes, No };
 
+// Return values lo..hi, both included, as result_value() reads them (an errno is negative).
+struct RetvalRange {
+  int64_t lo = 0;
+  int64_t hi = 0;
+  bool operator==(const RetvalRange&) const = default;
+};
+
 struct Options {
   // Targeting. Each glob keeps the form the user typed: "name", "name [mod]", ":path", "@file".
   std::vector<std::string> entry_globs;
@@ -19,8 +26,7 @@ struct Options {
   std::vector<std::string> presets;  // -c NAME, validated by the parser; see discovery/case_presets.h
 
   // Modes.
-  bool trace = false;       // -T
-  bool call_stack = false;  // -E
+  bool trace = false;  // -T
   bool lbr = false;         // -R/-B/--lbr
   uint64_t lbr_flags = 0;   // ORed PERF_SAMPLE_BRANCH_* bits; 0 with lbr=true means the default
   int lbr_max_count = 0;    // 0: no limit
@@ -32,6 +38,8 @@ struct Options {
   SuccessStacks success_stacks = SuccessStacks::Default;
   std::vector<int> allow_errors;  // positive errno values; 0 stands for NULL
   std::vector<int> deny_errors;
+  std::vector<RetvalRange> allow_retvals;  // --allow-retval: the entry call's own result
+  std::vector<RetvalRange> deny_retvals;   // --deny-retval
   std::vector<int> allow_pids;
   std::vector<int> deny_pids;
   std::vector<std::string> allow_comms;

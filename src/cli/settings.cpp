@@ -12,6 +12,7 @@ constexpr const char* kConfigHint = "Try 'retsnoop --config-help' for the list o
 
 struct Setting {
   const char* key;
+  std::string (*values)();  // the accepted range, as --config-help shows it
   const char* doc;
   void (*apply)(Options& opts, std::string_view value);
   std::string (*show)(const Options& opts);
@@ -43,42 +44,49 @@ std::string show_byte_size(uint64_t bytes) {
 
 std::string show_bool(bool value) { return value ? "yes" : "no"; }
 
+std::string bool_values() { return kBoolChoices; }
+std::string ringbuf_values() { return "a power of two from 4K to 2G, with an optional K, M or G suffix"; }
+std::string sessions_values() { return "1 to " + std::to_string(kMaxSessions); }
+std::string int_values() { return "1 to " + std::to_string(INT_MAX); }
+
 std::string show_symbolize(SymbolizeLevel level) {
   const char* name = symbolize_level_name(level);
   return name ? name : "inlines when a vmlinux with DWARF is found, else none";
 }
 
 const Setting kSettings[] = {
-    {"bpf.ringbuf-size",
-     "Size of the BPF ring buffer carrying records, in bytes (K/M/G suffixes allowed).",
+    {"bpf.ringbuf-size", ringbuf_values,
+     "Size of the BPF ring buffer carrying records, in bytes.",
      [](Options& o, std::string_view v) { o.ringbuf_size = parse_ringbuf_size(v); },
      [](const Options& o) { return show_byte_size(o.ringbuf_size); }},
-    {"bpf.sessions-size", "How many sessions can be recorded at the same time.",
+    {"bpf.sessions-size", sessions_values, "How many sessions can be recorded at the same time.",
      [](Options& o, std::string_view v) { o.sessions_size = parse_positive(v, kMaxSessions); },
      [](const Options& o) { return std::to_string(o.sessions_size); }},
-    {"attach.kprobe-events",
+    {"attach.kprobe-events", bool_values,
      "Single kprobes (-K) as tracefs kprobe events, many probes per event (fast to attach and "
      "detach); no: one perf event per probe.",
      [](Options& o, std::string_view v) { o.kprobe_events = parse_bool(v); },
      [](const Options& o) { return show_bool(o.kprobe_events); }},
-    {"attach.expedite-rcu",
+    {"attach.expedite-rcu", bool_values,
      "Turn on /sys/kernel/rcu_expedited (system-wide: an IPI to every CPU per grace period) "
      "while attaching and detaching single kprobes or fentry, which wait for many grace periods.",
      [](Options& o, std::string_view v) { o.expedite_rcu = parse_bool(v); },
      [](const Options& o) { return show_bool(o.expedite_rcu); }},
-    {"stacks.symb-mode", "Stack symbolization: none, lines or inlines (like -sn, -s, -ss).",
+    {"stacks.symb-mode", symbolize_level_choices,
+     "Stack symbolization: kallsyms only, plus file:line, plus inlined frames (like -sn, -s, -ss).",
      [](Options& o, std::string_view v) { o.symbolize = parse_symbolize_level(v); },
      [](const Options& o) { return show_symbolize(o.symbolize); }},
-    {"stacks.unfiltered", "Keep the BPF trampoline and bpf_prog_* frames stacks normally drop.",
+    {"stacks.unfiltered", bool_values,
+     "Keep the BPF trampoline and bpf_prog_* frames stacks normally drop.",
      [](Options& o, std::string_view v) { o.stacks_unfiltered = parse_bool(v); },
      [](const Options& o) { return show_bool(o.stacks_unfiltered); }},
-    {"stacks.emit-addrs", "Print raw addresses next to symbolized stack frames.",
+    {"stacks.emit-addrs", bool_values, "Print raw addresses next to symbolized stack frames.",
      [](Options& o, std::string_view v) { o.stacks_emit_addrs = parse_bool(v); },
      [](const Options& o) { return show_bool(o.stacks_emit_addrs); }},
-    {"stacks.dec-offs", "Print function offsets in decimal instead of hex.",
+    {"stacks.dec-offs", bool_values, "Print function offsets in decimal instead of hex.",
      [](Options& o, std::string_view v) { o.stacks_dec_offs = parse_bool(v); },
      [](const Options& o) { return show_bool(o.stacks_dec_offs); }},
-    {"fmt.lbr-max-count", "Print at most this many of the most relevant LBR records.",
+    {"fmt.lbr-max-count", int_values, "Print at most this many of the most relevant LBR records.",
      [](Options& o, std::string_view v) { o.lbr_max_count = parse_positive(v, INT_MAX); },
      [](const Options& o) { return o.lbr_max_count ? std::to_string(o.lbr_max_count) : "all"; }},
 };
@@ -112,6 +120,7 @@ std::string settings_help() {
   std::string text = "Settings for -C KEY=VALUE:\n";
   for (const auto& s : kSettings) {
     text.append("  ").append(s.key).append(" (default: ").append(s.show(defaults)).append(")\n");
+    text.append("      Values: ").append(s.values()).append("\n");
     text.append("      ").append(s.doc).append("\n");
   }
   return text;

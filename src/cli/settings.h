@@ -12,7 +12,7 @@ namespace retsnoop {
 // Applies "KEY=VALUE"; unknown keys and bad values throw UserError.
 void apply_setting(Options& opts, std::string_view key_value);
 
-// The --config-help text: every key, what it does and its default.
+// The --config-help text: every key with its default, the values it accepts and what it does.
 std::string settings_help();
 
 }  // namespace retsnoop

@@ -1,19 +1,54 @@
 #include "cli/value_parsers.h"
 
+#include <algorithm>
 #include <charconv>
+#include <cctype>
 
 namespace retsnoop {
 namespace {
 
+// The first spelling is the name we print; upstream's "linenum" and the one-letter forms are
+// accepted too, so configurations written for either tool work.
 struct LevelName {
   SymbolizeLevel level;
-  const char* name;
+  std::string_view spellings[3];
 };
 constexpr LevelName kLevelNames[] = {
-    {SymbolizeLevel::None, "none"},
-    {SymbolizeLevel::Lines, "lines"},
-    {SymbolizeLevel::Inlines, "inlines"},
+    {SymbolizeLevel::None, {"none", "n"}},
+    {SymbolizeLevel::Lines, {"lines", "linenum", "l"}},
+    {SymbolizeLevel::Inlines, {"inlines", "i"}},
 };
+
+struct BoolName {
+  std::string_view name;
+  bool value;
+};
+constexpr BoolName kBoolNames[] = {
+    {"y", true},     {"n", false},     {"yes", true}, {"no", false},
+    {"true", true},  {"false", false}, {"on", true},  {"off", false},
+    {"1", true},     {"0", false},
+};
+
+// Settings are typed by hand, often copied from other tools' documentation: case never matters.
+bool same_word(std::string_view a, std::string_view b) {
+  auto lower = [](char c) { return std::tolower(static_cast<unsigned char>(c)); };
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                    [&](char x, char y) { return lower(x) == lower(y); });
+}
+
+bool spells(const LevelName& l, std::string_view text) {
+  return std::any_of(std::begin(l.spellings), std::end(l.spellings),
+                     [&](std::string_view s) { return !s.empty() && same_word(s, text); });
+}
+
+// "lines (linenum, l)": a level with its other spellings.
+std::string level_choice(const LevelName& l) {
+  std::string text(l.spellings[0]);
+  std::string others;
+  for (size_t i = 1; i < std::size(l.spellings) && !l.spellings[i].empty(); ++i)
+    others.append(others.empty() ? "" : ", ").append(l.spellings[i]);
+  return others.empty() ? text : text + " (" + others + ")";
+}
 
 // std::from_chars on the whole text: no sign, no spaces, nothing trailing.
 bool parse_decimal(std::string_view text, uint64_t& value) {
@@ -41,22 +76,24 @@ uint64_t parse_positive(std::string_view text, uint64_t max) {
 }
 
 bool parse_bool(std::string_view text) {
-  if (text == "y" || text == "yes" || text == "true" || text == "1") return true;
-  if (text == "n" || text == "no" || text == "false" || text == "0") return false;
-  throw InvalidValue("expected y/n, yes/no, true/false or 1/0");
+  for (const auto& b : kBoolNames) {
+    if (same_word(text, b.name)) return b.value;
+  }
+  throw InvalidValue(std::string("expected ") + kBoolChoices);
 }
 
 SymbolizeLevel parse_symbolize_level(std::string_view text) {
   for (const auto& l : kLevelNames) {
-    if (text == l.name) return l.level;
+    if (spells(l, text)) return l.level;
   }
-  auto names = join_names(kLevelNames, [](const LevelName& l) { return l.name; });
-  throw InvalidValue("expected one of " + names);
+  throw InvalidValue("expected one of " + symbolize_level_choices());
 }
+
+std::string symbolize_level_choices() { return join_names(kLevelNames, level_choice); }
 
 const char* symbolize_level_name(SymbolizeLevel level) {
   for (const auto& l : kLevelNames) {
-    if (level == l.level) return l.name;
+    if (level == l.level) return l.spellings[0].data();
   }
   return nullptr;
 }

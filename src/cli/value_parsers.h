@@ -31,10 +31,14 @@ std::string join_names(const Table& table, NameOf name_of) {
 
 // Decimal integer in [1, max].
 uint64_t parse_positive(std::string_view text, uint64_t max = UINT64_MAX);
-// y/n, yes/no, true/false, 1/0.
+// The spellings parse_bool accepts, for error messages and --config-help.
+inline constexpr const char* kBoolChoices = "y/n, yes/no, true/false, on/off or 1/0 (any case)";
+// One of kBoolChoices.
 bool parse_bool(std::string_view text);
-// none, lines or inlines.
+// none (n), lines (linenum, l) or inlines (i), any case.
 SymbolizeLevel parse_symbolize_level(std::string_view text);
+// "none (n), lines (linenum, l), inlines (i)": the spellings parse_symbolize_level accepts.
+std::string symbolize_level_choices();
 // The inverse; nullptr for SymbolizeLevel::Default, which has no name a user could type.
 const char* symbolize_level_name(SymbolizeLevel level);
 // Bytes with an optional K, M or G suffix (binary units).

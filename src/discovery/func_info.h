@@ -5,19 +5,9 @@
 #include <string>
 #include <vector>
 
-namespace retsnoop {
+#include "discovery/ret_kind.h"
 
-// Mirrors enum rs_ret_kind of src/bpf/abi.h.
-enum class RetKind : uint8_t {
-  Void = 0,
-  Bool = 1,
-  Unsigned = 2,
-  Int32 = 3,
-  Int64 = 4,
-  Ptr = 5,
-  Int8 = 6,
-  Int16 = 7,
-};
+namespace retsnoop {
 
 struct FuncInfo {
   std::string name;              // kallsyms name, may carry a compiler suffix (foo.isra.0)

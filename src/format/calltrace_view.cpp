@@ -15,7 +15,7 @@ namespace {
 constexpr size_t kMaxIndentLevels = 20;  // deeper calls stay readable on a normal terminal
 constexpr const char* kGapText = "[...]";
 
-// The seeds' table: columns never get narrower than this, only wider.
+// The reference layout of the -T table: columns never get narrower than this, only wider.
 constexpr size_t kMinFuncWidth = 47;
 constexpr size_t kMinResultWidth = 20;
 constexpr size_t kMinDurationWidth = 9;

@@ -11,8 +11,8 @@
 namespace retsnoop {
 namespace {
 
-// The seeds print "73us" and "374us" in the same 5-wide column: durations under a millisecond
-// do not shift the other columns from one session to the next.
+// "73us" and "374us" share one 5-wide column: durations under a millisecond do not shift the
+// other columns from one session to the next.
 constexpr size_t kMinDurationWidth = 5;
 
 struct StackRow {

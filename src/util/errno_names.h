@@ -1,4 +1,5 @@
-// The errno table of SPEC section 7: one table for parsing -x/-X values and printing results.
+// The errno table: NULL, the standard Linux errnos 1-133 with their aliases and the
+// kernel-internal 512-530. One table for parsing -x/-X values and printing results.
 #pragma once
 
 #include <optional>

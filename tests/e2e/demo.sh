@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Shows retsnoop at work on a real kernel in a VM: the seeds' first example. Builds nothing.
+# Shows retsnoop at work on a real kernel in a VM: the README's first command. Builds nothing.
 # The demo is the "demo" case of cases/demo.case, so the e2e suite checks it too.
 #
 # Usage: demo.sh [--kernel 6.1|6.12] [--build DIR]

@@ -1,4 +1,4 @@
-// The named cases of the reproducer (SPEC section 8). Each makes one kernel call fail, or
+// The named cases of the reproducer. Each makes one kernel call fail, or
 // succeed, in a known way, so that a trace of it has a known shape.
 #pragma once
 

@@ -12,7 +12,7 @@ TEST(Features, FixedTablesAnswerWhatTheyWereGiven) {
   EXPECT_EQ(f.value(Feature::KretprobeIpOffset), 8);
 }
 
-// The -V -v blocks of SPEC section 3: a header per block, one tab-indented "label: value" a row.
+// The -V -v report: a header per block, one tab-indented "label: value" a row.
 TEST(Features, ReportFormat) {
   Features f = Features::fixed({{Feature::Ringbuf, 1},
                                 {Feature::FuncIp, 1},

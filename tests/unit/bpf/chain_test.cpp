@@ -92,8 +92,9 @@ TEST(Chain, SucceedingChildrenAreNotPartOfTheFailure) {
   EXPECT_EQ(d.reported(), "AB");
 }
 
-// The seeds' per-CPU array case: bpf_map_alloc_percpu (D) fails inside array_map_alloc (C), a
-// cleanup call (E) overwrites that level, then C fails on its own: D hangs one level below.
+// The per-CPU array case (simfail bpf-bad-map-val-size-percpu-array): bpf_map_alloc_percpu (D)
+// fails inside array_map_alloc (C), a cleanup call (E) overwrites that level, then C fails on its
+// own: D hangs one level below.
 TEST(Chain, FailedSubChainOverwrittenBySiblingIsStitched) {
   ChainDriver d;
   d.enter('A');

@@ -69,14 +69,20 @@ TEST(ParseOptions, Presets) {
 }
 
 TEST(ParseOptions, ModeFlags) {
-  Options o = parse({"-T", "-E", "-I", "--dry-run", "--json"});
+  Options o = parse({"-T", "-I", "--dry-run", "--json"});
   EXPECT_TRUE(o.trace);
-  EXPECT_TRUE(o.call_stack);
   EXPECT_TRUE(o.interim_stacks);
   EXPECT_TRUE(o.dry_run);
   EXPECT_TRUE(o.json);
-  Options l = parse({"--trace", "--call-stack", "--interim-stacks"});
-  EXPECT_TRUE(l.trace && l.call_stack && l.interim_stacks);
+  Options l = parse({"--trace", "--interim-stacks"});
+  EXPECT_TRUE(l.trace && l.interim_stacks);
+}
+
+// The stack trace is always printed: -E is accepted so upstream command lines still run.
+TEST(ParseOptions, CallStackIsAcceptedAndIgnored) {
+  Options o = parse({"-T", "-E", "--call-stack"});
+  EXPECT_TRUE(o.trace);
+  EXPECT_FALSE(o.help_shown);
 }
 
 TEST(ParseOptions, LbrWithoutSpecUsesDefault) {
@@ -147,7 +153,7 @@ TEST(ParseOptions, SuccessStacks) {
   EXPECT_EQ(parse({"-Sn", "-S"}).success_stacks, SuccessStacks::Yes);  // last one wins
   expect_error({"-Sx"},
                "Invalid value 'x' for -S/--success-stacks: expected y/n, yes/no, "
-               "true/false or 1/0");
+               "true/false, on/off or 1/0 (any case)");
 }
 
 TEST(ParseOptions, ErrorFilters) {
@@ -173,6 +179,40 @@ TEST(ParseOptions, AllowErrorsConflictsWithSuccessStacks) {
   EXPECT_EQ(parse({"-Sn", "-x", "EINVAL"}).allow_errors, (Ints{22}));
   // Reset with "any": no error list is left to conflict with.
   EXPECT_EQ(parse({"-S", "-x", "EINVAL", "-x", "any"}).success_stacks, SuccessStacks::Yes);
+}
+
+TEST(ParseOptions, RetvalFilters) {
+  Options o = parse({"--allow-retval", "EINVAL", "--allow-retval=-E2BIG", "--allow-retval", "NULL",
+                     "--allow-retval", "0..10", "--deny-retval", "-5", "--deny-retval",
+                     "0x10", "--deny-retval=-ENOMEM..-1"});
+  using Ranges = std::vector<RetvalRange>;
+  EXPECT_EQ(o.allow_retvals, (Ranges{{-22, -22}, {-7, -7}, {0, 0}, {0, 10}}));
+  EXPECT_EQ(o.deny_retvals, (Ranges{{-5, -5}, {16, 16}, {-12, -1}}));
+}
+
+TEST(ParseOptions, RetvalFilterErrors) {
+  const char* expected =
+      "expected an errno name (EINVAL or -EINVAL), NULL, an integer or a range LO..HI";
+  for (const char* bad : {"", "EFOO", "einval", "1.5", "..", "1..", "..1", "0x", "-", "1 "}) {
+    expect_error({"--allow-retval", bad},
+                 std::string("Invalid value '") + bad + "' for --allow-retval: " + expected);
+  }
+  expect_error({"--deny-retval", "10..0"},
+               "Invalid value '10..0' for --deny-retval: expected LO..HI with LO not above HI");
+  expect_error({"--deny-retval", "-ENOMEM..-EINVAL"},
+               "Invalid value '-ENOMEM..-EINVAL' for --deny-retval: expected LO..HI with LO not "
+               "above HI");
+}
+
+TEST(ParseOptions, RetvalExtremes) {
+  using Ranges = std::vector<RetvalRange>;
+  EXPECT_EQ(parse({"--allow-retval", "-9223372036854775808..9223372036854775807"}).allow_retvals,
+            (Ranges{{INT64_MIN, INT64_MAX}}));
+  // Addresses keep their 64 bits: ERR_PTR(-EINVAL) written in hex is -22.
+  EXPECT_EQ(parse({"--allow-retval", "0xffffffffffffffea"}).allow_retvals, (Ranges{{-22, -22}}));
+  expect_error({"--allow-retval", "-9223372036854775809"},
+               "Invalid value '-9223372036854775809' for --allow-retval: expected an errno name "
+               "(EINVAL or -EINVAL), NULL, an integer or a range LO..HI");
 }
 
 TEST(ParseOptions, Pids) {
@@ -267,7 +307,7 @@ TEST(ParseOptions, VerbosityAndVersion) {
 
 TEST(ParseOptions, BundledShortOptions) {
   Options o = parse({"-TEIvs", "-vefoo", "-vcbpf"});
-  EXPECT_TRUE(o.trace && o.call_stack && o.interim_stacks);
+  EXPECT_TRUE(o.trace && o.interim_stacks);
   EXPECT_EQ(o.symbolize, SymbolizeLevel::Lines);
   EXPECT_EQ(o.verbosity, 3);
   EXPECT_EQ(o.entry_globs, (Strings{"foo"}));  // a value-taking option eats the rest of the bundle

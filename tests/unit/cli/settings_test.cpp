@@ -56,7 +56,16 @@ TEST(Settings, SymbolizationMode) {
   EXPECT_EQ(with("stacks.symb-mode=lines").symbolize, SymbolizeLevel::Lines);
   EXPECT_EQ(with("stacks.symb-mode=inlines").symbolize, SymbolizeLevel::Inlines);
   expect_error("stacks.symb-mode=all",
-               "Invalid value 'all' for stacks.symb-mode: expected one of none, lines, inlines");
+               "Invalid value 'all' for stacks.symb-mode: expected one of none (n), lines "
+               "(linenum, l), inlines (i)");
+}
+
+TEST(Settings, SymbolizationModeUpstreamSpellings) {
+  EXPECT_EQ(with("stacks.symb-mode=linenum").symbolize, SymbolizeLevel::Lines);
+  EXPECT_EQ(with("stacks.symb-mode=n").symbolize, SymbolizeLevel::None);
+  EXPECT_EQ(with("stacks.symb-mode=l").symbolize, SymbolizeLevel::Lines);
+  EXPECT_EQ(with("stacks.symb-mode=i").symbolize, SymbolizeLevel::Inlines);
+  EXPECT_EQ(with("stacks.symb-mode=INLINES").symbolize, SymbolizeLevel::Inlines);
 }
 
 TEST(Settings, BooleanStackSettings) {
@@ -68,10 +77,18 @@ TEST(Settings, BooleanStackSettings) {
   apply_setting(o, "stacks.dec-offs=n");
   EXPECT_FALSE(o.stacks_dec_offs);
   expect_error("stacks.emit-addrs=maybe",
-               "Invalid value 'maybe' for stacks.emit-addrs: expected y/n, yes/no, true/false or "
-               "1/0");
+               "Invalid value 'maybe' for stacks.emit-addrs: expected y/n, yes/no, true/false, "
+               "on/off or 1/0 (any case)");
   expect_error("stacks.emit-addrs=",
-               "Invalid value '' for stacks.emit-addrs: expected y/n, yes/no, true/false or 1/0");
+               "Invalid value '' for stacks.emit-addrs: expected y/n, yes/no, true/false, on/off "
+               "or 1/0 (any case)");
+}
+
+TEST(Settings, BooleansInAnyCase) {
+  EXPECT_TRUE(with("stacks.unfiltered=ON").stacks_unfiltered);
+  EXPECT_TRUE(with("stacks.emit-addrs=True").stacks_emit_addrs);
+  EXPECT_FALSE(with("attach.kprobe-events=OFF").kprobe_events);
+  EXPECT_FALSE(with("attach.kprobe-events=No").kprobe_events);
 }
 
 TEST(Settings, LbrMaxCount) {
@@ -89,7 +106,8 @@ TEST(Settings, UnknownKeyAndMalformedArgument) {
 TEST(Settings, ValueMayContainEquals) {
   // Only the first '=' separates key and value.
   expect_error("stacks.symb-mode=a=b",
-               "Invalid value 'a=b' for stacks.symb-mode: expected one of none, lines, inlines");
+               "Invalid value 'a=b' for stacks.symb-mode: expected one of none (n), lines "
+               "(linenum, l), inlines (i)");
 }
 
 TEST(Settings, HelpListsEveryKeyWithItsDefault) {
@@ -101,6 +119,22 @@ TEST(Settings, HelpListsEveryKeyWithItsDefault) {
         "stacks.dec-offs (default: no)", "fmt.lbr-max-count (default: all)"}) {
     EXPECT_NE(help.find(line), std::string::npos) << line;
   }
+}
+
+TEST(Settings, HelpGivesEveryKeyItsValues) {
+  std::string help = settings_help();
+  for (const char* key : {"bpf.ringbuf-size", "bpf.sessions-size", "attach.kprobe-events",
+                          "stacks.symb-mode", "stacks.unfiltered", "stacks.emit-addrs",
+                          "stacks.dec-offs", "fmt.lbr-max-count"}) {
+    size_t at = help.find(std::string("  ") + key + " (default: ");
+    ASSERT_NE(at, std::string::npos) << key;
+    size_t next_line = help.find('\n', at) + 1;
+    EXPECT_EQ(help.compare(next_line, 14, "      Values: "), 0) << key;
+  }
+  EXPECT_NE(help.find("Values: none (n), lines (linenum, l), inlines (i)"), std::string::npos);
+  EXPECT_NE(help.find("Values: 1 to 4194304"), std::string::npos);
+  EXPECT_NE(help.find("Values: y/n, yes/no, true/false, on/off or 1/0 (any case)"),
+            std::string::npos);
 }
 
 }  // namespace

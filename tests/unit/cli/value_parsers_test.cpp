@@ -28,10 +28,21 @@ TEST(ValueParsers, PositiveIntegers) {
 }
 
 TEST(ValueParsers, Booleans) {
-  for (const char* yes : {"y", "yes", "true", "1"}) EXPECT_TRUE(parse_bool(yes)) << yes;
-  for (const char* no : {"n", "no", "false", "0"}) EXPECT_FALSE(parse_bool(no)) << no;
-  for (const char* bad : {"", "Y", "on", "2"}) {
-    EXPECT_EQ(failure([&] { parse_bool(bad); }), "expected y/n, yes/no, true/false or 1/0");
+  for (const char* yes : {"y", "yes", "true", "on", "1"}) EXPECT_TRUE(parse_bool(yes)) << yes;
+  for (const char* no : {"n", "no", "false", "off", "0"}) EXPECT_FALSE(parse_bool(no)) << no;
+  for (const char* bad : {"", "2", "yess", "o", "enable"}) {
+    EXPECT_EQ(failure([&] { parse_bool(bad); }),
+              "expected y/n, yes/no, true/false, on/off or 1/0 (any case)")
+        << bad;
+  }
+}
+
+TEST(ValueParsers, BooleansIgnoreCase) {
+  for (const char* yes : {"Y", "YES", "Yes", "TRUE", "True", "ON", "On"}) {
+    EXPECT_TRUE(parse_bool(yes)) << yes;
+  }
+  for (const char* no : {"N", "NO", "No", "FALSE", "False", "OFF", "Off"}) {
+    EXPECT_FALSE(parse_bool(no)) << no;
   }
 }
 
@@ -41,7 +52,25 @@ TEST(ValueParsers, SymbolizeLevelNamesRoundTrip) {
   }
   EXPECT_EQ(symbolize_level_name(SymbolizeLevel::Default), nullptr);
   EXPECT_EQ(failure([] { parse_symbolize_level("default"); }),
-            "expected one of none, lines, inlines");
+            "expected one of none (n), lines (linenum, l), inlines (i)");
+}
+
+TEST(ValueParsers, SymbolizeLevelUpstreamSpellingsAndLetters) {
+  EXPECT_EQ(parse_symbolize_level("linenum"), SymbolizeLevel::Lines);
+  EXPECT_EQ(parse_symbolize_level("n"), SymbolizeLevel::None);
+  EXPECT_EQ(parse_symbolize_level("l"), SymbolizeLevel::Lines);
+  EXPECT_EQ(parse_symbolize_level("i"), SymbolizeLevel::Inlines);
+  EXPECT_EQ(symbolize_level_name(parse_symbolize_level("linenum")), std::string("lines"));
+}
+
+TEST(ValueParsers, SymbolizeLevelIgnoresCase) {
+  EXPECT_EQ(parse_symbolize_level("NONE"), SymbolizeLevel::None);
+  EXPECT_EQ(parse_symbolize_level("LineNum"), SymbolizeLevel::Lines);
+  EXPECT_EQ(parse_symbolize_level("Lines"), SymbolizeLevel::Lines);
+  EXPECT_EQ(parse_symbolize_level("I"), SymbolizeLevel::Inlines);
+  for (const char* bad : {"", "x", "line", "inline", "linenums"}) {
+    EXPECT_NE(failure([&] { parse_symbolize_level(bad); }), "accepted") << bad;
+  }
 }
 
 TEST(ValueParsers, ByteSizes) {

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "golden.h"
-#include "seed_sessions.h"
+#include "example_sessions.h"
 
 namespace retsnoop::test {
 namespace {
@@ -31,7 +31,7 @@ TraceCase simple_obj_funcs() {
   return c;
 }
 
-TEST(CallTraceView, ShortenedSeedTable) {
+TEST(CallTraceView, ShortenedExampleTable) {
   TraceCase c = simple_obj_funcs();
   TraceBuilder t(c.funcs);
   t.enter("bpf_prog_load");

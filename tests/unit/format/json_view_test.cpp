@@ -4,14 +4,14 @@
 
 #include <nlohmann/json.hpp>
 
-#include "seed_sessions.h"
+#include "example_sessions.h"
 
 namespace retsnoop::test {
 namespace {
 
 using nlohmann::json;
 
-json format(SeedCase& c, const FormatOptions& opts) {
+json format(ExampleCase& c, const FormatOptions& opts) {
   use_utc();
   std::string line = format_session_json(c.session, {c.funcs.table, c.symbolizer, opts}, kMonoToRealNs);
   EXPECT_EQ(line.back(), '\n');
@@ -20,7 +20,7 @@ json format(SeedCase& c, const FormatOptions& opts) {
 }
 
 TEST(JsonView, HeaderFieldsMatchTheTextHeader) {
-  SeedCase c = percpu_array_case();
+  ExampleCase c = percpu_array_case();
   json j = format(c, {});
   EXPECT_EQ(j["start"], "20:19:36.372607");
   EXPECT_EQ(j["end"], "20:19:36.372682");
@@ -32,10 +32,10 @@ TEST(JsonView, HeaderFieldsMatchTheTextHeader) {
   EXPECT_FALSE(j.contains("lbr"));
 }
 
-// The same merge as the text view of the seeds' first example: kernel frames first, then the
+// The same merge as the text view of the per-CPU array example: kernel frames first, then the
 // traced calls that lost their frames ('!'), the last one stitched ('*').
 TEST(JsonView, StackCarriesFramesCallsAndInlines) {
-  SeedCase c = percpu_array_case();
+  ExampleCase c = percpu_array_case();
   json stack = format(c, {})["stack"];
   ASSERT_EQ(stack.size(), 6u);
   EXPECT_EQ(stack[0]["symbol"], "entry_SYSCALL_64_after_hwframe");
@@ -58,14 +58,14 @@ TEST(JsonView, StackCarriesFramesCallsAndInlines) {
 }
 
 TEST(JsonView, KallsymsOnlyLevelLeavesSourceOut) {
-  SeedCase c = percpu_array_case();
+  ExampleCase c = percpu_array_case();
   json stack = format(c, {.symb = SymbLevel::None})["stack"];
   EXPECT_FALSE(stack[2].contains("source"));
   EXPECT_FALSE(stack[1].contains("inlines"));
 }
 
 TEST(JsonView, CallTraceRecordsWithResults) {
-  SeedCase c = simple_obj_case();
+  ExampleCase c = simple_obj_case();
   json j = format(c, {.calltrace = true});
   json trace = j["trace"];
   ASSERT_FALSE(trace.empty());
@@ -78,7 +78,7 @@ TEST(JsonView, CallTraceRecordsWithResults) {
 }
 
 TEST(JsonView, LbrRecordsOldestFirst) {
-  SeedCase c = lbr_any_case();
+  ExampleCase c = lbr_any_case();
   json lbr = format(c, {.lbr = true})["lbr"];
   ASSERT_EQ(lbr.size(), c.session.lbr.size());
   EXPECT_EQ(lbr[0]["from"]["addr"], c.session.lbr[0].from);
@@ -86,7 +86,7 @@ TEST(JsonView, LbrRecordsOldestFirst) {
 }
 
 TEST(JsonView, InvalidUtf8InCommsIsReplacedNotFatal) {
-  SeedCase c = percpu_array_case();
+  ExampleCase c = percpu_array_case();
   c.session.task_comm = "bad\xff";
   EXPECT_NO_THROW(format(c, {}));
 }

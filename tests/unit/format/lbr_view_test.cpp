@@ -3,12 +3,12 @@
 #include <gtest/gtest.h>
 
 #include "golden.h"
-#include "seed_sessions.h"
+#include "example_sessions.h"
 
 namespace retsnoop::test {
 namespace {
 
-std::string lbr(SeedCase& c, const FormatOptions& opts) {
+std::string lbr(ExampleCase& c, const FormatOptions& opts) {
   return format_lbr(c.session, {c.funcs.table, c.symbolizer, opts});
 }
 
@@ -19,23 +19,23 @@ std::vector<std::string> labels(const std::string& text) {
   return out;
 }
 
-// The seed's records #31..#18 are covered by the session golden; these cover what it cannot.
+// The reference records #31..#18 are covered by the session golden; these cover what it cannot.
 TEST(LbrView, NoRelevantRecordShowsAllAfterANotice) {
-  SeedCase c = lbr_any_case();
+  ExampleCase c = lbr_any_case();
   c.session.calls.pop_back();  // deepest traced call is now __sys_bpf, absent from the records
   std::string out = lbr(c, {.symb = SymbLevel::None, .lbr_max_count = 5});
   EXPECT_TRUE(matches_golden(out, "lbr_unfiltered.txt"));
 }
 
 TEST(LbrView, MaxCountKeepsTheNewestRelevantRecords) {
-  SeedCase c = lbr_any_case();
+  ExampleCase c = lbr_any_case();
   std::string out = lbr(c, {.lbr_max_count = 3});
   EXPECT_EQ(labels(out), (std::vector<std::string>{"[#20]", "[#19]", "[#18]"}));
   EXPECT_EQ(split_lines(out).size(), 4u);  // #20 has an inline continuation line
 }
 
 TEST(LbrView, WithoutLimitEveryRecordUpToTheNewestRelevantOneIsShown) {
-  SeedCase c = lbr_any_case();
+  ExampleCase c = lbr_any_case();
   std::vector<std::string> shown = labels(lbr(c, {}));
   ASSERT_EQ(shown.size(), 14u);
   EXPECT_EQ(shown.front(), "[#31]");
@@ -43,14 +43,14 @@ TEST(LbrView, WithoutLimitEveryRecordUpToTheNewestRelevantOneIsShown) {
 }
 
 TEST(LbrView, BranchAddressesAreNotReturnAddresses) {
-  SeedCase c = lbr_any_case();
+  ExampleCase c = lbr_any_case();
   lbr(c, {});
   ASSERT_EQ(c.symbolizer.queries.size(), 2 * c.session.lbr.size());
   for (const auto& [addr, is_return_addr] : c.symbolizer.queries) EXPECT_FALSE(is_return_addr);
 }
 
 TEST(LbrView, RawAddressesPrecedeBothSides) {
-  SeedCase c = lbr_any_case();
+  ExampleCase c = lbr_any_case();
   std::string out = lbr(c, {.symb = SymbLevel::None, .emit_addrs = true, .lbr_max_count = 1});
   EXPECT_EQ(out,
             "[#18] 0xffffffff8128c074 array_map_alloc_check+0x74  ->  "
@@ -58,7 +58,7 @@ TEST(LbrView, RawAddressesPrecedeBothSides) {
 }
 
 TEST(LbrView, NothingWithoutRecords) {
-  SeedCase c = percpu_array_case();
+  ExampleCase c = percpu_array_case();
   EXPECT_EQ(lbr(c, {}), "");
 }
 

@@ -16,7 +16,7 @@ Session session() {
           .end_ns = mono_ns_at(20, 19, 36, 372682)};
 }
 
-TEST(SessionHeader, SeedFormatInUtc) {
+TEST(SessionHeader, ExampleFormatInUtc) {
   use_utc();
   EXPECT_EQ(format_session_header(session(), kMonoToRealNs),
             "20:19:36.372607 -> 20:19:36.372682 TID/PID 8350/8346 (worker/simfail):");

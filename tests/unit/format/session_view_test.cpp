@@ -3,33 +3,33 @@
 #include <gtest/gtest.h>
 
 #include "golden.h"
-#include "seed_sessions.h"
+#include "example_sessions.h"
 
 namespace retsnoop::test {
 namespace {
 
-std::string format(SeedCase& c, const FormatOptions& opts) {
+std::string format(ExampleCase& c, const FormatOptions& opts) {
   use_utc();
   return format_session(c.session, {c.funcs.table, c.symbolizer, opts}, kMonoToRealNs);
 }
 
-TEST(SessionView, PerCpuArraySeedExample) {
-  SeedCase c = percpu_array_case();
+TEST(SessionView, PerCpuArrayExample) {
+  ExampleCase c = percpu_array_case();
   EXPECT_TRUE(matches_golden(format(c, {}), "percpu_array_session.txt"));
 }
 
-TEST(SessionView, SimpleObjSeedExampleWithCallTrace) {
-  SeedCase c = simple_obj_case();
+TEST(SessionView, SimpleObjExampleWithCallTrace) {
+  ExampleCase c = simple_obj_case();
   EXPECT_TRUE(matches_golden(format(c, {.calltrace = true}), "simple_obj_session.txt"));
 }
 
-TEST(SessionView, LbrSeedExample) {
-  SeedCase c = lbr_any_case();
+TEST(SessionView, LbrExample) {
+  ExampleCase c = lbr_any_case();
   EXPECT_TRUE(matches_golden(format(c, {.lbr = true}), "lbr_any_session.txt"));
 }
 
 TEST(SessionView, ViewsFollowTheOptionsInFixedOrder) {
-  SeedCase c = simple_obj_case();
+  ExampleCase c = simple_obj_case();
   c.session.lbr = lbr_any_records();
   std::string out = format(c, {.calltrace = true, .lbr = true});
   size_t table = out.find("FUNCTION CALL TRACE");
@@ -42,7 +42,7 @@ TEST(SessionView, ViewsFollowTheOptionsInFixedOrder) {
 }
 
 TEST(SessionView, InterimSessionIsMarkedInItsHeader) {
-  SeedCase c = percpu_array_case();
+  ExampleCase c = percpu_array_case();
   c.session.interim = true;
   std::string header =
       "20:19:36.372607 -> 20:19:36.372682 TID/PID 8346/8346 (simfail/simfail) [interim]:\n";
@@ -50,7 +50,7 @@ TEST(SessionView, InterimSessionIsMarkedInItsHeader) {
 }
 
 TEST(SessionView, LostRecordsAndFailedStackCaptureAreSaidAfterTheViews) {
-  SeedCase c = percpu_array_case();
+  ExampleCase c = percpu_array_case();
   c.session.incomplete = true;
   c.session.kstack_failed = true;
   c.session.kstack.clear();
@@ -65,7 +65,7 @@ TEST(SessionView, LostRecordsAndFailedStackCaptureAreSaidAfterTheViews) {
 }
 
 TEST(SessionView, NoEmptyViewForASessionWithoutBranchRecords) {
-  SeedCase c = percpu_array_case();
+  ExampleCase c = percpu_array_case();
   EXPECT_EQ(format(c, {.lbr = true}), format(c, {}));
 }
 

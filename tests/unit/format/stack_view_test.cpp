@@ -3,42 +3,42 @@
 #include <gtest/gtest.h>
 
 #include "golden.h"
-#include "seed_sessions.h"
+#include "example_sessions.h"
 
 namespace retsnoop::test {
 namespace {
 
-std::string stack(SeedCase& c, const FormatOptions& opts = {}) {
+std::string stack(ExampleCase& c, const FormatOptions& opts = {}) {
   return format_stack(c.session, {c.funcs.table, c.symbolizer, opts});
 }
 
 TEST(StackView, KallsymsOnlyHasNoSourceColumnAndNoInlines) {
-  SeedCase c = percpu_array_case();
+  ExampleCase c = percpu_array_case();
   EXPECT_TRUE(matches_golden(stack(c, {.symb = SymbLevel::None}), "kallsyms_only_stack.txt"));
 }
 
 TEST(StackView, LinesLevelKeepsSourcesButNoInlines) {
-  SeedCase c = percpu_array_case();
+  ExampleCase c = percpu_array_case();
   std::string out = stack(c, {.symb = SymbLevel::Lines});
   EXPECT_NE(out.find("(kernel/bpf/syscall.c:4947:9)"), std::string::npos);
   EXPECT_EQ(out.find(". map_create"), std::string::npos);
 }
 
 TEST(StackView, RawAddressesAndDecimalOffsets) {
-  SeedCase c = percpu_array_case();
+  ExampleCase c = percpu_array_case();
   EXPECT_TRUE(
       matches_golden(stack(c, {.emit_addrs = true, .dec_offsets = true}), "raw_addrs_stack.txt"));
 }
 
 TEST(StackView, UnfilteredKeepsTracingMachineryFrames) {
-  SeedCase c = percpu_array_case();
+  ExampleCase c = percpu_array_case();
   EXPECT_TRUE(matches_golden(stack(c, {.unfiltered_stacks = true}), "unfiltered_stack.txt"));
 }
 
 // A verifier failure: bpf_prog_load has no frame between two that do, and __sys_bpf is an
 // untraced frame between traced ones; check_helper_call is stitched.
-SeedCase verifier_case() {
-  SeedCase c{{}, {}, FakeSymbolizer("merge.sym")};
+ExampleCase verifier_case() {
+  ExampleCase c{{}, {}, FakeSymbolizer("merge.sym")};
   c.funcs.add("__x64_sys_bpf", RetKind::Int64);
   c.funcs.add("bpf_prog_load", RetKind::Int32);
   c.funcs.add("bpf_check", RetKind::Int32);
@@ -58,14 +58,14 @@ SeedCase verifier_case() {
 
 // x, A, y, B(no frame), D: the frameless call is printed where the stack reaches it.
 TEST(StackView, FramelessCallSitsBetweenTheFramesAroundIt) {
-  SeedCase c = verifier_case();
+  ExampleCase c = verifier_case();
   EXPECT_TRUE(matches_golden(stack(c), "merge_stack.txt"));
 }
 
 // Module names, DWARF names of renamed functions, unknown addresses, recursion merged in
 // order, and columns widened by long names, durations and results.
 TEST(StackView, AnnotatedFramesAndWideColumns) {
-  SeedCase c{{}, {}, FakeSymbolizer("annotated.sym")};
+  ExampleCase c{{}, {}, FakeSymbolizer("annotated.sym")};
   c.funcs.add("kvm_vcpu_ioctl", RetKind::Int64, "kvm");
   c.funcs.add("kvm_arch_vcpu_ioctl_set_guest_debug", RetKind::Int32, "kvm");
   c.funcs.add("walk_tree.isra.0", RetKind::Int32);
@@ -85,22 +85,22 @@ TEST(StackView, AnnotatedFramesAndWideColumns) {
 // The verifier case of the merge test with two stitched levels (a nested stitch): neither takes
 // a kernel frame, both follow the reported chain.
 TEST(StackView, NestedStitchedLevelsFollowTheReportedChain) {
-  SeedCase c = verifier_case();
+  ExampleCase c = verifier_case();
   c.session.calls[3].stitched = true;
   EXPECT_TRUE(matches_golden(stack(c), "nested_stitch_stack.txt"));
 }
 
 // -I: the calls still running have no duration or result, even where a kernel frame matches.
 TEST(StackView, RunningCallsOfAnInterimSessionShowNoResult) {
-  SeedCase c = verifier_case();
+  ExampleCase c = verifier_case();
   for (size_t i = 0; i < 3; ++i) c.session.calls[i].running = true;
   EXPECT_TRUE(matches_golden(stack(c), "interim_stack.txt"));
 }
 
 // fentry/fexit attach: the stack holds each running traced function's fentry call site, its BPF
 // trampoline and, at the top, the fexit trampoline and program; kprobe stacks have none of them.
-SeedCase fentry_case() {
-  SeedCase c{{}, {}, FakeSymbolizer("fentry.sym")};
+ExampleCase fentry_case() {
+  ExampleCase c{{}, {}, FakeSymbolizer("fentry.sym")};
   c.funcs.add("__x64_sys_bpf", RetKind::Int64);
   c.funcs.add("__sys_bpf", RetKind::Int32);
   c.funcs.add("array_map_alloc_check", RetKind::Int32);
@@ -117,12 +117,12 @@ SeedCase fentry_case() {
 }
 
 TEST(StackView, FentryStackLooksLikeTheKprobeOne) {
-  SeedCase c = fentry_case();
+  ExampleCase c = fentry_case();
   EXPECT_TRUE(matches_golden(stack(c, {.symb = SymbLevel::None}), "fentry_stack.txt"));
 }
 
 TEST(StackView, UnfilteredFentryStackKeepsCallSitesAndTrampolines) {
-  SeedCase c = fentry_case();
+  ExampleCase c = fentry_case();
   std::string out = stack(c, {.symb = SymbLevel::None, .unfiltered_stacks = true});
   EXPECT_EQ(split_lines(out).size(), c.session.kstack.size()) << out;
   EXPECT_NE(out.find("__x64_sys_bpf+0x9\n"), std::string::npos) << out;
@@ -130,7 +130,7 @@ TEST(StackView, UnfilteredFentryStackKeepsCallSitesAndTrampolines) {
 }
 
 TEST(StackView, KernelFramesAreSymbolizedAsReturnAddresses) {
-  SeedCase c = percpu_array_case();
+  ExampleCase c = percpu_array_case();
   stack(c);
   ASSERT_EQ(c.symbolizer.queries.size(), c.session.kstack.size());
   for (const auto& [addr, is_return_addr] : c.symbolizer.queries) EXPECT_TRUE(is_return_addr);
@@ -139,7 +139,7 @@ TEST(StackView, KernelFramesAreSymbolizedAsReturnAddresses) {
 // A stitched level comes from an earlier sub-chain: a frame of the same name in the stack
 // captured later belongs to another call.
 TEST(StackView, StitchedCallsNeverTakeAKernelFrame) {
-  SeedCase c = percpu_array_case();
+  ExampleCase c = percpu_array_case();
   c.session.calls[1].stitched = true;
   std::string out = stack(c);
   EXPECT_NE(out.find("\n                    __sys_bpf+0x38b"), std::string::npos) << out;
@@ -147,7 +147,7 @@ TEST(StackView, StitchedCallsNeverTakeAKernelFrame) {
 }
 
 TEST(StackView, WithoutKernelStackEveryCallIsFrameless) {
-  SeedCase c = percpu_array_case();
+  ExampleCase c = percpu_array_case();
   c.session.kstack.clear();
   EXPECT_EQ(stack(c),
             "!   73us [-ENOMEM]  __x64_sys_bpf\n"

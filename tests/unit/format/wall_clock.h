@@ -1,5 +1,5 @@
 // Session timestamps for tests: monotonic nanoseconds that read as a chosen UTC time of day on
-// 2022-10-14, the date of the seed examples.
+// 2022-10-14, the date of the reference examples in example_sessions.h.
 #pragma once
 
 #include <gtest/gtest.h>

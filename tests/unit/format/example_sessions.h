@@ -1,4 +1,4 @@
-// The three sessions of seed 003 (per-CPU array, bpf-simple-obj with -S -T, --lbr=any), rebuilt
+// Three reference sessions (per-CPU array, bpf-simple-obj with -S -T, --lbr=any), rebuilt
 // as the events layer would hand them over, with their symbol tables.
 #pragma once
 
@@ -14,7 +14,7 @@
 
 namespace retsnoop::test {
 
-struct SeedCase {
+struct ExampleCase {
   TestFuncs funcs;
   Session session;
   FakeSymbolizer symbolizer;
@@ -36,8 +36,8 @@ inline Session simfail_session(uint32_t pid, uint64_t start_ns, uint64_t end_ns)
 }
 
 // `retsnoop -e '*sys_bpf' -a ':kernel/bpf/*.c'`, simfail bpf-bad-map-val-size-percpu-array.
-inline SeedCase percpu_array_case() {
-  SeedCase c{{},
+inline ExampleCase percpu_array_case() {
+  ExampleCase c{{},
              simfail_session(8346, mono_ns_at(20, 19, 36, 372607), mono_ns_at(20, 19, 36, 372682)),
              FakeSymbolizer("percpu_array.sym")};
   TestFuncs& f = c.funcs;
@@ -74,7 +74,7 @@ inline void add_simple_obj_funcs(TestFuncs& f) {
 
 constexpr int64_t kProgAddr = int64_t(0xffffc9000031e000);
 
-// The full -T table of the example; "[...]" rows are where the blog cut records.
+// The full -T table of the example; "[...]" rows are where the reference output cut records.
 inline std::vector<TraceRecord> simple_obj_trace(const TestFuncs& f) {
   TraceBuilder t(f);
   t.enter("bpf_prog_load");
@@ -101,8 +101,8 @@ inline std::vector<TraceRecord> simple_obj_trace(const TestFuncs& f) {
 }
 
 // `retsnoop -e bpf_prog_load -a ':kernel/bpf/*.c' ... -S -T`, simfail bpf-simple-obj.
-inline SeedCase simple_obj_case() {
-  SeedCase c{{},
+inline ExampleCase simple_obj_case() {
+  ExampleCase c{{},
              simfail_session(8385, mono_ns_at(21, 33, 58, 438961), mono_ns_at(21, 33, 58, 439338)),
              FakeSymbolizer("simple_obj.sym")};
   TestFuncs& f = c.funcs;
@@ -121,7 +121,8 @@ inline SeedCase simple_obj_case() {
   return c;
 }
 
-// The 32 branch records, oldest (#31) first: what the blog shows, then the machinery's own.
+// The 32 branch records, oldest (#31) first: what the reference output shows, then the
+// machinery's own.
 inline std::vector<LbrRecord> lbr_any_records() {
   std::vector<LbrRecord> shown = {
       {0xffffffff811c40f6, 0xffffffff811a1059}, {0xffffffff811a1067, 0xffffffff811a108c},
@@ -142,8 +143,8 @@ inline std::vector<LbrRecord> lbr_any_records() {
 }
 
 // `retsnoop -e '*sys_bpf' -a 'array_map_alloc_check' --lbr=any`, bpf-bad-map-max-entries-array.
-inline SeedCase lbr_any_case() {
-  SeedCase c{
+inline ExampleCase lbr_any_case() {
+  ExampleCase c{
       {},
       simfail_session(2385333, mono_ns_at(20, 29, 17, 844718), mono_ns_at(20, 29, 17, 844749)),
       FakeSymbolizer("lbr_any.sym")};

@@ -1,16 +1,17 @@
-// Goldens of the seeds' LBR layout that lbr_view_test and session_view_test leave out: the
+// Goldens of the reference LBR layout that lbr_view_test and session_view_test leave out: the
 // default any_return example (inlined calls on the target side only, two levels deep) and the
 // --lbr=any example without DWARF.
 #include <gtest/gtest.h>
 
 #include "format/session_view.h"
 #include "golden.h"
-#include "seed_sessions.h"
+#include "example_sessions.h"
 
 namespace retsnoop::test {
 namespace {
 
-// #07..#03 as the blog prints them, then #02..#00 spent by the kretprobe and the BPF program.
+// #07..#03 as the reference output shows them, then #02..#00 spent by the kretprobe and the BPF
+// program.
 std::vector<LbrRecord> lbr_any_return_records() {
   return {
       {0xffffffff815a122f, 0xffffffff812790cc}, {0xffffffff8143213e, 0xffffffff812790e5},
@@ -21,8 +22,8 @@ std::vector<LbrRecord> lbr_any_return_records() {
 }
 
 // `retsnoop -e '*sys_bpf' --lbr`, simfail bpf-bad-map-max-entries-array.
-SeedCase lbr_any_return_case() {
-  SeedCase c{
+ExampleCase lbr_any_return_case() {
+  ExampleCase c{
       {},
       simfail_session(1056498, mono_ns_at(16, 48, 57, 961192), mono_ns_at(16, 48, 57, 961216)),
       FakeSymbolizer("lbr_any_return.sym")};
@@ -36,24 +37,24 @@ SeedCase lbr_any_return_case() {
   return c;
 }
 
-std::string format(SeedCase& c, const FormatOptions& opts) {
+std::string format(ExampleCase& c, const FormatOptions& opts) {
   use_utc();
   return format_session(c.session, {c.funcs.table, c.symbolizer, opts}, kMonoToRealNs);
 }
 
-TEST(LbrSeed, AnyReturnExampleWithDwarf) {
-  SeedCase c = lbr_any_return_case();
+TEST(LbrExample, AnyReturnExampleWithDwarf) {
+  ExampleCase c = lbr_any_return_case();
   EXPECT_TRUE(matches_golden(format(c, {.lbr = true}), "lbr_any_return_session.txt"));
 }
 
-TEST(LbrSeed, AnyReturnExampleWithoutDwarf) {
-  SeedCase c = lbr_any_return_case();
+TEST(LbrExample, AnyReturnExampleWithoutDwarf) {
+  ExampleCase c = lbr_any_return_case();
   EXPECT_TRUE(matches_golden(format(c, {.symb = SymbLevel::None, .lbr = true}),
                              "lbr_any_return_kallsyms.txt"));
 }
 
-TEST(LbrSeed, AnyExampleWithoutDwarf) {
-  SeedCase c = lbr_any_case();
+TEST(LbrExample, AnyExampleWithoutDwarf) {
+  ExampleCase c = lbr_any_case();
   EXPECT_TRUE(matches_golden(format(c, {.symb = SymbLevel::None, .lbr = true}),
                              "lbr_any_kallsyms.txt"));
 }

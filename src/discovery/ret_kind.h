@@ -1,0 +1,34 @@
+// The result kinds of traced functions, as user space names them. The values are the BPF
+// program's enum rs_ret_kind: the kind travels to BPF as a number, and bpf/result_kind.h holds
+// the one rule for when a result of each kind is a failure.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "bpf/result_kind.h"
+
+namespace retsnoop {
+
+enum class RetKind : uint8_t {
+  Void = RS_RET_VOID,
+  Bool = RS_RET_BOOL,
+  Unsigned = RS_RET_UNSIGNED,
+  Int32 = RS_RET_INT32,
+  Int64 = RS_RET_INT64,
+  Ptr = RS_RET_PTR,
+  Int8 = RS_RET_INT8,
+  Int16 = RS_RET_INT16,
+};
+
+// Int16 is the last kind: a kind added to the BPF side only breaks the build here.
+static_assert(static_cast<int>(RetKind::Int16) + 1 == RS_RET_KIND_CNT,
+              "RetKind must name every enum rs_ret_kind value");
+
+// "void", "bool", "unsigned", "int", "long", "s8", "s16", "ptr": how -v listings and warnings
+// name a kind.
+std::string_view ret_kind_word(RetKind kind);
+
+inline bool can_fail(RetKind kind) { return rs_kind_can_fail(static_cast<uint8_t>(kind)); }
+
+}  // namespace retsnoop
