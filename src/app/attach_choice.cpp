@@ -57,9 +57,6 @@ bool kprobe_events_usable(const Features& f) {
   return writable;
 }
 
-void plan_for_attach(PlanOptions& p, AttachMode mode, const Features& f) {
-  p.fentry = mode == AttachMode::Fentry;
-  if (p.fentry) p.fexit_sleep_fix = f.has(Feature::FexitSleepFix);
-}
+void plan_for_attach(PlanOptions& p, AttachKind kind) { p.fentry = kind == AttachKind::Fentry; }
 
 }  // namespace retsnoop

@@ -23,8 +23,7 @@ AttachKind choose_attach_kind(AttachMode mode, const Features& f);
 // function by bpf_get_func_ip() (5.15+), and kprobe_events must be writable.
 bool kprobe_events_usable(const Features& f);
 
-// fentry (-F, never the default) attaches by BTF id, and without the fexit sleep fix it must keep
-// away from syscalls that sleep for long.
-void plan_for_attach(PlanOptions& p, AttachMode mode, const Features& f);
+// fentry attaches by BTF id.
+void plan_for_attach(PlanOptions& p, AttachKind kind);
 
 }  // namespace retsnoop

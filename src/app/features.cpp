@@ -10,21 +10,16 @@
 
 #include "app/kernel_btf.h"
 #include "attach/kprobe_multi_link.h"
-#include "attach/kretprobe_calibration.h"
 #include "util/phase_timer.h"
 
 namespace retsnoop {
 
 namespace {
 
-enum class Block { Detection, Calibration };
-
 struct FeatureRow {
   Feature feature;
-  Block block;
   const char* label;
   int (*probe)(KernelBtf& btf);
-  bool numeric = false;  // printed as a number instead of yes/no
 };
 
 bool probe_helper(bpf_func_id helper) {
@@ -84,34 +79,18 @@ int probe_miss_counters(KernelBtf& btf) {
   return btf.has_member(BTF_KIND_STRUCT, "bpf_link_info", "kprobe_multi.missed");
 }
 
-int probe_kretprobe_ip_offset(KernelBtf&) { return calibrate_kretprobe_ip_offset(); }
-
-// e21aa341785c "bpf: Fix fexit trampoline." (5.12) introduced struct bpf_tramp_image: since
-// then detaching no longer waits for every task sleeping inside an fexit-traced function.
-int probe_fexit_sleep_fix(KernelBtf& btf) { return btf.has_type(BTF_KIND_STRUCT, "bpf_tramp_image"); }
-
-// ca06f55b9002 "bpf: Add per-program recursion prevention mechanism" (5.12) added
-// bpf_prog::active: a trampoline program hit while it runs on the CPU is skipped and counted
-// instead of recursing.
-int probe_fentry_reentry(KernelBtf& btf) { return btf.has_member(BTF_KIND_STRUCT, "bpf_prog", "active"); }
-
 constexpr FeatureRow kRows[] = {
-    {Feature::Ringbuf, Block::Detection, "BPF ringbuf map supported", probe_ringbuf},
-    {Feature::FuncIp, Block::Detection, "bpf_get_func_ip() supported", probe_func_ip},
-    {Feature::BranchSnapshot, Block::Detection, "bpf_get_branch_snapshot() supported",
+    {Feature::Ringbuf, "BPF ringbuf map supported", probe_ringbuf},
+    {Feature::FuncIp, "bpf_get_func_ip() supported", probe_func_ip},
+    {Feature::BranchSnapshot, "bpf_get_branch_snapshot() supported",
      probe_branch_snapshot},
-    {Feature::BpfCookie, Block::Detection, "BPF cookie supported", probe_cookie},
-    {Feature::MultiKprobe, Block::Detection, "multi-attach kprobe supported", probe_multi_kprobe},
-    {Feature::KprobeSession, Block::Detection, "kprobe session supported", probe_kprobe_session},
-    {Feature::RawTpCookie, Block::Detection, "raw tracepoint cookie supported", probe_raw_tp_cookie},
-    {Feature::FentryCookie, Block::Detection, "fentry/fexit cookie supported", probe_fentry_cookie},
-    {Feature::ProbeMissCounters, Block::Detection, "kprobe missed counters supported",
+    {Feature::BpfCookie, "BPF cookie supported", probe_cookie},
+    {Feature::MultiKprobe, "multi-attach kprobe supported", probe_multi_kprobe},
+    {Feature::KprobeSession, "kprobe session supported", probe_kprobe_session},
+    {Feature::RawTpCookie, "raw tracepoint cookie supported", probe_raw_tp_cookie},
+    {Feature::FentryCookie, "fentry/fexit cookie supported", probe_fentry_cookie},
+    {Feature::ProbeMissCounters, "kprobe missed counters supported",
      probe_miss_counters},
-    {Feature::KretprobeIpOffset, Block::Calibration, "kretprobe IP offset", probe_kretprobe_ip_offset,
-     true},
-    {Feature::FexitSleepFix, Block::Calibration, "fexit sleep fix", probe_fexit_sleep_fix},
-    {Feature::FentryReentryProtection, Block::Calibration, "fentry re-entry protection",
-     probe_fentry_reentry},
 };
 
 constexpr bool rows_follow_enum() {
@@ -122,11 +101,6 @@ constexpr bool rows_follow_enum() {
 static_assert(rows_follow_enum(), "one row per feature, in enum order");
 
 constexpr const FeatureRow& row_of(Feature f) { return kRows[static_cast<size_t>(f)]; }
-
-std::string format_value(const FeatureRow& row, int value) {
-  if (!row.numeric) return value > 0 ? "yes" : "no";
-  return value >= 0 ? std::to_string(value) : "unknown";
-}
 
 }  // namespace
 
@@ -155,15 +129,9 @@ int Features::value(Feature f) const {
 }
 
 std::string Features::report() const {
-  std::string out;
-  for (Block block : {Block::Detection, Block::Calibration}) {
-    out += block == Block::Detection ? "Feature detection:\n" : "Feature calibration:\n";
-    for (const auto& row : kRows) {
-      if (row.block != block) continue;
-      out.append("\t").append(row.label).append(": ");
-      out.append(format_value(row, value(row.feature))).append("\n");
-    }
-  }
+  std::string out = "Feature detection:\n";
+  for (const auto& row : kRows)
+    out.append("\t").append(row.label).append(": ").append(has(row.feature) ? "yes" : "no").append("\n");
   return out;
 }
 

@@ -9,12 +9,11 @@ namespace {
 
 // The two test kernels: Debian's 6.1 has no multi-kprobe (no CONFIG_FPROBE), 6.12 has it.
 Features kernel_6_1() {
-  return Features::fixed({{Feature::BpfCookie, 1}, {Feature::FentryCookie, 1}, {Feature::FexitSleepFix, 1}});
+  return Features::fixed({{Feature::BpfCookie, 1}, {Feature::FentryCookie, 1}});
 }
 Features kernel_6_12() {
   return Features::fixed({{Feature::BpfCookie, 1},
                           {Feature::FentryCookie, 1},
-                          {Feature::FexitSleepFix, 1},
                           {Feature::MultiKprobe, 1}});
 }
 
@@ -50,15 +49,12 @@ TEST(AttachChoice, FentryNeedsTrampolineCookies) {
                UserError);
 }
 
-TEST(AttachChoice, FentryPlansForBtfIdsAndSleepers) {
+TEST(AttachChoice, FentryPlansForBtfIds) {
   PlanOptions p;
-  plan_for_attach(p, AttachMode::Kprobe, kernel_6_1());
+  plan_for_attach(p, AttachKind::Kprobe);
   EXPECT_FALSE(p.fentry);
-  plan_for_attach(p, AttachMode::Fentry, kernel_6_1());
+  plan_for_attach(p, AttachKind::Fentry);
   EXPECT_TRUE(p.fentry);
-  EXPECT_TRUE(p.fexit_sleep_fix);
-  plan_for_attach(p, AttachMode::Fentry, Features::fixed({{Feature::FentryCookie, 1}}));
-  EXPECT_FALSE(p.fexit_sleep_fix);
 }
 
 }  // namespace

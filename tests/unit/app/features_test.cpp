@@ -6,22 +6,19 @@ namespace retsnoop {
 namespace {
 
 TEST(Features, FixedTablesAnswerWhatTheyWereGiven) {
-  Features f = Features::fixed({{Feature::Ringbuf, 1}, {Feature::KretprobeIpOffset, 8}});
+  Features f = Features::fixed({{Feature::Ringbuf, 1}, {Feature::FentryCookie, 1}});
   EXPECT_TRUE(f.has(Feature::Ringbuf));
   EXPECT_FALSE(f.has(Feature::MultiKprobe));
-  EXPECT_EQ(f.value(Feature::KretprobeIpOffset), 8);
+  EXPECT_EQ(f.value(Feature::FentryCookie), 1);
 }
 
-// The -V -v blocks of SPEC section 3: a header per block, one tab-indented "label: value" a row.
+// -V -v: a header, then one tab-indented "label: value" a row.
 TEST(Features, ReportFormat) {
   Features f = Features::fixed({{Feature::Ringbuf, 1},
                                 {Feature::FuncIp, 1},
                                 {Feature::BranchSnapshot, 1},
                                 {Feature::BpfCookie, 1},
-                                {Feature::FentryCookie, 1},
-                                {Feature::KretprobeIpOffset, 8},
-                                {Feature::FexitSleepFix, 1},
-                                {Feature::FentryReentryProtection, 1}});
+                                {Feature::FentryCookie, 1}});
   EXPECT_EQ(f.report(),
             "Feature detection:\n"
             "\tBPF ringbuf map supported: yes\n"
@@ -32,16 +29,7 @@ TEST(Features, ReportFormat) {
             "\tkprobe session supported: no\n"
             "\traw tracepoint cookie supported: no\n"
             "\tfentry/fexit cookie supported: yes\n"
-            "\tkprobe missed counters supported: no\n"
-            "Feature calibration:\n"
-            "\tkretprobe IP offset: 8\n"
-            "\tfexit sleep fix: yes\n"
-            "\tfentry re-entry protection: yes\n");
-}
-
-TEST(Features, FailedCalibrationReadsUnknown) {
-  Features f = Features::fixed({{Feature::KretprobeIpOffset, -1}});
-  EXPECT_NE(f.report().find("\tkretprobe IP offset: unknown\n"), std::string::npos);
+            "\tkprobe missed counters supported: no\n");
 }
 
 }  // namespace
