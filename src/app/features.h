@@ -22,6 +22,10 @@ enum class Feature {
   RawTpCookie,
   FentryCookie,
   ProbeMissCounters,
+  Kprobes,
+  FentryAttach,
+  Tracefs,
+  Lockdown,
   Count,
 };
 
@@ -39,7 +43,8 @@ class Features {
   Features& operator=(Features&&) noexcept;
 
   bool has(Feature f) const { return value(f) > 0; }
-  // 0/1 for yes/no rows.
+  // 0/1 for yes/no rows. FentryAttach and Tracefs: 1, or the -errno of what failed. Lockdown: the
+  // mode (app/lockdown.h), or the -errno of reading it.
   int value(Feature f) const;
   // The "Feature detection:" block of -V -v.
   std::string report() const;
