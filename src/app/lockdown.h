@@ -11,8 +11,8 @@ namespace retsnoop {
 // when no known mode is bracketed.
 int parse_lockdown(std::string_view text);
 
-// The running kernel's mode, or -errno when the file cannot be read
-// (securityfs not mounted, kernel without the lockdown LSM).
+// The running kernel's mode, or -errno when the file cannot be read: a kernel without the
+// lockdown LSM, or securityfs not mounted and not mountable privately (no CAP_SYS_ADMIN).
 int read_lockdown(const char* path = "/sys/kernel/security/lockdown");
 
 // "none", "integrity", "confidentiality", or "unknown (ENOENT)" for a -errno.
