@@ -85,7 +85,8 @@ int probe_kprobes(KernelBtf&) {
 
 // Functions to attach the fentry probe to, the first one this kernel's BTF has: the kernel keeps
 // bpf_fentry_test1 for BPF tests to attach to (only BPF_PROG_TEST_RUN calls it; it needs
-// CONFIG_NET); do_nanosleep is in every kernel. The probe program never runs long enough to matter.
+// CONFIG_NET); do_nanosleep is in every kernel, and whoever sleeps while the probe is attached
+// runs a program that only returns.
 constexpr const char* kFentryProbeTargets[] = {"bpf_fentry_test1", "do_nanosleep"};
 
 int fentry_probe_target(KernelBtf& btf, const char*& name) {
