@@ -1,6 +1,6 @@
-// What the running kernel can do, in one table: feature probes and calibrations. The attach-mode
-// choice, -V -v and the tests all read it. A probe runs the first time its row is asked for and
-// is remembered: a run pays only for what it uses (BTF parsing, a calibration attach).
+// What the running kernel can do, in one table of feature probes. The attach-mode choice, -V -v
+// and the tests all read it. A probe runs the first time its row is asked for and is remembered:
+// a run pays only for what it uses (BTF parsing, a probe attach).
 #pragma once
 
 #include <array>
@@ -13,7 +13,6 @@
 namespace retsnoop {
 
 enum class Feature {
-  // Detection.
   Ringbuf,
   FuncIp,
   BranchSnapshot,
@@ -23,10 +22,10 @@ enum class Feature {
   RawTpCookie,
   FentryCookie,
   ProbeMissCounters,
-  // Calibration.
-  KretprobeIpOffset,
-  FexitSleepFix,
-  FentryReentryProtection,
+  Kprobes,
+  FentryAttach,
+  Tracefs,
+  Lockdown,
   Count,
 };
 
@@ -44,9 +43,10 @@ class Features {
   Features& operator=(Features&&) noexcept;
 
   bool has(Feature f) const { return value(f) > 0; }
-  // 0/1 for yes/no rows; KretprobeIpOffset: the stack slot, -1 when calibration failed.
+  // 0/1 for yes/no rows. FentryAttach and Tracefs: 1, or the -errno of what failed. Lockdown: the
+  // mode (app/lockdown.h), or the -errno of reading it.
   int value(Feature f) const;
-  // The "Feature detection:" and "Feature calibration:" blocks of -V -v.
+  // The "Feature detection:" block of -V -v.
   std::string report() const;
 
  private:

@@ -50,9 +50,10 @@ const struct btf* KernelBtf::get() {
   return btf_.get();
 }
 
-bool KernelBtf::has_type(int kind, const char* name) {
+int KernelBtf::type_id(int kind, const char* name) {
   const struct btf* b = get();
-  return b && btf__find_by_name_kind(b, name, kind) > 0;
+  int id = b ? btf__find_by_name_kind(b, name, kind) : 0;
+  return id > 0 ? id : 0;
 }
 
 bool KernelBtf::has_member(int kind, const char* type, std::string_view path) {

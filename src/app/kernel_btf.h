@@ -1,4 +1,4 @@
-// Questions to the running kernel's BTF: does a type exist, does it have a member. Kernel fixes
+// Questions to the running kernel's BTF: a type's id, does a type have a member. Kernel fixes
 // without a feature probe of their own are recognized by the types they introduced. The BTF is
 // parsed on the first question only (about 5 MB: it costs start-up time when nobody asks).
 #pragma once
@@ -19,8 +19,8 @@ class KernelBtf {
   KernelBtf(const KernelBtf&) = delete;
   KernelBtf& operator=(const KernelBtf&) = delete;
 
-  // kind is BTF_KIND_STRUCT, BTF_KIND_UNION, ... False when the kernel has no BTF.
-  bool has_type(int kind, const char* name);
+  // kind is BTF_KIND_STRUCT, BTF_KIND_FUNC, ... 0 when there is no such type, or no BTF.
+  int type_id(int kind, const char* name);
   // path is "member" or "member.submember"; anonymous struct and union members are looked
   // through, as C does.
   bool has_member(int kind, const char* type, std::string_view path);

@@ -101,7 +101,7 @@ struct Discovery {
   }
 };
 
-Discovery discover(const Options& opts, GlobSelection sel, const Features& features) {
+Discovery discover(const Options& opts, GlobSelection sel, AttachKind kind) {
   // The rest of kallsyms waits until attached (trace_loop()), or until a module function matches.
   Discovery d{timed("kallsyms text", [] { return Kallsyms::load_text(); }), std::nullopt, {}};
   bool need_dwarf = dwarf_required(opts, sel);
@@ -112,7 +112,7 @@ Discovery discover(const Options& opts, GlobSelection sel, const Features& featu
   if (d.vmlinux) cu_index = std::make_unique<CuGlobIndex>(d.vmlinux->image, default_cache_dir());
   PlanOptions plan_opts = plan_options(opts);
   plan_opts.source_index = cu_index.get();
-  plan_for_attach(plan_opts, opts.attach_mode, features);
+  plan_for_attach(plan_opts, kind);
   d.plan = timed("plan", [&] { return plan_functions(std::move(sel), plan_opts, d.ksyms); });
   if (opts.success_stacks != SuccessStacks::Yes) {
     for (const auto& line : never_failing_entry_warnings(d.plan.funcs))
@@ -121,15 +121,11 @@ Discovery discover(const Options& opts, GlobSelection sel, const Features& featu
   return d;
 }
 
-// Planning depends on kernel features only with -F. Probing them loads BPF programs, which a dry
-// run otherwise never does: README.md ("Options") documents that --dry-run loads nothing.
-Features dry_run_features(const Options& opts) {
-  return opts.attach_mode == AttachMode::Fentry ? Features::detect() : Features::fixed({});
-}
-
-// Discovery and its report only.
+// Discovery and its report only. It stops before any BPF is loaded, feature probes included: only
+// -F changes planning, and a dry run takes the mechanism the options ask for.
 int dry_run(const Options& opts, GlobSelection sel) {
-  Discovery d = discover(opts, std::move(sel), dry_run_features(opts));
+  AttachKind kind = opts.attach_mode == AttachMode::Fentry ? AttachKind::Fentry : AttachKind::Kprobe;
+  Discovery d = discover(opts, std::move(sel), kind);
   if (opts.verbosity > 0) std::fputs(d.report(opts.verbosity).c_str(), stdout);
   return 0;
 }
@@ -159,7 +155,7 @@ int run(const Options& opts) {
   // Before the slow discovery, so that a machine without LBR says so at once; open until
   // trace_loop() has detached everything.
   std::optional<LbrPerfEvents> lbr_events = start_lbr(opts, features);
-  Discovery d = discover(opts, std::move(sel), features);
+  Discovery d = discover(opts, std::move(sel), kind);
   if (opts.verbosity > 0)
     timed("plan report", [&] { std::fputs(d.report(opts.verbosity).c_str(), stderr); });
 

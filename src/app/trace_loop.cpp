@@ -141,13 +141,13 @@ AttachResult attach_all(Attacher& attacher, const FuncTable& funcs, StopSignal& 
 }
 
 // Dropped hits break sessions silently; say how many, or that this kernel does not count them.
-// Kprobe events count theirs on every kernel (kprobe_profile); perf-event kprobes since 6.7.
+// Kprobe events count theirs on every kernel (kprobe_profile), and so do fentry programs
+// (recursion_misses, 5.12, older than BPF cookies); perf-event kprobes since 6.7.
 void report_missed_hits(const Attacher& attacher, const TracerObject& obj, AttachKind kind,
                         const Features& f) {
   if (!log_enabled(LOG_INFO)) return;
-  bool counted = kind == AttachKind::Fentry
-                     ? f.has(Feature::FentryReentryProtection)
-                     : obj.kprobe_events() || f.has(Feature::ProbeMissCounters);
+  bool counted =
+      kind == AttachKind::Fentry || obj.kprobe_events() || f.has(Feature::ProbeMissCounters);
   if (counted)
     logf(LOG_INFO, "Missed probe hits: %llu.\n", (unsigned long long)attacher.missed_hits());
   else

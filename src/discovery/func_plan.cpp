@@ -169,7 +169,7 @@ FuncPlan plan_functions(const PlanOptions& opts, Kallsyms& ksyms) {
 
 FuncPlan plan_functions(GlobSelection sel, const PlanOptions& opts, Kallsyms& ksyms) {
   // Here rather than in parse_selection(): it depends on the attach mode and kernel features.
-  add_fixed(sel.deny, builtin_deny_globs(opts.fentry && !opts.fexit_sleep_fix), "built-in");
+  add_fixed(sel.deny, builtin_deny_globs(), "built-in");
   for (GlobSet* set : {&sel.entry, &sel.allow, &sel.deny}) set->resolve_paths(opts.source_index);
   FuncPlan plan;
   BtfFuncs btf = timed("BTF", [&] { return BtfFuncs(opts.btf_dir); });
