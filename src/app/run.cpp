@@ -5,13 +5,13 @@
 #include <cstdio>
 #include <memory>
 
-#include "app/attach_choice.h"
-#include "app/features.h"
-#include "app/libbpf_logging.h"
+#include "kernel/attach_choice.h"
+#include "kernel/features.h"
+#include "kernel/libbpf_logging.h"
 #include "app/malloc_tuning.h"
-#include "app/never_failing_entries.h"
-#include "app/privileges.h"
-#include "app/rlimits.h"
+#include "discovery/never_failing_entries.h"
+#include "kernel/privileges.h"
+#include "kernel/rlimits.h"
 #include "app/stop_signal.h"
 #include "app/trace_loop.h"
 #include "attach/lbr_perf_events.h"
@@ -44,22 +44,12 @@ int print_version(const Options& opts) {
 
 // DWARF is mandatory only when asked for: -s/-ss given explicitly or a ':path' glob.
 bool dwarf_required(const Options& o, const GlobSelection& sel) {
-  bool explicit_lines = o.symbolize == SymbolizeLevel::Lines || o.symbolize == SymbolizeLevel::Inlines;
+  bool explicit_lines = o.symbolize == SymbLevel::Lines || o.symbolize == SymbLevel::Inlines;
   return explicit_lines || sel.has_path_globs();
 }
 
 SymbLevel symb_level(const Options& o, bool have_dwarf) {
-  switch (o.symbolize) {
-    case SymbolizeLevel::None:
-      return SymbLevel::None;
-    case SymbolizeLevel::Lines:
-      return SymbLevel::Lines;
-    case SymbolizeLevel::Inlines:
-      return SymbLevel::Inlines;
-    case SymbolizeLevel::Default:
-      break;
-  }
-  return have_dwarf ? SymbLevel::Inlines : SymbLevel::None;
+  return o.symbolize.value_or(have_dwarf ? SymbLevel::Inlines : SymbLevel::None);
 }
 
 // LBR mode stops instead of tracing without branch records: the user asked for them, and
@@ -77,8 +67,7 @@ std::unique_ptr<Symbolizer> make_symbolizer(const Kallsyms& ksyms,
                                             const std::optional<LoadedVmlinux>& vmlinux,
                                             SymbLevel level) {
   if (!vmlinux || level == SymbLevel::None) return std::make_unique<KsymSymbolizer>(ksyms);
-  auto detail = level == SymbLevel::Inlines ? SourceDetail::Inlines : SourceDetail::Lines;
-  return std::make_unique<DwarfSymbolizer>(ksyms, *vmlinux, detail);
+  return std::make_unique<DwarfSymbolizer>(ksyms, *vmlinux, level);
 }
 
 PlanOptions plan_options(const Options& o) {
@@ -105,7 +94,7 @@ Discovery discover(const Options& opts, GlobSelection sel, AttachKind kind) {
   // The rest of kallsyms waits until attached (trace_loop()), or until a module function matches.
   Discovery d{timed("kallsyms text", [] { return Kallsyms::load_text(); }), std::nullopt, {}};
   bool need_dwarf = dwarf_required(opts, sel);
-  if (need_dwarf || opts.symbolize != SymbolizeLevel::None)
+  if (need_dwarf || opts.symbolize != SymbLevel::None)
     d.vmlinux =
         timed("vmlinux DWARF", [&] { return load_vmlinux({opts.kernel_path, need_dwarf}, d.ksyms); });
   std::unique_ptr<CuGlobIndex> cu_index;

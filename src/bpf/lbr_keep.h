@@ -16,7 +16,7 @@
  * up to RS_MAX_LBR, when that exit became the chain's deepest failure (RS_STEP_CAPTURE; with -S,
  * the deepest call), else none.
  */
-RS_CHAIN_FN rs_u32 rs_lbr_keep_cnt(int steps, rs_s64 snapshot_bytes)
+RS_INLINE rs_u32 rs_lbr_keep_cnt(int steps, rs_s64 snapshot_bytes)
 {
 	rs_u64 cnt;
 
