@@ -1,0 +1,49 @@
+// What the printer thread makes of every reported session: its text or JSON, and what
+// --summary, --export-trace and --export-folded gather from it. Hooked where sessions are
+// formatted, so the summary counts exactly the sessions that were reported.
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string>
+
+#include "app/trace_event_file.h"
+#include "cli/options.h"
+#include "discovery/host_identity.h"
+#include "format/failure_summary.h"
+#include "format/format_options.h"
+#include "util/output_file.h"
+
+namespace retsnoop {
+
+class SessionReport {
+ public:
+  // Opens the export files (throws UserError when one can't be written): call before attaching.
+  explicit SessionReport(const Options& opts);
+
+  const HostIdentity& host() const { return host_; }
+  // Printer thread only. With -C summary.interval, a session arriving after the interval ran
+  // out is followed by the summary so far.
+  std::string format(const Session& s, const FormatContext& ctx, int64_t mono_to_real_ns);
+  // Once the printer thread has stopped: completes the export files and returns the exit
+  // summary (empty without --summary).
+  std::string finish();
+
+ private:
+  using Clock = std::chrono::steady_clock;
+
+  std::string summary(bool final) const;
+  std::string periodic_summary();
+
+  bool json_;
+  bool summary_;
+  bool aggregate_;  // --summary or --export-folded
+  std::chrono::seconds interval_;
+  Clock::time_point next_summary_;
+  HostIdentity host_;
+  FailureSummary failures_;
+  std::optional<TraceEventFile> trace_file_;
+  std::optional<OutputFile> folded_file_;
+};
+
+}  // namespace retsnoop
