@@ -62,7 +62,8 @@ std::vector<std::string> setting_keys() {
 // Lines of an associative array body, valid in bash and zsh: [key]="yes no".
 std::string setting_values() {
   std::string out;
-  for (const SettingInfo& s : setting_infos()) out += "  [" + s.key + "]=\"" + joined(s.words, " ") + "\"\n";
+  for (const SettingInfo& s : setting_infos())
+    out += "  [" + s.key + "]=\"" + joined(s.words, " ") + "\"\n";
   return out;
 }
 
@@ -86,7 +87,8 @@ int fill(const char* path) {
   }
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   for (const auto& [token, value] : placeholders()) {
-    for (size_t at = text.find(token); at != std::string::npos; at = text.find(token, at + value.size()))
+    for (size_t at = text.find(token); at != std::string::npos;
+         at = text.find(token, at + value.size()))
       text.replace(at, token.size(), value);
   }
   std::cout << text;

@@ -18,8 +18,8 @@
 #include "app/exit_status.h"
 #include "kernel/features.h"
 #include "app/receiver.h"
-#include "app/session_report.h"
 #include "filter/session_filter.h"
+#include "output/session_report.h"
 #include "attach/attacher.h"
 #include "attach/shared_knob.h"
 #include "discovery/kallsyms.h"
@@ -79,6 +79,11 @@ FormatOptions format_options(const Options& o, SymbLevel symb) {
   f.lbr = o.lbr;
   f.lbr_max_count = o.lbr_max_count;
   return f;
+}
+
+ReportOptions report_options(const Options& o) {
+  return {o.json, o.summary, std::chrono::seconds(o.summary_interval_s), o.export_trace,
+          o.export_folded};
 }
 
 // Status lines go to standard output like the sessions; when it can no longer take them (a
@@ -219,7 +224,7 @@ int finish_status(StopCause cause, const StopSignal& stop, const OutputSink& out
 }  // namespace
 
 int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
-  SessionReport report(in.opts);
+  SessionReport report(report_options(in.opts));
   TracerConfig cfg = tracer_config(in.opts, in.kind);
   cfg.kprobe_session = in.features.has(Feature::KprobeSession);
   cfg.kprobe_events = in.kind == AttachKind::Kprobe && in.opts.kprobe_events && kprobe_events_usable(in.features);
@@ -242,8 +247,9 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
   int64_t clock_offset = mono_to_real_ns();
   SessionFilter filter{ErrorFilter(in.opts.allow_errors, in.opts.deny_errors),
                        RetvalFilter(in.opts.allow_retvals, in.opts.deny_retvals)};
-  Receiver receiver(*obj, in.funcs, filter,
-                    [&](const Session& s) { return report.format(s, ctx, clock_offset); }, out);
+  Receiver receiver(
+      *obj, in.funcs, filter, [&](const Session& s) { return report.format(s, ctx, clock_offset); },
+      out);
   StopCause cause = res.interrupted ? StopCause::Signal : receiver.run(stop);
 
   report_missed_hits(*attacher, *obj, in.kind, in.features);

@@ -38,7 +38,8 @@ uint32_t parse_seconds(std::string_view value) {
   try {
     return parse_positive(value, kMaxSummaryInterval);
   } catch (const InvalidValue&) {
-    throw InvalidValue("expected a number of seconds from 0 to " + std::to_string(kMaxSummaryInterval));
+    throw InvalidValue("expected a number of seconds from 0 to " +
+                       std::to_string(kMaxSummaryInterval));
   }
 }
 
@@ -61,7 +62,9 @@ std::string bool_values() { return kBoolChoices; }
 std::string ringbuf_values() { return "a power of two from 4K to 2G, with an optional K, M or G suffix"; }
 std::string sessions_values() { return "1 to " + std::to_string(kMaxSessions); }
 std::string int_values() { return "1 to " + std::to_string(INT_MAX); }
-std::string seconds_values() { return "0 (at exit only) to " + std::to_string(kMaxSummaryInterval) + " seconds"; }
+std::string seconds_values() {
+  return "0 (at exit only) to " + std::to_string(kMaxSummaryInterval) + " seconds";
+}
 
 std::string show_symbolize(std::optional<SymbLevel> level) {
   return level ? symbolize_level_name(*level) : "inlines when a vmlinux with DWARF is found, else none";

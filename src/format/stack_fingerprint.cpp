@@ -34,7 +34,8 @@ std::string entry_result(const Session& s, const FuncTable& funcs) {
 
 StackSignature stack_signature(const Session& s, const FormatContext& ctx) {
   StackSignature sig;
-  for (const MergedFrame& level : merge_stack(s, ctx)) sig.frames.push_back(frame_name(level, ctx.funcs));
+  for (const MergedFrame& level : merge_stack(s, ctx))
+    sig.frames.push_back(frame_name(level, ctx.funcs));
   sig.result = entry_result(s, ctx.funcs);
   return sig;
 }

@@ -13,9 +13,9 @@ std::string utc_timestamp(int64_t realtime_ns) {
   tm utc{};
   gmtime_r(&secs, &utc);
   char buf[64];
-  std::snprintf(buf, sizeof(buf), "%04d-%02d-%02dT%02d:%02d:%02d.%06" PRId64 "Z", utc.tm_year + 1900,
-                utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec,
-                realtime_ns % 1000000000 / 1000);
+  std::snprintf(buf, sizeof(buf), "%04d-%02d-%02dT%02d:%02d:%02d.%06" PRId64 "Z",
+                utc.tm_year + 1900, utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min,
+                utc.tm_sec, realtime_ns % 1000000000 / 1000);
   return buf;
 }
 
@@ -24,17 +24,21 @@ namespace {
 std::string entry_text(const SummaryEntry& e) {
   char head[256];
   std::snprintf(head, sizeof(head), "%8" PRIu64 "x  %s %s  first %s  last %s\n", e.count,
-                e.fingerprint.c_str(), e.signature.result.c_str(), utc_timestamp(e.first_seen_ns).c_str(),
-                utc_timestamp(e.last_seen_ns).c_str());
+                e.fingerprint.c_str(), e.signature.result.c_str(),
+                utc_timestamp(e.first_seen_ns).c_str(), utc_timestamp(e.last_seen_ns).c_str());
   std::string out = head;
-  for (const std::string& frame : e.signature.frames) out.append(12, ' ').append(frame).append("\n");
+  for (const std::string& frame : e.signature.frames)
+    out.append(12, ' ').append(frame).append("\n");
   return out;
 }
 
 nlohmann::json entry_json(const SummaryEntry& e) {
-  return {{"fingerprint", e.fingerprint},   {"count", e.count},
-          {"result", e.signature.result},   {"stack", e.signature.frames},
-          {"first_seen", utc_timestamp(e.first_seen_ns)}, {"last_seen", utc_timestamp(e.last_seen_ns)}};
+  return {{"fingerprint", e.fingerprint},
+          {"count", e.count},
+          {"result", e.signature.result},
+          {"stack", e.signature.frames},
+          {"first_seen", utc_timestamp(e.first_seen_ns)},
+          {"last_seen", utc_timestamp(e.last_seen_ns)}};
 }
 
 }  // namespace
@@ -49,7 +53,8 @@ std::string format_summary_text(const FailureSummary& summary, bool final) {
   return out + "\n";
 }
 
-std::string format_summary_json(const FailureSummary& summary, const HostIdentity& host, bool final) {
+std::string format_summary_json(const FailureSummary& summary, const HostIdentity& host,
+                                bool final) {
   nlohmann::json stacks = nlohmann::json::array();
   for (const SummaryEntry& e : summary.by_count()) stacks.push_back(entry_json(e));
   nlohmann::json j = {{"summary",

@@ -11,7 +11,8 @@
 namespace retsnoop {
 
 std::string format_summary_text(const FailureSummary& summary, bool final);
-std::string format_summary_json(const FailureSummary& summary, const HostIdentity& host, bool final);
+std::string format_summary_json(const FailureSummary& summary, const HostIdentity& host,
+                                bool final);
 
 // "2026-11-23T20:19:36.372607Z": UTC, so reports from hosts in different time zones compare.
 std::string utc_timestamp(int64_t realtime_ns);

@@ -14,12 +14,15 @@ using nlohmann::json;
 double micros(uint64_t ns) { return double(ns) / 1000.0; }
 
 json event(const Session& s, const char* phase, const std::string& name, uint64_t ts_ns) {
-  return {{"name", name}, {"cat", "retsnoop"}, {"ph", phase}, {"ts", micros(ts_ns)},
-          {"pid", s.pid},  {"tid", s.tid}};
+  return {{"name", name},        {"cat", "retsnoop"}, {"ph", phase},
+          {"ts", micros(ts_ns)}, {"pid", s.pid},      {"tid", s.tid}};
 }
 
 json thread_name(const Session& s) {
-  return {{"name", "thread_name"}, {"ph", "M"}, {"pid", s.pid}, {"tid", s.tid},
+  return {{"name", "thread_name"},
+          {"ph", "M"},
+          {"pid", s.pid},
+          {"tid", s.tid},
           {"args", {{"name", s.task_comm + " " + std::to_string(s.tid)}}}};
 }
 
@@ -48,7 +51,8 @@ class SliceBuilder {
     for (size_t inner = it - open_.rbegin(); inner > 0; --inner) events_.push_back(close(end_ns));
     const FuncInfo& fn = lookup_func(funcs_, r.func_id);
     json end = close(end_ns);
-    end["args"] = {{"result", format_result(r.res, fn.ret)}, {"failed", result_is_error(r.res, fn.ret)}};
+    end["args"] = {{"result", format_result(r.res, fn.ret)},
+                   {"failed", result_is_error(r.res, fn.ret)}};
     events_.push_back(std::move(end));
   }
 
@@ -62,7 +66,8 @@ class SliceBuilder {
     OpenCall call = open_.back();
     open_.pop_back();
     end_ns = std::max(end_ns, call.latest_child_end);
-    if (!open_.empty()) open_.back().latest_child_end = std::max(open_.back().latest_child_end, end_ns);
+    if (!open_.empty())
+      open_.back().latest_child_end = std::max(open_.back().latest_child_end, end_ns);
     return event(s_, "E", lookup_func(funcs_, call.entry->func_id).name, end_ns);
   }
 

@@ -7,7 +7,8 @@
 
 namespace retsnoop {
 
-OutputFile::OutputFile(const std::string& path) : path_(path), file_(std::fopen(path.c_str(), "we")) {
+OutputFile::OutputFile(const std::string& path)
+    : path_(path), file_(std::fopen(path.c_str(), "we")) {
   if (!file_) throw UserError("cannot write " + path + ": " + std::strerror(errno));
 }
 
@@ -20,7 +21,9 @@ bool OutputFile::close() {
   bool ok = std::fflush(file_.get()) == 0 && !std::ferror(file_.get());
   int err = errno;
   ok = std::fclose(file_.release()) == 0 && ok;
-  if (!ok) std::fprintf(stderr, "retsnoop: writing %s failed: %s\n", path_.c_str(), std::strerror(err ? err : errno));
+  if (!ok)
+    std::fprintf(stderr, "retsnoop: writing %s failed: %s\n", path_.c_str(),
+                 std::strerror(err ? err : errno));
   return ok;
 }
 

@@ -80,7 +80,8 @@ TEST(ParseOptions, ModeFlags) {
 
 // The stack trace is always printed: -E is accepted so upstream command lines still run.
 TEST(ParseOptions, FleetOutputs) {
-  Options o = parse({"--summary", "-T", "--export-trace=/tmp/t.json", "--export-folded", "/tmp/f.txt"});
+  Options o =
+      parse({"--summary", "-T", "--export-trace=/tmp/t.json", "--export-folded", "/tmp/f.txt"});
   EXPECT_TRUE(o.summary);
   EXPECT_EQ(o.export_trace, "/tmp/t.json");
   EXPECT_EQ(o.export_folded, "/tmp/f.txt");

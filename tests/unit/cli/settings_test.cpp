@@ -65,7 +65,8 @@ TEST(Settings, SummaryInterval) {
 // Shell completions offer these words: each must be a value the setting accepts.
 TEST(Settings, CompletionWordsAreAccepted) {
   for (const SettingInfo& s : setting_infos()) {
-    for (const std::string& word : s.words) EXPECT_NO_THROW(with(s.key + "=" + word)) << s.key << "=" << word;
+    for (const std::string& word : s.words)
+      EXPECT_NO_THROW(with(s.key + "=" + word)) << s.key << "=" << word;
   }
 }
 

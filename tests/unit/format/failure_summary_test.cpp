@@ -10,8 +10,10 @@
 namespace retsnoop::test {
 namespace {
 
-const StackSignature kMapCreate = {{"entry_SYSCALL_64", "__x64_sys_bpf", "map_create"}, "[-EINVAL]"};
-const StackSignature kProgLoad = {{"entry_SYSCALL_64", "__x64_sys_bpf", "bpf_prog_load"}, "[-EPERM]"};
+const StackSignature kMapCreate = {{"entry_SYSCALL_64", "__x64_sys_bpf", "map_create"},
+                                   "[-EINVAL]"};
+const StackSignature kProgLoad = {{"entry_SYSCALL_64", "__x64_sys_bpf", "bpf_prog_load"},
+                                  "[-EPERM]"};
 const StackSignature kMapCreateNomem = {kMapCreate.frames, "[-ENOMEM]"};
 
 constexpr int64_t kSec = 1000000000;
@@ -51,9 +53,10 @@ TEST(FailureSummary, EmptyHasNothing) {
 TEST(SummaryView, TextListsCountsTimesAndFrames) {
   std::string text = format_summary_text(example(), true);
   EXPECT_EQ(text.substr(0, text.find('\n')), "Summary: 5 sessions, 3 unique stacks");
-  std::string first = "       3x  " + stack_fingerprint(kMapCreate) +
-                      " [-EINVAL]  first 2026-11-23T00:00:03.000000Z  last 2026-11-23T00:00:08.000000Z\n"
-                      "            entry_SYSCALL_64\n            __x64_sys_bpf\n            map_create\n";
+  std::string first =
+      "       3x  " + stack_fingerprint(kMapCreate) +
+      " [-EINVAL]  first 2026-11-23T00:00:03.000000Z  last 2026-11-23T00:00:08.000000Z\n"
+      "            entry_SYSCALL_64\n            __x64_sys_bpf\n            map_create\n";
   EXPECT_NE(text.find(first), std::string::npos) << text;
   EXPECT_LT(text.find("[-EPERM]"), text.find("[-ENOMEM]"));
   EXPECT_EQ(format_summary_text(example(), false).substr(0, 15), "Summary so far:");

@@ -82,7 +82,8 @@ TEST(StackFingerprint, DifferentStackHasDifferentFingerprint) {
 
 // Frame boundaries are part of the hash: "ab" + "c" is not "a" + "bc".
 TEST(StackFingerprint, FrameBoundariesCount) {
-  EXPECT_NE(stack_fingerprint({{"ab", "c"}, "[-EINVAL]"}), stack_fingerprint({{"a", "bc"}, "[-EINVAL]"}));
+  EXPECT_NE(stack_fingerprint({{"ab", "c"}, "[-EINVAL]"}),
+            stack_fingerprint({{"a", "bc"}, "[-EINVAL]"}));
   EXPECT_NE(stack_fingerprint({{"a"}, "b"}), stack_fingerprint({{"a", "b"}, ""}));
 }
 

@@ -76,7 +76,11 @@ TEST(TraceEventView, LostRecordsStillPairUp) {
       {.func_id = f.id("outer"), .seq = 0, .depth = 0, .is_entry = true, .ts_ns = 1000000},
       {.func_id = f.id("middle"), .seq = 1, .depth = 1, .is_entry = true, .ts_ns = 2000000},
       {.func_id = f.id("inner"), .seq = 3, .depth = 2, .dur_ns = 500, .res = -22},  // entry lost
-      {.func_id = f.id("outer"), .seq = 5, .depth = 0, .dur_ns = 3000000, .res = -22},  // middle's exit lost
+      {.func_id = f.id("outer"),
+       .seq = 5,
+       .depth = 0,
+       .dur_ns = 3000000,
+       .res = -22},  // middle's exit lost
       {.func_id = f.id("outer"), .seq = 6, .depth = 0, .is_entry = true, .ts_ns = 5000000},
   };
   json events = session_trace_events(s, f.table);

@@ -7,19 +7,26 @@
 #include <optional>
 #include <string>
 
-#include "app/trace_event_file.h"
-#include "cli/options.h"
 #include "discovery/host_identity.h"
 #include "format/failure_summary.h"
 #include "format/format_options.h"
+#include "output/trace_event_file.h"
 #include "util/output_file.h"
 
 namespace retsnoop {
 
+struct ReportOptions {
+  bool json = false;                         // --json
+  bool summary = false;                      // --summary
+  std::chrono::seconds summary_interval{0};  // -C summary.interval; 0: at exit only
+  std::string export_trace;                  // --export-trace FILE, empty: none
+  std::string export_folded;                 // --export-folded FILE, empty: none
+};
+
 class SessionReport {
  public:
   // Opens the export files (throws UserError when one can't be written): call before attaching.
-  explicit SessionReport(const Options& opts);
+  explicit SessionReport(const ReportOptions& opts);
 
   const HostIdentity& host() const { return host_; }
   // Printer thread only. With -C summary.interval, a session arriving after the interval ran

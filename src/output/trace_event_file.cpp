@@ -1,4 +1,4 @@
-#include "app/trace_event_file.h"
+#include "output/trace_event_file.h"
 
 #include "format/trace_event_view.h"
 
