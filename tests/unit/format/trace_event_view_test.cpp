@@ -37,6 +37,22 @@ void expect_well_formed(const json& events) {
   for (const auto& [tid, stack] : open) EXPECT_TRUE(stack.empty()) << "unclosed slices on " << tid;
 }
 
+TestFuncs int_funcs(std::initializer_list<const char*> names) {
+  TestFuncs f;
+  for (const char* name : names) f.add(name, RetKind::Int32);
+  return f;
+}
+
+TraceRecord entry_record(const TestFuncs& f, const char* name, uint32_t seq, uint16_t depth,
+                         uint64_t ts_ns) {
+  return {.func_id = f.id(name), .seq = seq, .depth = depth, .is_entry = true, .ts_ns = ts_ns};
+}
+
+TraceRecord exit_record(const TestFuncs& f, const char* name, uint32_t seq, uint16_t depth,
+                        uint64_t dur_ns, int64_t res) {
+  return {.func_id = f.id(name), .seq = seq, .depth = depth, .dur_ns = dur_ns, .res = res};
+}
+
 TEST(TraceEventView, CallTraceBecomesNestedSlicesOnTheThreadTrack) {
   ExampleCase c = simple_obj_case();
   json events = session_trace_events(c.session, c.funcs.table);
@@ -67,21 +83,13 @@ TEST(TraceEventView, EndCarriesTheResult) {
 // Lost records: an exit without its entry is left out, a call without its exit ends with the
 // call that contains it, or with the session.
 TEST(TraceEventView, LostRecordsStillPairUp) {
-  TestFuncs f;
-  f.add("outer", RetKind::Int32);
-  f.add("middle", RetKind::Int32);
-  f.add("inner", RetKind::Int32);
+  TestFuncs f = int_funcs({"outer", "middle", "inner"});
   Session s = simfail_session(7, 1000000, 9000000);
   s.trace = {
-      {.func_id = f.id("outer"), .seq = 0, .depth = 0, .is_entry = true, .ts_ns = 1000000},
-      {.func_id = f.id("middle"), .seq = 1, .depth = 1, .is_entry = true, .ts_ns = 2000000},
-      {.func_id = f.id("inner"), .seq = 3, .depth = 2, .dur_ns = 500, .res = -22},  // entry lost
-      {.func_id = f.id("outer"),
-       .seq = 5,
-       .depth = 0,
-       .dur_ns = 3000000,
-       .res = -22},  // middle's exit lost
-      {.func_id = f.id("outer"), .seq = 6, .depth = 0, .is_entry = true, .ts_ns = 5000000},
+      entry_record(f, "outer", 0, 0, 1000000),     entry_record(f, "middle", 1, 1, 2000000),
+      exit_record(f, "inner", 3, 2, 500, -22),      // its entry was lost
+      exit_record(f, "outer", 5, 0, 3000000, -22),  // middle's exit was lost
+      entry_record(f, "outer", 6, 0, 5000000),
   };
   json events = session_trace_events(s, f.table);
   expect_well_formed(events);
@@ -95,15 +103,13 @@ TEST(TraceEventView, LostRecordsStillPairUp) {
 
 // A child measured to end a little after its parent still nests inside it.
 TEST(TraceEventView, ChildNeverOutlastsParent) {
-  TestFuncs f;
-  f.add("parent", RetKind::Int32);
-  f.add("child", RetKind::Int32);
+  TestFuncs f = int_funcs({"parent", "child"});
   Session s = simfail_session(7, 0, 10000);
   s.trace = {
-      {.func_id = f.id("parent"), .seq = 0, .depth = 0, .is_entry = true, .ts_ns = 1000},
-      {.func_id = f.id("child"), .seq = 1, .depth = 1, .is_entry = true, .ts_ns = 1500},
-      {.func_id = f.id("child"), .seq = 2, .depth = 1, .dur_ns = 1000},
-      {.func_id = f.id("parent"), .seq = 3, .depth = 0, .dur_ns = 1200},
+      entry_record(f, "parent", 0, 0, 1000),
+      entry_record(f, "child", 1, 1, 1500),
+      exit_record(f, "child", 2, 1, 1000, 0),
+      exit_record(f, "parent", 3, 0, 1200, 0),
   };
   json events = session_trace_events(s, f.table);
   expect_well_formed(events);
