@@ -45,6 +45,7 @@ expect "EINVAL" retsnoop -x EINV
 expect "any any_call any_return" retsnoop --lbr = an
 expect "do_sys_open do_sys_openat2" retsnoop -e do_sys_ope
 expect "mod_fn" retsnoop -a mod_
+expect "@$tmp/funcs" retsnoop -e "@$tmp/fu"
 expect "" retsnoop -p 1
 
 start=$(date +%s%N)
