@@ -81,7 +81,12 @@ class SliceBuilder {
 
 json session_trace_events(const Session& s, const FuncTable& funcs) {
   SliceBuilder slices(s, funcs);
-  for (const TraceRecord& r : s.trace) r.is_entry ? slices.entry(r) : slices.exit(r);
+  for (const TraceRecord& r : s.trace) {
+    if (r.is_entry)
+      slices.entry(r);
+    else
+      slices.exit(r);
+  }
   json events = slices.finish();
   events.insert(events.begin(), thread_name(s));
   return events;

@@ -16,14 +16,21 @@ void OutputFile::write(std::string_view text) {
   if (file_) std::fwrite(text.data(), 1, text.size(), file_.get());
 }
 
+// fflush() and fclose() say why they failed; a write that failed earlier (the error flag) no
+// longer can.
 bool OutputFile::close() {
   if (!file_) return true;
-  bool ok = std::fflush(file_.get()) == 0 && !std::ferror(file_.get());
+  std::FILE* f = file_.release();
+  errno = 0;
+  bool ok = std::fflush(f) == 0 && !std::ferror(f);
   int err = errno;
-  ok = std::fclose(file_.release()) == 0 && ok;
+  if (std::fclose(f) != 0 && ok) {
+    ok = false;
+    err = errno;
+  }
   if (!ok)
     std::fprintf(stderr, "retsnoop: writing %s failed: %s\n", path_.c_str(),
-                 std::strerror(err ? err : errno));
+                 err ? std::strerror(err) : "write error");
   return ok;
 }
 
