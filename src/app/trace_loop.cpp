@@ -266,7 +266,7 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
   std::snprintf(done, sizeof(done), "DONE in %lld ms.\n",
                 (long long)std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t1).count());
   print_status(out, done);
-  out.write(report.finish());
+  print_status(out, report.finish());
   std::fputs(final_loss_report(counts).c_str(), stderr);
   if (log_enabled(LOG_INFO)) std::fputs(session_summary(counts).c_str(), stderr);
   return finish_status(cause, stop, out, counts.lost());

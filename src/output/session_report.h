@@ -33,7 +33,7 @@ class SessionReport {
   // out is followed by the summary so far.
   std::string format(const Session& s, const FormatContext& ctx, int64_t mono_to_real_ns);
   // Once the printer thread has stopped: completes the export files and returns the exit
-  // summary (empty without --summary).
+  // summary (empty without --summary), for the caller to print like its other status lines.
   std::string finish();
 
  private:
