@@ -99,6 +99,9 @@ void check_conflicts(const Options& opts) {
   if (opts.success_stacks == SuccessStacks::Yes && !opts.allow_errors.empty()) {
     throw UserError("-x and -S are mutually exclusive", kHelpHint);
   }
+  if (!opts.export_trace.empty() && !opts.trace) {
+    throw UserError("--export-trace needs -T: only call traces have slices to export", kHelpHint);
+  }
 }
 
 }  // namespace

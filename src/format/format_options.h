@@ -2,6 +2,7 @@
 #pragma once
 
 #include "discovery/func_info.h"
+#include "discovery/host_identity.h"
 #include "symbolize/symbolizer.h"
 
 #include "util/symb_level.h"
@@ -25,6 +26,7 @@ struct FormatContext {
   const FuncTable& funcs;
   Symbolizer& symbolizer;
   const FormatOptions& opts;
+  const HostIdentity* host = nullptr;  // --json names the host in every session when set
 };
 
 }  // namespace retsnoop

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "example_sessions.h"
+#include "format/stack_fingerprint.h"
 
 namespace retsnoop::test {
 namespace {
@@ -55,6 +56,20 @@ TEST(JsonView, StackCarriesFramesCallsAndInlines) {
   EXPECT_EQ(deepest["traced"]["result"], "[NULL]");
   EXPECT_TRUE(deepest["traced"]["stitched"]);
   EXPECT_TRUE(deepest["traced"]["failed"]);
+}
+
+// What a log store groups sessions of many hosts by.
+TEST(JsonView, CarriesHostAndFingerprint) {
+  ExampleCase c = percpu_array_case();
+  FormatOptions opts;
+  HostIdentity host{"web-1", "6.12.9-amd64", "6f1c0c52-aaaa-bbbb-cccc-444455556666"};
+  FormatContext ctx{c.funcs.table, c.symbolizer, opts, &host};
+  json j = json::parse(format_session_json(c.session, ctx, kMonoToRealNs));
+  EXPECT_EQ(j["host"], "web-1");
+  EXPECT_EQ(j["kernel_release"], "6.12.9-amd64");
+  EXPECT_EQ(j["boot_id"], host.boot_id);
+  EXPECT_EQ(j["fingerprint"], stack_fingerprint(stack_signature(c.session, ctx)));
+  EXPECT_FALSE(format(c, opts).contains("host")) << "no host named, none printed";
 }
 
 TEST(JsonView, KallsymsOnlyLevelLeavesSourceOut) {
