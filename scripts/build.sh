@@ -3,8 +3,8 @@
 #
 # Usage: build.sh [--arch amd64|arm64]
 #   arm64: cross-compiles the static retsnoop, the reproducer and the e2e tools into
-#   ${BUILD_DIR:-build-arm64} (unit tests and benchmarks run on the build host, so they are
-#   built for amd64 only).
+#   ${BUILD_DIR:-build-arm64} (unit tests, benchmarks and the generated man page and completions
+#   need programs that run on the build host, so they come from the amd64 build only).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 arch=amd64
@@ -18,7 +18,7 @@ case "$arch" in
   arm64)
     build=${BUILD_DIR:-$root/build-arm64}
     cross=(-DCMAKE_TOOLCHAIN_FILE="$root/cmake/aarch64-linux-gnu.cmake" -DRETSNOOP_TESTS=OFF
-      -DRETSNOOP_BENCH=OFF)
+      -DRETSNOOP_BENCH=OFF -DRETSNOOP_PACKAGING=OFF)
     ;;
   *) echo "build: unknown architecture '$arch' (amd64 or arm64)" >&2; exit 2 ;;
 esac

@@ -57,6 +57,10 @@ SymbLevel symb_level(const Options& o, bool have_dwarf) {
 // learning it only after waiting for a reproduction costs more than a re-run without -R.
 std::optional<LbrPerfEvents> start_lbr(const Options& o, const Features& f) {
   if (!o.lbr) return std::nullopt;
+#if !defined(__x86_64__)
+  // Branch records come from Intel's LBR through perf; arm64's BRBE would need its own filters.
+  throw lbr_unavailable("retsnoop records branches on x86-64 only, not on this architecture");
+#endif
   if (!f.has(Feature::BranchSnapshot))
     throw lbr_unavailable("this kernel has no bpf_get_branch_snapshot() (added in Linux 5.16)");
   std::optional<LbrPerfEvents> events(std::in_place, o.lbr_flags);

@@ -94,7 +94,7 @@ void print_status(OutputSink& out, const std::string& text) {
 
 std::unique_ptr<Attacher> make_attacher(AttachKind kind, TracerObject& obj, const Kallsyms& ksyms,
                                         const RunLock& run) {
-  if (obj.kprobe_events()) return make_kprobe_event_attacher(obj, ksyms.addr_of("_text"), run.id());
+  if (obj.kprobe_events()) return make_kprobe_event_attacher(obj, ksyms, run.id());
   switch (kind) {
     case AttachKind::MultiKprobe:
       return make_multi_kprobe_attacher(obj);

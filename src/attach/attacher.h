@@ -15,6 +15,8 @@
 
 namespace retsnoop {
 
+class Kallsyms;
+
 struct AttachOpts {
   // Polled between attachments (SIGINT/SIGTERM): stop attaching as soon as it returns true.
   std::function<bool()> should_stop = [] { return false; };
@@ -49,10 +51,10 @@ class Attacher {
 void detach_or_log(Attacher& attacher) noexcept;
 
 std::unique_ptr<Attacher> make_kprobe_attacher(TracerObject& obj);
-// For a TracerObject loaded with TracerConfig::kprobe_events; text_base: the runtime address of
-// _text, which probe definitions are relative to (attach/kprobe_events.h); run_id: the run's
-// registration (attach/run_registry.h), which names its events.
-std::unique_ptr<Attacher> make_kprobe_event_attacher(TracerObject& obj, uint64_t text_base,
+// For a TracerObject loaded with TracerConfig::kprobe_events; ksyms: where the start of the
+// kernel text is found, which probe definitions are relative to (attach/kprobe_events.h); run_id:
+// the run's registration (attach/run_registry.h), which names its events.
+std::unique_ptr<Attacher> make_kprobe_event_attacher(TracerObject& obj, const Kallsyms& ksyms,
                                                      std::string_view run_id);
 std::unique_ptr<Attacher> make_multi_kprobe_attacher(TracerObject& obj);
 std::unique_ptr<Attacher> make_fentry_attacher(TracerObject& obj);

@@ -17,6 +17,7 @@
 #include "attach/link_ptr.h"
 #include "attach/parallel.h"
 #include "attach/parallel_attach.h"
+#include "discovery/kallsyms.h"
 #include "discovery/traceable.h"
 #include "util/error.h"
 #include "util/fault_injection.h"
@@ -57,8 +58,8 @@ struct Chunk {
 
 class KprobeEventAttacher : public Attacher {
  public:
-  KprobeEventAttacher(TracerObject& obj, KprobeEventsFile file, uint64_t text_base, std::string group)
-      : obj_(obj), file_(std::move(file)), group_(std::move(group)), text_base_(text_base) {}
+  KprobeEventAttacher(TracerObject& obj, KprobeEventsFile file, TextAnchor anchor, std::string group)
+      : obj_(obj), file_(std::move(file)), group_(std::move(group)), anchor_(std::move(anchor)) {}
   ~KprobeEventAttacher() override { detach_or_log(*this); }
 
   const char* name() const override { return "kprobe"; }
@@ -147,7 +148,7 @@ class KprobeEventAttacher : public Attacher {
                                     std::span<const size_t> ids, const AttachOpts& opts, AttachResult& res) {
     std::vector<std::string> commands;
     commands.reserve(ids.size());
-    for (size_t id : ids) commands.push_back(probe_definition(kind, ev.group, ev.event, text_base_, funcs[id].addr));
+    for (size_t id : ids) commands.push_back(probe_definition(kind, ev.group, ev.event, anchor_, funcs[id].addr));
     std::vector<int> errs = file_.run_batched(commands, opts.should_stop);
     std::vector<size_t> defined;
     for (size_t i = 0; i < errs.size(); ++i) {
@@ -200,18 +201,19 @@ class KprobeEventAttacher : public Attacher {
   TracerObject& obj_;
   KprobeEventsFile file_;
   std::string group_;
-  uint64_t text_base_;
+  TextAnchor anchor_;
   std::vector<Chunk> chunks_;
 };
 
 }  // namespace
 
-std::unique_ptr<Attacher> make_kprobe_event_attacher(TracerObject& obj, uint64_t text_base,
+std::unique_ptr<Attacher> make_kprobe_event_attacher(TracerObject& obj, const Kallsyms& ksyms,
                                                      std::string_view run_id) {
   auto file = KprobeEventsFile::open(kDefaultTracefsDirs);
   if (!file) throw UserError("cannot open kprobe_events in tracefs: " + std::string(std::strerror(errno)));
-  if (!text_base) throw UserError("cannot find _text in /proc/kallsyms, the anchor of kprobe events");
-  return std::make_unique<KprobeEventAttacher>(obj, std::move(*file), text_base, run_group(run_id));
+  auto anchor = find_text_anchor([&](const char* name) { return ksyms.addr_of(name); });
+  if (!anchor) throw UserError("cannot find _text or _stext in /proc/kallsyms, the anchor of kprobe events");
+  return std::make_unique<KprobeEventAttacher>(obj, std::move(*file), std::move(*anchor), run_group(run_id));
 }
 
 }  // namespace retsnoop

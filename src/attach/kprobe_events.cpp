@@ -20,7 +20,6 @@ namespace retsnoop {
 namespace {
 
 constexpr std::string_view kGroupPrefix = "retsnoop_";
-constexpr const char* kTextAnchor = "_text";
 // Definitions per write: a refused line costs a redo of its write one line at a time.
 constexpr size_t kBatchLines = 32;
 
@@ -30,10 +29,17 @@ std::string event_path(std::string_view group, std::string_view event) {
 
 }  // namespace
 
+std::optional<TextAnchor> find_text_anchor(const std::function<uint64_t(const char*)>& addr_of) {
+  for (const char* name : {"_text", "_stext"}) {
+    if (uint64_t addr = addr_of(name)) return TextAnchor{name, addr};
+  }
+  return std::nullopt;
+}
+
 std::string probe_definition(ProbeKind kind, std::string_view group, std::string_view event,
-                             uint64_t text_base, uint64_t addr) {
-  char target[48];
-  std::snprintf(target, sizeof(target), " %s+0x%" PRIx64, kTextAnchor, addr - text_base);
+                             const TextAnchor& anchor, uint64_t addr) {
+  char target[64];
+  std::snprintf(target, sizeof(target), " %s+0x%" PRIx64, anchor.name.c_str(), addr - anchor.addr);
   return (kind == ProbeKind::Entry ? "p:" : "r:") + event_path(group, event) + target;
 }
 

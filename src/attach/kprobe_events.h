@@ -19,12 +19,22 @@ namespace retsnoop {
 
 enum class ProbeKind { Entry, Return };
 
-// "p:GROUP/EVENT _text+0xOFFSET" (or "r:" for a return probe): adds a probe on the function at
-// text_base + offset to the event, creating the event with its first probe. Not by name: static
-// functions share names. Not by address: the kernel takes every address probe of one event for
-// the same probe ("unknown" symbol, offset 0) and refuses the second.
+// The kernel symbol probe definitions are relative to, and its address.
+struct TextAnchor {
+  std::string name;
+  uint64_t addr = 0;
+};
+
+// The start of the kernel text as kallsyms names it: "_text" on x86-64, "_stext" where _text is
+// not listed (arm64 6.1); nullopt when neither is known.
+std::optional<TextAnchor> find_text_anchor(const std::function<uint64_t(const char*)>& addr_of);
+
+// "p:GROUP/EVENT ANCHOR+0xOFFSET" (or "r:" for a return probe): adds a probe on the function at
+// addr to the event, creating the event with its first probe. Not by name: static functions
+// share names. Not by address: the kernel takes every address probe of one event for the same
+// probe ("unknown" symbol, offset 0) and refuses the second.
 std::string probe_definition(ProbeKind kind, std::string_view group, std::string_view event,
-                             uint64_t text_base, uint64_t addr);
+                             const TextAnchor& anchor, uint64_t addr);
 
 // Writes one text to kprobe_events: 0 or the kernel's negative errno.
 using CommandWriter = std::function<int(const std::string& text)>;

@@ -19,12 +19,17 @@ constexpr std::string_view kProgPrefix = "bpf_prog_";
 constexpr size_t kProgTagDigits = 16;  // BPF_TAG_SIZE bytes in hex
 constexpr std::string_view kTrampolinePrefix = "bpf_trampoline_";
 
-// x86-64 patches the fentry site into a 5-byte call at the function start, or right after the
-// 4-byte endbr64 in IBT kernels; the kernel's trampoline finds the traced IP the same way
-// (X86_PATCH_SIZE and ENDBR_INSN_SIZE in arch/x86/net/bpf_jit_comp.c). Which one a function has
-// depends on whether the compiler gave it an endbr64 (6.12: __x64_sys_bpf+0x9, __sys_bpf+0x5).
-constexpr uint64_t kFentryCallSize = 5;
-constexpr uint64_t kEndbrSize = 4;
+// Where a patched fentry site returns to, per architecture: the frame a BPF trampoline leaves
+// in the stack. x86-64 patches a 5-byte call at the function start, or right after the 4-byte
+// endbr64 in IBT kernels (X86_PATCH_SIZE and ENDBR_INSN_SIZE in arch/x86/net/bpf_jit_comp.c;
+// 6.12: __x64_sys_bpf+0x9, __sys_bpf+0x5). arm64 saves the link register and branches, two
+// 4-byte instructions, after a 4-byte "bti c" in BTI kernels (arch/arm64/kernel/ftrace.c;
+// 6.12: __arm64_sys_bpf+0x8).
+#if defined(__aarch64__)
+constexpr std::array<uint64_t, 2> kFentryReturnOffsets = {8, 12};
+#else
+constexpr std::array<uint64_t, 2> kFentryReturnOffsets = {5, 9};
+#endif
 
 bool is_hex_digits(std::string_view s) {
   return std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isxdigit(c); });
@@ -66,7 +71,8 @@ bool is_tracing_frame(const SymbolizedAddr& sym) {
 // their own), so the offset check only guards against a misread stack.
 bool is_fentry_call_site(const SymbolizedAddr& frame, const SymbolizedAddr& inner) {
   if (!frame.found || !inner.found || !is_bpf_trampoline_name(inner.name)) return false;
-  return frame.offset == kFentryCallSize || frame.offset == kEndbrSize + kFentryCallSize;
+  return std::find(kFentryReturnOffsets.begin(), kFentryReturnOffsets.end(), frame.offset) !=
+         kFentryReturnOffsets.end();
 }
 
 }  // namespace retsnoop

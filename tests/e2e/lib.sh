@@ -57,9 +57,10 @@ boot_guest() {
   shift 5
   for bin in "${GUEST_BINS[@]}"; do args+=(-b "$bin"); done
   # arm64 guests print the script's output on a virtio console (the board has one UART), whose
-  # driver some kernels build as a module.
-  if [[ $E2E_ARCH == arm64 ]] && grep -q '^CONFIG_VIRTIO_CONSOLE=m' "$kdir/config"; then
-    args+=(-m virtio_console)
+  # drivers some kernels build as modules.
+  if [[ $E2E_ARCH == arm64 ]]; then
+    grep -q '^CONFIG_VIRTIO_PCI=m' "$kdir/config" && args+=(-m virtio_pci)
+    grep -q '^CONFIG_VIRTIO_CONSOLE=m' "$kdir/config" && args+=(-m virtio_console)
   fi
   mkdir -p "$work"
   "$E2E_DIR/mkinitramfs.sh" -o "$work/initramfs.cpio" -s "$script" -k "$kdir" --busybox "$(guest_busybox)" \

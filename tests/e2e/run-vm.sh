@@ -34,7 +34,7 @@ boot() {
       append="console=ttyS0 quiet panic=-1" ;;
     arm64)
       machine=(qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on -serial "file:$out/console.log"
-        -device virtio-serial-device -chardev "file,id=rsout,path=$out/guest.log"
+        -device virtio-serial-pci -chardev "file,id=rsout,path=$out/guest.log"
         -device virtconsole,chardev=rsout)
       append="console=ttyAMA0 quiet panic=-1 rs_out=hvc0" ;;
     *) usage ;;
@@ -49,7 +49,7 @@ boot() {
 
 # Follows the script's output (its port holds nothing else but init's two markers) until qemu exits.
 stream_guest_output() {
-  tail -n +1 -s 0.2 -F --pid="$2" "$1" 2>/dev/null | sed -u '/^RS-GUEST-\(START\|EXIT\) /d'
+  tail -n +1 -s 0.2 -F --pid="$2" "$1" 2>/dev/null | sed -u 's/\r$//; /^RS-GUEST-\(START\|EXIT\) /d'
 }
 
 main() {
@@ -85,8 +85,9 @@ main() {
     return 2
   fi
 
+  # A virtio console ends its lines with \r\n whatever stty says.
   started=$(sed -n 's/^RS-GUEST-START uptime=\([0-9.]*\)s.*/\1/p' "$out/guest.log")
-  rc=$(sed -n 's/^RS-GUEST-EXIT \([0-9]*\)$/\1/p' "$out/guest.log")
+  rc=$(sed -n 's/^RS-GUEST-EXIT \([0-9]*\)\r\{0,1\}$/\1/p' "$out/guest.log")
   took_ms=$(((${EPOCHREALTIME/./} - start_us) / 1000))
   say "guest script started ${started:-never} s after kernel start;" \
     "VM round trip $((took_ms / 1000)).$((took_ms % 1000 / 100)) s"

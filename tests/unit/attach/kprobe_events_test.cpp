@@ -10,11 +10,27 @@ namespace retsnoop {
 namespace {
 
 TEST(KprobeEvents, ProbeDefinitionsAnchorOnText) {
-  EXPECT_EQ(probe_definition(ProbeKind::Entry, "retsnoop_42", "retsnoop_42_e0", 0xffffffff81000000,
-                             0xffffffff812345a0),
+  TextAnchor text{"_text", 0xffffffff81000000};
+  EXPECT_EQ(probe_definition(ProbeKind::Entry, "retsnoop_42", "retsnoop_42_e0", text, 0xffffffff812345a0),
             "p:retsnoop_42/retsnoop_42_e0 _text+0x2345a0");
-  EXPECT_EQ(probe_definition(ProbeKind::Return, "g", "ev", 0xffffffff81000000, 0xffffffffc0a01000),
+  EXPECT_EQ(probe_definition(ProbeKind::Return, "g", "ev", text, 0xffffffffc0a01000),
             "r:g/ev _text+0x3fa01000");
+}
+
+TEST(KprobeEvents, AnchorIsTextElseStext) {
+  auto x86 = find_text_anchor([](const char* name) -> uint64_t {
+    return std::string_view(name) == "_text" ? 0x1000 : std::string_view(name) == "_stext" ? 0x2000 : 0;
+  });
+  ASSERT_TRUE(x86);
+  EXPECT_EQ(x86->name, "_text");
+  auto arm64 = find_text_anchor([](const char* name) -> uint64_t {
+    return std::string_view(name) == "_stext" ? 0x2000 : 0;
+  });
+  ASSERT_TRUE(arm64);
+  EXPECT_EQ(arm64->name, "_stext");
+  EXPECT_EQ(arm64->addr, 0x2000u);
+  EXPECT_FALSE(find_text_anchor([](const char*) -> uint64_t { return 0; }));
+  EXPECT_EQ(probe_definition(ProbeKind::Entry, "g", "ev", *arm64, 0x2010), "p:g/ev _stext+0x10");
 }
 
 TEST(KprobeEvents, RemovalNamesTheEvent) { EXPECT_EQ(event_removal("g", "ev"), "-:g/ev"); }
