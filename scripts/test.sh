@@ -1,11 +1,25 @@
 #!/usr/bin/env bash
-# README command 2: unit tests, then end-to-end tests inside VMs running the 6.1 and 6.12 kernels.
+# README command 2: unit tests, then end-to-end tests inside VMs running the 6.1 and 6.12
+# kernels, on x86-64 and (cross-built) arm64. Ends with the e2e totals of both architectures.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
+build_arm64=${BUILD_DIR_ARM64:-$root/build-arm64}
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+
+# e2e ARCH BUILD: the suite for one architecture; its "N passed, N failed" line is kept.
+e2e() {
+  bash "$root/tests/e2e/run-e2e.sh" --arch "$1" --build "$2" --kernel all | tee "$logs/$1.log"
+}
 
 bash "$root/scripts/build.sh"
 echo "== unit tests"
 ctest --test-dir "$build" --output-on-failure -j"$(nproc)"
-echo "== end-to-end tests (QEMU)"
-bash "$root/tests/e2e/run-e2e.sh" --build "$build" --kernel all
+echo "== end-to-end tests (QEMU, x86-64)"
+e2e amd64 "$build"
+echo "== arm64 build and end-to-end tests (QEMU, arm64)"
+BUILD_DIR=$build_arm64 bash "$root/scripts/build.sh" --arch arm64
+e2e arm64 "$build_arm64"
+awk '/^[0-9]+ passed, [0-9]+ failed$/ { p += $1; f += $3 } END { printf "%d passed, %d failed\n", p, f }' \
+  "$logs"/amd64.log "$logs"/arm64.log
