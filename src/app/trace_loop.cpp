@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -22,6 +23,7 @@
 #include "app/receiver.h"
 #include "app/session_filter.h"
 #include "attach/attacher.h"
+#include "attach/probe_attacher.h"
 #include "attach/shared_knob.h"
 #include "discovery/kallsyms.h"
 #include "format/json_view.h"
@@ -54,7 +56,11 @@ uint64_t ms_to_ns_saturated(uint64_t ms) {
   return ms > UINT64_MAX / kNsPerMs ? UINT64_MAX : ms * kNsPerMs;
 }
 
-TracerConfig tracer_config(const Options& o, AttachKind kind) {
+bool has_probe(const ProbeTable& probes, InjectKind kind) {
+  return std::any_of(probes.begin(), probes.end(), [&](const ProbeSpec& p) { return p.kind == kind; });
+}
+
+TracerConfig tracer_config(const Options& o, AttachKind kind, const ProbeTable& probes) {
   TracerConfig c;
   c.kind = kind;
   c.success_stacks = o.success_stacks == SuccessStacks::Yes;
@@ -66,6 +72,9 @@ TracerConfig tracer_config(const Options& o, AttachKind kind) {
   c.deny_pids = o.deny_pids;
   c.allow_comms = o.allow_comms;
   c.deny_comms = o.deny_comms;
+  c.kprobe_probes = has_probe(probes, InjectKind::Kprobe) || has_probe(probes, InjectKind::Kretprobe);
+  c.tracepoint_probes = has_probe(probes, InjectKind::Tracepoint);
+  c.raw_tracepoint_probes = has_probe(probes, InjectKind::RawTracepoint);
   c.ringbuf_size = o.ringbuf_size;
   c.sessions_size = o.sessions_size;
   return c;
@@ -187,6 +196,16 @@ void refresh_bpf_symbols(Kallsyms& ksyms) {
   logf(LOG_DEBUG, "Re-read [bpf] symbols in %.1f ms.\n", seconds_since(t0) * 1000);
 }
 
+// After the functions: until a session opens, a probe hit is ignored anyway.
+std::optional<ProbeAttacher> attach_probes(TracerObject& obj, const ProbeTable& table,
+                                           bool interrupted) {
+  if (table.empty() || interrupted) return std::nullopt;
+  auto t0 = Clock::now();
+  std::optional<ProbeAttacher> probes(std::in_place, obj, table);
+  logf(LOG_INFO, "Attached %zu injected probes in %.3f s.\n", probes->count(), seconds_since(t0));
+  return probes;
+}
+
 void detach_all(Attacher& attacher) {
   ProgressMeter progress("Detaching... ", attacher.probe_count(), ProgressMeter::Finish::KeepLabel,
                          ProgressDisplay::stderr_if_terminal());
@@ -222,7 +241,7 @@ int finish_status(StopCause cause, const StopSignal& stop, const OutputSink& out
 }  // namespace
 
 int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
-  TracerConfig cfg = tracer_config(in.opts, in.kind);
+  TracerConfig cfg = tracer_config(in.opts, in.kind, in.probes);
   cfg.kprobe_session = in.features.has(Feature::KprobeSession);
   cfg.kprobe_events = in.kind == AttachKind::Kprobe && in.opts.kprobe_events && kprobe_events_usable(in.features);
   auto obj = timed("BPF object load", [&] { return std::make_unique<TracerObject>(cfg, in.funcs); });
@@ -236,11 +255,12 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
   // completed before attaching (module globs, no tracefs) needs those symbols read again.
   if (in.kind == AttachKind::Fentry && !res.interrupted && in.ksyms.complete())
     refresh_bpf_symbols(in.ksyms);
+  std::optional<ProbeAttacher> probes = attach_probes(*obj, in.probes, res.interrupted);
   std::shared_future<void> ksyms_loaded = load_rest_in_background(in.ksyms);
 
   FormatOptions fopts = format_options(in.opts, in.symb_level);
   AwaitingSymbolizer symbolizer(in.symbolizer, ksyms_loaded);
-  FormatContext ctx{in.funcs, symbolizer, fopts};
+  FormatContext ctx{in.funcs, symbolizer, fopts, in.probes};
   int64_t clock_offset = mono_to_real_ns();
   SessionFilter filter{ErrorFilter(in.opts.allow_errors, in.opts.deny_errors),
                        RetvalFilter(in.opts.allow_retvals, in.opts.deny_retvals)};
@@ -255,6 +275,7 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
   auto t1 = Clock::now();
   {
     std::optional<SharedKnob> fast = expedite_rcu(in);
+    if (probes) probes->detach();
     detach_all(*attacher);
   }
   SessionCounts counts = receiver.final_counts();

@@ -174,6 +174,15 @@ static __always_inline bool call_rec_fits(void)
 	return bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA) + sizeof(struct rs_call_rec) <= limit;
 }
 
+/* Sends one -T record of the session; seq numbers every record sent or lost. */
+static __always_inline void emit_trace_rec(struct session *s, void *rec, __u64 size)
+{
+	if (!call_rec_fits() || bpf_ringbuf_output(&rb, rec, size, 0))
+		s->trace_lost++;
+	else
+		s->trace_cnt++;
+}
+
 /* time_ns: start time of an entry, duration of an exit (see struct rs_call_rec). */
 static __always_inline void emit_call_rec(struct session *s, __u32 id, __u32 depth, bool entry,
 					   __u64 time_ns, __s64 res)
@@ -189,10 +198,7 @@ static __always_inline void emit_call_rec(struct session *s, __u32 id, __u32 dep
 		.res = res,
 	};
 
-	if (!call_rec_fits() || bpf_ringbuf_output(&rb, &r, sizeof(r), 0))
-		s->trace_lost++;
-	else
-		s->trace_cnt++;
+	emit_trace_rec(s, &r, sizeof(r));
 }
 
 static __always_inline void report_interim(struct session *s, __u64 now);
@@ -366,6 +372,53 @@ static __always_inline int handle_exit(void *ctx, __u32 id, __s64 res)
 	if (steps & RS_STEP_CLOSE)
 		session_close(s, key, now);
 	return 0;
+}
+
+/*
+ * Injected probes (-J) record only inside a session of the same thread and never open one:
+ * elsewhere a hit costs one map lookup. User space rejects -J without -T.
+ */
+static __always_inline int handle_probe(__u32 probe_id)
+{
+	__u64 key = session_key((__u32)bpf_get_current_pid_tgid());
+	struct session *s;
+	struct rs_probe_rec r = {.type = RS_REC_PROBE, .probe_id = probe_id};
+
+	if (!ready)
+		return 0;
+	s = bpf_map_lookup_elem(&sessions, &key);
+	if (!s)
+		return 0;
+	r.depth = s->chain.depth;
+	r.session_id = s->id;
+	r.seq = s->trace_cnt + s->trace_lost;
+	r.time_ns = bpf_ktime_get_ns();
+	emit_trace_rec(s, &r, sizeof(r));
+	return 0;
+}
+
+/* kprobe: and kretprobe: probes alike: the attach cookie is the probe id. */
+SEC("kprobe")
+int rs_probe_kprobe(struct pt_regs *ctx)
+{
+	return handle_probe(bpf_get_attach_cookie(ctx));
+}
+
+SEC("tracepoint")
+int rs_probe_tp(void *ctx)
+{
+	return handle_probe(bpf_get_attach_cookie(ctx));
+}
+
+/* A template: user space attaches copies with the probe id in place of RS_PROBE_ID_MARK. */
+SEC("raw_tp")
+int rs_probe_rawtp(void *ctx)
+{
+	__u64 id;
+
+	/* An opaque load, so the compiler keeps the mark as one patchable instruction. */
+	asm volatile("%0 = %1 ll" : "=r"(id) : "i"(RS_PROBE_ID_MARK));
+	return handle_probe(id);
 }
 
 /* kprobes and multi-kprobes: the attach cookie is the function id. */

@@ -92,6 +92,12 @@ std::optional<Session> SessionAssembler::consume(const void* data, size_t size) 
     add_call(rec);
     return std::nullopt;
   }
+  if (type == RS_REC_PROBE && size >= sizeof(rs_probe_rec)) {
+    rs_probe_rec rec;
+    std::memcpy(&rec, data, sizeof(rec));
+    add_probe(rec);
+    return std::nullopt;
+  }
   if (size >= sizeof(rs_part_hdr)) {
     rs_part_hdr hdr;
     std::memcpy(&hdr, data, sizeof(hdr));
@@ -125,10 +131,19 @@ void SessionAssembler::add_call(const rs_call_rec& rec) {
   pending_[rec.session_id].trace.push_back(TraceRecord{.func_id = rec.func_id,
                                                        .seq = rec.seq,
                                                        .depth = rec.depth,
-                                                       .is_entry = entry,
+                                                       .event = entry ? TraceEvent::Entry : TraceEvent::Exit,
                                                        .ts_ns = entry ? rec.time_ns : 0,
                                                        .dur_ns = entry ? 0 : rec.time_ns,
                                                        .res = rec.res});
+}
+
+void SessionAssembler::add_probe(const rs_probe_rec& rec) {
+  newest_id_ = std::max(newest_id_, rec.session_id);
+  pending_[rec.session_id].trace.push_back(TraceRecord{.probe_id = rec.probe_id,
+                                                       .seq = rec.seq,
+                                                       .depth = rec.depth,
+                                                       .event = TraceEvent::Probe,
+                                                       .ts_ns = rec.time_ns});
 }
 
 std::optional<Session> SessionAssembler::finish(const rs_session_rec& rec) {

@@ -38,6 +38,7 @@ class SessionAssembler {
 
   bool add_part(const rs_part_hdr& hdr, const void* payload, size_t payload_size);
   void add_call(const rs_call_rec& rec);
+  void add_probe(const rs_probe_rec& rec);
   std::optional<Session> finish(const rs_session_rec& rec);
   void evict_orphans();
 

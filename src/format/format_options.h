@@ -2,6 +2,7 @@
 #pragma once
 
 #include "discovery/func_info.h"
+#include "discovery/probe_spec.h"
 #include "symbolize/symbolizer.h"
 
 namespace retsnoop {
@@ -19,11 +20,14 @@ struct FormatOptions {
   size_t lbr_max_count = 0;        // 0: every relevant record
 };
 
+inline const ProbeTable kNoProbes;
+
 // Borrowed for the duration of one formatting call.
 struct FormatContext {
   const FuncTable& funcs;
   Symbolizer& symbolizer;
   const FormatOptions& opts;
+  const ProbeTable& probes = kNoProbes;  // -J, indexed by probe id
 };
 
 }  // namespace retsnoop

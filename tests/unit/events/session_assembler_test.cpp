@@ -105,11 +105,33 @@ TEST(SessionAssembler, TraceRecordsAndLossesReachTheSession) {
   auto s = feed(a, h);
   ASSERT_TRUE(s);
   ASSERT_EQ(s->trace.size(), 2u);
-  EXPECT_TRUE(s->trace[0].is_entry);
+  EXPECT_EQ(s->trace[0].event, TraceEvent::Entry);
   EXPECT_EQ(s->trace[0].ts_ns, 100u);
   EXPECT_EQ(s->trace[1].dur_ns, 200u);
   EXPECT_EQ(s->trace[1].res, 5);
   EXPECT_EQ(s->trace_lost, 1u);
+}
+
+TEST(SessionAssembler, ProbeHitsKeepTheirPlaceAmongCalls) {
+  SessionAssembler a;
+  rs_call_rec entry{RS_REC_CALL, 1, 1, 0, 4, 2, 0, 100, 0};
+  rs_probe_rec hit{RS_REC_PROBE, 2, 0, 4, 7, 1, 150};
+  rs_call_rec exit{RS_REC_CALL, 1, 0, 0, 4, 2, 2, 200, 0};
+  a.consume(&entry, sizeof(entry));
+  a.consume(&hit, sizeof(hit));
+  a.consume(&exit, sizeof(exit));
+  auto h = header(4, 0, 0, 0);
+  h.trace_cnt = 3;
+  auto s = feed(a, h);
+  ASSERT_TRUE(s);
+  ASSERT_EQ(s->trace.size(), 3u);
+  const TraceRecord& r = s->trace[1];
+  EXPECT_EQ(r.event, TraceEvent::Probe);
+  EXPECT_EQ(r.probe_id, 7u);
+  EXPECT_EQ(r.seq, 1u);
+  EXPECT_EQ(r.depth, 2u);
+  EXPECT_EQ(r.ts_ns, 150u);
+  EXPECT_EQ(s->trace_lost, 0u);
 }
 
 // BPF sends a saved chain only when it stitches (src/bpf/chain.h): its deeper levels follow.

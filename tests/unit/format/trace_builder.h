@@ -19,7 +19,7 @@ class TraceBuilder {
       : funcs_(funcs), depth_(first_depth) {}
 
   TraceBuilder& enter(const std::string& name) {
-    open_.push_back(push({.func_id = funcs_.id(name), .is_entry = true, .ts_ns = now_}));
+    open_.push_back(push({.func_id = funcs_.id(name), .event = TraceEvent::Entry, .ts_ns = now_}));
     ++depth_;
     return *this;
   }
