@@ -196,10 +196,11 @@ void refresh_bpf_symbols(Kallsyms& ksyms) {
   logf(LOG_DEBUG, "Re-read [bpf] symbols in %.1f ms.\n", seconds_since(t0) * 1000);
 }
 
-// After the functions: until a session opens, a probe hit is ignored anyway.
-std::optional<ProbeAttacher> attach_probes(TracerObject& obj, const ProbeTable& table,
-                                           bool interrupted) {
-  if (table.empty() || interrupted) return std::nullopt;
+// Before the functions. Handlers sharing an address run newest first, and returns unwind in
+// reverse order of entry: probes registered first hit after the entry handler of their function
+// and before its exit handler, so "kprobe:f" and "kretprobe:f" show inside f's call.
+std::optional<ProbeAttacher> attach_probes(TracerObject& obj, const ProbeTable& table) {
+  if (table.empty()) return std::nullopt;
   auto t0 = Clock::now();
   std::optional<ProbeAttacher> probes(std::in_place, obj, table);
   logf(LOG_INFO, "Attached %zu injected probes in %.3f s.\n", probes->count(), seconds_since(t0));
@@ -245,6 +246,7 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
   cfg.kprobe_session = in.features.has(Feature::KprobeSession);
   cfg.kprobe_events = in.kind == AttachKind::Kprobe && in.opts.kprobe_events && kprobe_events_usable(in.features);
   auto obj = timed("BPF object load", [&] { return std::make_unique<TracerObject>(cfg, in.funcs); });
+  std::optional<ProbeAttacher> probes = attach_probes(*obj, in.probes);
   auto attacher = make_attacher(in.kind, *obj, in.ksyms, in.run);
   AttachResult res;
   {
@@ -255,7 +257,6 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
   // completed before attaching (module globs, no tracefs) needs those symbols read again.
   if (in.kind == AttachKind::Fentry && !res.interrupted && in.ksyms.complete())
     refresh_bpf_symbols(in.ksyms);
-  std::optional<ProbeAttacher> probes = attach_probes(*obj, in.probes, res.interrupted);
   std::shared_future<void> ksyms_loaded = load_rest_in_background(in.ksyms);
 
   FormatOptions fopts = format_options(in.opts, in.symb_level);

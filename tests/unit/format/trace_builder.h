@@ -38,6 +38,12 @@ class TraceBuilder {
     return enter(name).leave(res, dur_ns);
   }
 
+  // An injected probe hit inside the innermost open call.
+  TraceBuilder& probe(uint32_t probe_id) {
+    push({.probe_id = probe_id, .event = TraceEvent::Probe, .ts_ns = now_});
+    return *this;
+  }
+
   // The next n records never arrived.
   TraceBuilder& lose(uint32_t n) {
     seq_ += n;
