@@ -180,7 +180,8 @@ int run(const Options& opts) {
   StopSignal stop;
   std::fflush(stdout);
   OutputSink out(STDOUT_FILENO);
-  return trace_loop({opts, d.plan.funcs, d.probes, *symbolizer, d.ksyms, level, kind, features, state_dir, run_lock},
+  return trace_loop({opts, d.plan.funcs, d.probes, *symbolizer, d.ksyms, level, kind, features,
+                     state_dir, run_lock},
                     stop, out);
 }
 

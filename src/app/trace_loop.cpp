@@ -57,7 +57,8 @@ uint64_t ms_to_ns_saturated(uint64_t ms) {
 }
 
 bool has_probe(const ProbeTable& probes, InjectKind kind) {
-  return std::any_of(probes.begin(), probes.end(), [&](const ProbeSpec& p) { return p.kind == kind; });
+  return std::any_of(probes.begin(), probes.end(),
+                     [&](const ProbeSpec& p) { return p.kind == kind; });
 }
 
 TracerConfig tracer_config(const Options& o, AttachKind kind, const ProbeTable& probes) {
@@ -72,7 +73,8 @@ TracerConfig tracer_config(const Options& o, AttachKind kind, const ProbeTable& 
   c.deny_pids = o.deny_pids;
   c.allow_comms = o.allow_comms;
   c.deny_comms = o.deny_comms;
-  c.kprobe_probes = has_probe(probes, InjectKind::Kprobe) || has_probe(probes, InjectKind::Kretprobe);
+  c.kprobe_probes =
+      has_probe(probes, InjectKind::Kprobe) || has_probe(probes, InjectKind::Kretprobe);
   c.tracepoint_probes = has_probe(probes, InjectKind::Tracepoint);
   c.raw_tracepoint_probes = has_probe(probes, InjectKind::RawTracepoint);
   c.ringbuf_size = o.ringbuf_size;

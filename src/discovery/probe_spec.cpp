@@ -34,7 +34,8 @@ std::string checked(std::string_view text, std::string_view part, std::string_vi
   if (part.empty()) invalid(text, "empty " + std::string(what));
   for (char c : part) {
     if (!allowed(c))
-      invalid(text, "character '" + std::string(1, c) + "' is not allowed in a " + std::string(what));
+      invalid(text,
+              "character '" + std::string(1, c) + "' is not allowed in a " + std::string(what));
   }
   return std::string(part);
 }
@@ -44,7 +45,8 @@ uint64_t parse_offset(std::string_view text, std::string_view digits) {
   bool hex = digits.starts_with("0x") || digits.starts_with("0X");
   std::string_view body = hex ? digits.substr(2) : digits;
   std::string s(body);
-  if (s.empty() || s.find_first_not_of(hex ? "0123456789abcdefABCDEF" : "0123456789") != std::string::npos)
+  if (s.empty() ||
+      s.find_first_not_of(hex ? "0123456789abcdefABCDEF" : "0123456789") != std::string::npos)
     invalid(text, "offset '" + std::string(digits) + "' is not a decimal or 0x hex number");
   errno = 0;
   unsigned long long v = std::strtoull(s.c_str(), nullptr, hex ? 16 : 10);
@@ -54,7 +56,8 @@ uint64_t parse_offset(std::string_view text, std::string_view digits) {
 
 ProbeSpec parse_kprobe(std::string_view text, std::string_view rest) {
   size_t plus = rest.find('+');
-  ProbeSpec p{InjectKind::Kprobe, {}, checked(text, rest.substr(0, plus), "function name", func_char)};
+  ProbeSpec p{
+      InjectKind::Kprobe, {}, checked(text, rest.substr(0, plus), "function name", func_char)};
   if (plus != std::string_view::npos) p.offset = parse_offset(text, rest.substr(plus + 1));
   return p;
 }
@@ -68,7 +71,8 @@ ProbeSpec parse_kretprobe(std::string_view text, std::string_view rest) {
 ProbeSpec parse_tracepoint(std::string_view text, std::string_view rest) {
   size_t colon = rest.find(':');
   if (colon == std::string_view::npos) invalid(text, "a tracepoint needs CATEGORY:NAME");
-  return {InjectKind::Tracepoint, checked(text, rest.substr(0, colon), "tracepoint category", glob_char),
+  return {InjectKind::Tracepoint,
+          checked(text, rest.substr(0, colon), "tracepoint category", glob_char),
           checked(text, rest.substr(colon + 1), "tracepoint name", glob_char)};
 }
 

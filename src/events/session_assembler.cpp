@@ -128,10 +128,11 @@ bool SessionAssembler::add_part(const rs_part_hdr& hdr, const void* payload, siz
 void SessionAssembler::add_call(const rs_call_rec& rec) {
   newest_id_ = std::max(newest_id_, rec.session_id);
   bool entry = rec.is_entry != 0;
+  TraceEvent event = entry ? TraceEvent::Entry : TraceEvent::Exit;
   pending_[rec.session_id].trace.push_back(TraceRecord{.func_id = rec.func_id,
                                                        .seq = rec.seq,
                                                        .depth = rec.depth,
-                                                       .event = entry ? TraceEvent::Entry : TraceEvent::Exit,
+                                                       .event = event,
                                                        .ts_ns = entry ? rec.time_ns : 0,
                                                        .dur_ns = entry ? 0 : rec.time_ns,
                                                        .res = rec.res});

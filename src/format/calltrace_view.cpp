@@ -67,8 +67,8 @@ class TraceTable {
   bool is_leaf(size_t i) const {
     if (i + 1 >= recs_.size() || recs_[i].event != TraceEvent::Entry) return false;
     const TraceRecord& exit = recs_[i + 1];
-    return exit.event == TraceEvent::Exit && exit.func_id == recs_[i].func_id && exit.depth == recs_[i].depth &&
-           exit.seq == recs_[i].seq + 1;
+    return exit.event == TraceEvent::Exit && exit.func_id == recs_[i].func_id &&
+           exit.depth == recs_[i].depth && exit.seq == recs_[i].seq + 1;
   }
 
   // Whether the exit's entry has a row, i.e. was not lost.

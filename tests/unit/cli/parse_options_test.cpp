@@ -133,7 +133,8 @@ TEST(ParseOptions, UnimplementedOptionsFailLoudly) {
 }
 
 TEST(ParseOptions, InjectedProbesKeepTheirSpecs) {
-  Options o = parse({"-T", "-J", "kprobe:foo+0x10", "--inject-probe=tp:sched:*", "-J", "@probes.txt"});
+  Options o =
+      parse({"-T", "-J", "kprobe:foo+0x10", "--inject-probe=tp:sched:*", "-J", "@probes.txt"});
   EXPECT_EQ(o.probes, (std::vector<std::string>{"kprobe:foo+0x10", "tp:sched:*", "@probes.txt"}));
   expect_error({"-J"}, "option requires an argument -- 'J'");
 }

@@ -55,7 +55,8 @@ class ProbeKernel {
     btf__add_typedef(b, "not_a_tracepoint", int_id);
     __u32 size = 0;
     const void* raw = btf__raw_data(b, &size);
-    std::ofstream(dir_.path() + "/vmlinux", std::ios::binary).write(static_cast<const char*>(raw), size);
+    std::ofstream(dir_.path() + "/vmlinux", std::ios::binary)
+        .write(static_cast<const char*>(raw), size);
     btf__free(b);
   }
 
@@ -71,9 +72,10 @@ std::vector<std::string> labels(const ProbeTable& t) {
 
 TEST(ProbePlan, KprobesAreCheckedAgainstKallsyms) {
   ProbeKernel k;
-  EXPECT_EQ(labels(k.plan({"kprobe:__sys_bpf+0x10", "kretprobe:__sys_bpf", "kprobe:kvm_read_guest"})),
-            (std::vector<std::string>{"kprobe:__sys_bpf+0x10", "kretprobe:__sys_bpf",
-                                      "kprobe:kvm_read_guest"}));
+  EXPECT_EQ(
+      labels(k.plan({"kprobe:__sys_bpf+0x10", "kretprobe:__sys_bpf", "kprobe:kvm_read_guest"})),
+      (std::vector<std::string>{"kprobe:__sys_bpf+0x10", "kretprobe:__sys_bpf",
+                                "kprobe:kvm_read_guest"}));
 }
 
 TEST(ProbePlan, KprobeErrors) {

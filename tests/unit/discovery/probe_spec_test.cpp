@@ -21,7 +21,8 @@ std::string error_of(std::string_view text) {
 }
 
 TEST(ProbeSpec, Kprobe) {
-  EXPECT_EQ(parse_probe_spec("kprobe:bprm_execve"), (ProbeSpec{InjectKind::Kprobe, "", "bprm_execve", 0}));
+  EXPECT_EQ(parse_probe_spec("kprobe:bprm_execve"),
+            (ProbeSpec{InjectKind::Kprobe, "", "bprm_execve", 0}));
   EXPECT_EQ(parse_probe_spec("kprobe:helper.isra.0"),
             (ProbeSpec{InjectKind::Kprobe, "", "helper.isra.0", 0}));
 }
@@ -38,7 +39,8 @@ TEST(ProbeSpec, KretprobeTracepointAndRawTracepoint) {
   EXPECT_EQ(parse_probe_spec("tp:sched:sched_switch"),
             (ProbeSpec{InjectKind::Tracepoint, "sched", "sched_switch", 0}));
   EXPECT_EQ(parse_probe_spec("tp:*:*_exec"), (ProbeSpec{InjectKind::Tracepoint, "*", "*_exec", 0}));
-  EXPECT_EQ(parse_probe_spec("rawtp:sched_*"), (ProbeSpec{InjectKind::RawTracepoint, "", "sched_*", 0}));
+  EXPECT_EQ(parse_probe_spec("rawtp:sched_*"),
+            (ProbeSpec{InjectKind::RawTracepoint, "", "sched_*", 0}));
 }
 
 TEST(ProbeSpec, LabelsAreWrittenLikeSpecs) {
@@ -96,13 +98,15 @@ TEST(ProbeSpec, ArgsFileErrors) {
     parse_probe_args({"@" + file});
     FAIL();
   } catch (const UserError& e) {
-    EXPECT_EQ(std::string(e.what()), std::string("Invalid probe 'kprobe f': no probe kind") + kForms);
+    EXPECT_EQ(std::string(e.what()),
+              std::string("Invalid probe 'kprobe f': no probe kind") + kForms);
   }
   try {
     parse_probe_args({"@" + dir.path() + "/missing.txt"});
     FAIL();
   } catch (const UserError& e) {
-    EXPECT_TRUE(std::string(e.what()).starts_with("Failed to read '" + dir.path() + "/missing.txt'"))
+    EXPECT_TRUE(
+        std::string(e.what()).starts_with("Failed to read '" + dir.path() + "/missing.txt'"))
         << e.what();
   }
 }

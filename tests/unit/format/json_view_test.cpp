@@ -85,7 +85,8 @@ TEST(JsonView, CallTraceRecordsWithResults) {
 TEST(JsonView, ProbeRecordsInTheCallTrace) {
   ExampleCase c = simple_obj_case();
   ProbeTable probes = {parse_probe_spec("kprobe:bpf_check+0x10"),
-                       parse_probe_spec("tp:bpf:bpf_prog_load"), parse_probe_spec("rawtp:bpf_test")};
+                       parse_probe_spec("tp:bpf:bpf_prog_load"),
+                       parse_probe_spec("rawtp:bpf_test")};
   TraceBuilder t(c.funcs);
   t.enter("bpf_prog_load").probe(1).enter("bpf_check").probe(0).leave(0, 900);
   t.probe(2).probe(7).leave(5, 2000);
