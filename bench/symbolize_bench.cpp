@@ -94,7 +94,7 @@ void BM_StackCold(benchmark::State& state) {
   image.reset();
   for (auto _ : state) {
     DwarfSymbolizer sym(stack.ksyms, {Vmlinux::open(vmlinux_path()), kFakeKaslr},
-                        SourceDetail::Inlines);
+                        SymbLevel::Inlines);
     symbolize_stack(sym, stack.frames);
   }
   state.SetLabel("frames=" + std::to_string(stack.frames.size()));
@@ -104,7 +104,7 @@ void BM_StackWarm(benchmark::State& state) {
   std::shared_ptr<Vmlinux> image = open_or_skip(state);
   if (!image) return;
   Stack stack = make_stack(*image);
-  DwarfSymbolizer sym(stack.ksyms, {image, kFakeKaslr}, SourceDetail::Inlines);
+  DwarfSymbolizer sym(stack.ksyms, {image, kFakeKaslr}, SymbLevel::Inlines);
   symbolize_stack(sym, stack.frames);
   for (auto _ : state) symbolize_stack(sym, stack.frames);
   state.SetLabel("frames=" + std::to_string(stack.frames.size()));

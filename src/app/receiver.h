@@ -5,10 +5,10 @@
 
 #include <chrono>
 
-#include "app/loss_report.h"
-#include "app/output_sink.h"
-#include "app/session_filter.h"
-#include "app/session_printer.h"
+#include "output/loss_report.h"
+#include "output/output_sink.h"
+#include "filter/session_filter.h"
+#include "output/session_printer.h"
 #include "app/stop_signal.h"
 #include "attach/tracer_object.h"
 #include "events/ringbuf_reader.h"

@@ -5,13 +5,13 @@
 #include <cstdio>
 #include <memory>
 
-#include "app/attach_choice.h"
-#include "app/features.h"
-#include "app/libbpf_logging.h"
+#include "kernel/attach_choice.h"
+#include "kernel/features.h"
+#include "kernel/libbpf_logging.h"
 #include "app/malloc_tuning.h"
-#include "app/never_failing_entries.h"
-#include "app/privileges.h"
-#include "app/rlimits.h"
+#include "discovery/never_failing_entries.h"
+#include "kernel/privileges.h"
+#include "kernel/rlimits.h"
 #include "app/stop_signal.h"
 #include "app/trace_loop.h"
 #include "attach/lbr_perf_events.h"
@@ -45,22 +45,12 @@ int print_version(const Options& opts) {
 
 // DWARF is mandatory only when asked for: -s/-ss given explicitly or a ':path' glob.
 bool dwarf_required(const Options& o, const GlobSelection& sel) {
-  bool explicit_lines = o.symbolize == SymbolizeLevel::Lines || o.symbolize == SymbolizeLevel::Inlines;
+  bool explicit_lines = o.symbolize == SymbLevel::Lines || o.symbolize == SymbLevel::Inlines;
   return explicit_lines || sel.has_path_globs();
 }
 
 SymbLevel symb_level(const Options& o, bool have_dwarf) {
-  switch (o.symbolize) {
-    case SymbolizeLevel::None:
-      return SymbLevel::None;
-    case SymbolizeLevel::Lines:
-      return SymbLevel::Lines;
-    case SymbolizeLevel::Inlines:
-      return SymbLevel::Inlines;
-    case SymbolizeLevel::Default:
-      break;
-  }
-  return have_dwarf ? SymbLevel::Inlines : SymbLevel::None;
+  return o.symbolize.value_or(have_dwarf ? SymbLevel::Inlines : SymbLevel::None);
 }
 
 // LBR mode stops instead of tracing without branch records: the user asked for them, and
@@ -78,8 +68,7 @@ std::unique_ptr<Symbolizer> make_symbolizer(const Kallsyms& ksyms,
                                             const std::optional<LoadedVmlinux>& vmlinux,
                                             SymbLevel level) {
   if (!vmlinux || level == SymbLevel::None) return std::make_unique<KsymSymbolizer>(ksyms);
-  auto detail = level == SymbLevel::Inlines ? SourceDetail::Inlines : SourceDetail::Lines;
-  return std::make_unique<DwarfSymbolizer>(ksyms, *vmlinux, detail);
+  return std::make_unique<DwarfSymbolizer>(ksyms, *vmlinux, level);
 }
 
 PlanOptions plan_options(const Options& o) {
@@ -111,19 +100,19 @@ struct Discovery {
   }
 };
 
-Discovery discover(const Options& opts, Selection sel, const Features& features) {
+Discovery discover(const Options& opts, Selection sel, AttachKind kind) {
   // The rest of kallsyms waits until attached (trace_loop()), or until a module function matches.
   Discovery d{timed("kallsyms text", [] { return Kallsyms::load_text(); }), std::nullopt, {}, {}};
   d.probes = timed("probes", [&] { return plan_probes(sel.probes, ProbeSources{}, d.ksyms); });
   bool need_dwarf = dwarf_required(opts, sel.globs);
-  if (need_dwarf || opts.symbolize != SymbolizeLevel::None)
+  if (need_dwarf || opts.symbolize != SymbLevel::None)
     d.vmlinux =
         timed("vmlinux DWARF", [&] { return load_vmlinux({opts.kernel_path, need_dwarf}, d.ksyms); });
   std::unique_ptr<CuGlobIndex> cu_index;
   if (d.vmlinux) cu_index = std::make_unique<CuGlobIndex>(d.vmlinux->image, default_cache_dir());
   PlanOptions plan_opts = plan_options(opts);
   plan_opts.source_index = cu_index.get();
-  plan_for_attach(plan_opts, opts.attach_mode, features);
+  plan_for_attach(plan_opts, kind);
   d.plan = timed("plan", [&] { return plan_functions(std::move(sel.globs), plan_opts, d.ksyms); });
   if (opts.success_stacks != SuccessStacks::Yes) {
     for (const auto& line : never_failing_entry_warnings(d.plan.funcs))
@@ -132,15 +121,11 @@ Discovery discover(const Options& opts, Selection sel, const Features& features)
   return d;
 }
 
-// Planning depends on kernel features only with -F. Probing them loads BPF programs, which a dry
-// run otherwise never does: README.md ("Options") documents that --dry-run loads nothing.
-Features dry_run_features(const Options& opts) {
-  return opts.attach_mode == AttachMode::Fentry ? Features::detect() : Features::fixed({});
-}
-
-// Discovery and its report only.
+// Discovery and its report only. It stops before any BPF is loaded, feature probes included: only
+// -F changes planning, and a dry run takes the mechanism the options ask for.
 int dry_run(const Options& opts, Selection sel) {
-  Discovery d = discover(opts, std::move(sel), dry_run_features(opts));
+  AttachKind kind = opts.attach_mode == AttachMode::Fentry ? AttachKind::Fentry : AttachKind::Kprobe;
+  Discovery d = discover(opts, std::move(sel), kind);
   if (opts.verbosity > 0) std::fputs(d.report(opts.verbosity).c_str(), stdout);
   return 0;
 }
@@ -171,7 +156,7 @@ int run(const Options& opts) {
   // Before the slow discovery, so that a machine without LBR says so at once; open until
   // trace_loop() has detached everything.
   std::optional<LbrPerfEvents> lbr_events = start_lbr(opts, features);
-  Discovery d = discover(opts, std::move(sel), features);
+  Discovery d = discover(opts, std::move(sel), kind);
   if (opts.verbosity > 0)
     timed("plan report", [&] { std::fputs(d.report(opts.verbosity).c_str(), stderr); });
 

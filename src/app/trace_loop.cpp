@@ -8,20 +8,18 @@
 #include <cstdio>
 #include <cstring>
 #include <ctime>
-#include <fstream>
 #include <future>
-#include <iterator>
 #include <memory>
 #include <sstream>
 #include <string>
 #include <system_error>
 
-#include "app/attach_choice.h"
-#include "app/error_filter.h"
+#include "kernel/attach_choice.h"
+#include "filter/error_filter.h"
 #include "app/exit_status.h"
-#include "app/features.h"
+#include "kernel/features.h"
 #include "app/receiver.h"
-#include "app/session_filter.h"
+#include "filter/session_filter.h"
 #include "attach/attacher.h"
 #include "attach/probe_attacher.h"
 #include "attach/shared_knob.h"
@@ -30,6 +28,7 @@
 #include "format/session_view.h"
 #include "symbolize/awaiting_symbolizer.h"
 #include "util/error.h"
+#include "util/file_text.h"
 #include "util/log.h"
 #include "util/phase_timer.h"
 
@@ -117,8 +116,7 @@ std::unique_ptr<Attacher> make_attacher(AttachKind kind, TracerObject& obj, cons
 // Seconds since the kernel started this process (10 ms resolution): start-up before attaching,
 // measured without an observer slowing it down.
 double process_age() {
-  std::ifstream stat("/proc/self/stat");
-  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  std::string text = read_text_file("/proc/self/stat").value_or("");
   size_t comm_end = text.rfind(')');  // the command name may hold spaces and parentheses
   if (comm_end == std::string::npos) return 0;
   std::istringstream fields(text.substr(comm_end + 1));
@@ -152,13 +150,13 @@ AttachResult attach_all(Attacher& attacher, const FuncTable& funcs, StopSignal& 
 }
 
 // Dropped hits break sessions silently; say how many, or that this kernel does not count them.
-// Kprobe events count theirs on every kernel (kprobe_profile); perf-event kprobes since 6.7.
+// Kprobe events count theirs on every kernel (kprobe_profile), and so do fentry programs
+// (recursion_misses, 5.12, older than BPF cookies); perf-event kprobes since 6.7.
 void report_missed_hits(const Attacher& attacher, const TracerObject& obj, AttachKind kind,
                         const Features& f) {
   if (!log_enabled(LOG_INFO)) return;
-  bool counted = kind == AttachKind::Fentry
-                     ? f.has(Feature::FentryReentryProtection)
-                     : obj.kprobe_events() || f.has(Feature::ProbeMissCounters);
+  bool counted =
+      kind == AttachKind::Fentry || obj.kprobe_events() || f.has(Feature::ProbeMissCounters);
   if (counted)
     logf(LOG_INFO, "Missed probe hits: %llu.\n", (unsigned long long)attacher.missed_hits());
   else

@@ -3,7 +3,7 @@
 
 #include <optional>
 
-#include "app/output_sink.h"
+#include "output/output_sink.h"
 #include "app/stop_signal.h"
 #include "attach/run_registry.h"
 #include "attach/tracer_object.h"

@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include "attach/run_registry.h"
-#include "discovery/file_text.h"
+#include "util/file_text.h"
 #include "util/log.h"
 #include "util/text_lines.h"
 

@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstring>
 
 #include "attach/online_cpus.h"
 #include "util/errno_names.h"
@@ -18,11 +17,6 @@ constexpr const char* kNoPmu = "this CPU has no branch-stack PMU, as is usual in
 int open_cpu_event(perf_event_attr& attr, int cpu) {
   return static_cast<int>(syscall(SYS_perf_event_open, &attr, -1 /* every task */, cpu,
                                   -1 /* no group */, PERF_FLAG_FD_CLOEXEC));
-}
-
-std::string errno_text(int err) {
-  const char* name = errno_name(err);
-  return name ? name : std::strerror(err);
 }
 
 }  // namespace

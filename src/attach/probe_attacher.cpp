@@ -25,6 +25,8 @@ std::string kprobe_failure(const ProbeSpec& p, int err) {
   std::snprintf(off, sizeof(off), "0x%llx", (unsigned long long)p.offset);
   if (err == EILSEQ)
     return std::string("offset ") + off + " is not on an instruction boundary of " + p.name;
+  // Linux 6.5+ refuses a name that several static functions share.
+  if (err == EADDRNOTAVAIL) return p.name + " names several kernel functions";
   if (err == ENOENT || err == EINVAL)
     return "the kernel cannot probe " + p.name + " (" + std::strerror(err) + ")";
   return std::string("kprobe attach failed: ") + std::strerror(err);

@@ -1,6 +1,6 @@
 // Counters of probe hits the kernel dropped instead of running our programs. Each returns 0 where
-// the kernel does not count: whether a count means anything is Feature::ProbeMissCounters's and
-// Feature::FentryReentryProtection's business.
+// the kernel does not count: whether a count means anything is Feature::ProbeMissCounters's
+// business.
 #pragma once
 
 #include <cstdint>

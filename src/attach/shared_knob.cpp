@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "util/log.h"
+#include "util/regular_file.h"
 
 namespace retsnoop {
 
@@ -42,11 +43,9 @@ std::string state_name(const std::string& knob) {
 std::optional<KnobState> read_state(const RunStateDir& dir, const std::string& name) {
   OwnedFd fd(openat(dir.fd(), name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
   if (!fd) return std::nullopt;
-  std::string text;
-  char buf[4096];
-  for (ssize_t n; (n = read(fd.get(), buf, sizeof(buf))) > 0 && text.size() < (1 << 20);)
-    text.append(buf, size_t(n));
-  return parse_knob_state(text);
+  // A few lines; anything longer than a page is not ours.
+  std::optional<std::string> text = read_at_most(fd.get(), 4096);
+  return text ? parse_knob_state(*text) : std::nullopt;
 }
 
 void write_state(const RunStateDir& dir, const std::string& name, const KnobState& s) {

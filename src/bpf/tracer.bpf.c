@@ -15,6 +15,7 @@
 #include "abi.h"
 #include "chain.h"
 #include "result_kind.h"
+#include "lbr_keep.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
@@ -57,6 +58,29 @@ struct {
 	__type(key, __u64);
 	__type(value, struct session);
 } sessions SEC(".maps");
+
+/*
+ * LBR mode: each exit's branch snapshot, taken before the exit looks anything up, and copied into
+ * the session only if it keeps it (lbr_keep.h). Too large for the BPF stack. Per CPU, as the
+ * program runs with migration disabled; a program nesting on this CPU in between (an fexit from an
+ * interrupt) overwrites it, as it would have overwritten the hardware's records.
+ */
+struct lbr_scratch {
+	struct rs_lbr_entry entries[RS_MAX_LBR];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct lbr_scratch);
+} lbr_scratch SEC(".maps");
+
+/* One exit's snapshot: bytes is bpf_get_branch_snapshot()'s answer, 0 when none was taken. */
+struct lbr_snap {
+	struct lbr_scratch *scratch;
+	long bytes;
+};
 
 /* A zeroed session to insert from: values this large cannot live on the BPF stack. */
 struct {
@@ -234,13 +258,33 @@ static __always_inline int handle_entry(void *ctx, __u32 id)
 	return 0;
 }
 
-static __always_inline void capture_stacks(void *ctx, struct session *s)
+/*
+ * The first thing every exit program does in LBR mode: each branch taken before the snapshot
+ * (helper calls, returns, map lookups) replaces one of the kernel's records in the hardware. The
+ * scratch lookup costs none once inlined (PERCPU_ARRAY, 6.10+); the README counts what is left.
+ */
+static __always_inline void lbr_snapshot(struct lbr_snap *snap)
+{
+	__u32 zero = 0;
+
+	snap->scratch = NULL;
+	snap->bytes = 0;
+	if (!capture_lbr)
+		return;
+	snap->scratch = bpf_map_lookup_elem(&lbr_scratch, &zero);
+	if (snap->scratch)
+		snap->bytes = bpf_get_branch_snapshot(snap->scratch, sizeof(*snap->scratch), 0);
+}
+
+static __always_inline void capture_stacks(void *ctx, struct session *s, int steps,
+					   const struct lbr_snap *lbr)
 {
 	long n;
 
 	if (capture_lbr) {
-		n = bpf_get_branch_snapshot(s->lbr, sizeof(s->lbr), 0);
-		s->rec.lbr_cnt = n > 0 ? n / sizeof(s->lbr[0]) : 0;
+		s->rec.lbr_cnt = rs_lbr_keep_cnt(steps, lbr->bytes);
+		if (s->rec.lbr_cnt && lbr->scratch)
+			__builtin_memcpy(s->lbr, lbr->scratch->entries, sizeof(s->lbr));
 	}
 	n = bpf_get_stack(ctx, s->kstack, sizeof(s->kstack), 0);
 	s->kstack_err = n < 0;
@@ -333,7 +377,8 @@ static __always_inline void session_close(struct session *s, __u64 key, __u64 no
 	bpf_map_delete_elem(&sessions, &key);
 }
 
-static __always_inline int handle_exit(void *ctx, __u32 id, __s64 res)
+/* lbr: the snapshot the exit program took first (lbr_snapshot()). */
+static __always_inline int handle_exit(void *ctx, __u32 id, __s64 res, const struct lbr_snap *lbr)
 {
 	__u64 key = session_key((__u32)bpf_get_current_pid_tgid());
 	__u64 now = bpf_ktime_get_ns();
@@ -365,7 +410,7 @@ static __always_inline int handle_exit(void *ctx, __u32 id, __s64 res)
 		return 0;
 	}
 	if (steps & RS_STEP_CAPTURE)
-		capture_stacks(ctx, s);
+		capture_stacks(ctx, s, steps, lbr);
 	d = s->chain.depth; /* rs_chain_exit() popped the returning call: its level */
 	if (emit_trace && d < RS_MAX_DEPTH)
 		emit_call_rec(s, id, d, false, s->chain.frames[d].dur_ns, res);
@@ -431,7 +476,10 @@ int rs_kentry(struct pt_regs *ctx)
 SEC("kretprobe")
 int rs_kexit(struct pt_regs *ctx)
 {
-	return handle_exit(ctx, bpf_get_attach_cookie(ctx), ctx->ax);
+	struct lbr_snap lbr;
+
+	lbr_snapshot(&lbr);
+	return handle_exit(ctx, bpf_get_attach_cookie(ctx), ctx->ax, &lbr);
 }
 
 /*
@@ -457,9 +505,12 @@ int rs_keventry(struct pt_regs *ctx)
 SEC("kretprobe")
 int rs_kevexit(struct pt_regs *ctx)
 {
-	__s64 id = func_id_of_ip(ctx);
+	struct lbr_snap lbr;
+	__s64 id;
 
-	return id < 0 ? 0 : handle_exit(ctx, id, ctx->ax);
+	lbr_snapshot(&lbr);
+	id = func_id_of_ip(ctx);
+	return id < 0 ? 0 : handle_exit(ctx, id, ctx->ax, &lbr);
 }
 
 SEC("kprobe.multi")
@@ -471,7 +522,10 @@ int rs_kmentry(struct pt_regs *ctx)
 SEC("kretprobe.multi")
 int rs_kmexit(struct pt_regs *ctx)
 {
-	return handle_exit(ctx, bpf_get_attach_cookie(ctx), ctx->ax);
+	struct lbr_snap lbr;
+
+	lbr_snapshot(&lbr);
+	return handle_exit(ctx, bpf_get_attach_cookie(ctx), ctx->ax, &lbr);
 }
 
 /*
@@ -484,11 +538,13 @@ extern bool bpf_session_is_return(void) __ksym __weak;
 SEC("kprobe.multi")
 int rs_ksession(struct pt_regs *ctx)
 {
-	__u32 id = bpf_get_attach_cookie(ctx);
+	struct lbr_snap lbr;
 
-	if (bpf_session_is_return())
-		return handle_exit(ctx, id, ctx->ax);
-	handle_entry(ctx, id);
+	if (bpf_session_is_return()) {
+		lbr_snapshot(&lbr);
+		return handle_exit(ctx, bpf_get_attach_cookie(ctx), ctx->ax, &lbr);
+	}
+	handle_entry(ctx, bpf_get_attach_cookie(ctx));
 	return 0; /* 0: run again at return */
 }
 
@@ -505,8 +561,10 @@ int rs_fentry(void *ctx)
 SEC("fexit")
 int rs_fexit(void *ctx)
 {
+	struct lbr_snap lbr;
 	__u64 ret = 0;
 
+	lbr_snapshot(&lbr);
 	bpf_get_func_ret(ctx, &ret);
-	return handle_exit(ctx, bpf_get_attach_cookie(ctx), ret);
+	return handle_exit(ctx, bpf_get_attach_cookie(ctx), ret, &lbr);
 }

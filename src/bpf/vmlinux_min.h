@@ -28,19 +28,6 @@ struct task_struct {
 	struct task_struct *group_leader;
 };
 
-/* What a kretprobe's caller holds: the probe, and through it the probed address. */
-struct kprobe {
-	void *addr;
-};
-
-struct kretprobe {
-	struct kprobe kp;
-};
-
-struct trace_kprobe {
-	struct kretprobe rp;
-};
-
 #pragma clang attribute pop
 
 #endif /* RETSNOOP_VMLINUX_MIN_H */

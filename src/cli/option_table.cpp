@@ -107,11 +107,11 @@ void add_comm(std::vector<std::string>& list, const char* arg) {
 }
 
 // The level rides attached to -s, so "-ss" and "-sn" read naturally; long names work too.
-SymbolizeLevel symbolize_arg(const char* arg) {
-  if (!arg) return SymbolizeLevel::Lines;
+SymbLevel symbolize_arg(const char* arg) {
+  if (!arg) return SymbLevel::Lines;
   std::string_view level = arg;
-  if (level == "s") return SymbolizeLevel::Inlines;
-  if (level == "n") return SymbolizeLevel::None;
+  if (level == "s") return SymbLevel::Inlines;
+  if (level == "n") return SymbLevel::None;
   try {
     return parse_symbolize_level(level);
   } catch (const InvalidValue&) {

@@ -2,12 +2,14 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "util/symb_level.h"
+
 namespace retsnoop {
 
-enum class SymbolizeLevel { Default, None, Lines, Inlines };  // default: -ss when DWARF is found
 enum class AttachMode { Default, MultiKprobe, Kprobe, Fentry };
 enum class SuccessStacks { Default, Yes, No };
 
@@ -49,7 +51,7 @@ struct Options {
 
   // Symbolization, verbosity, misc.
   std::string kernel_path;  // -k
-  SymbolizeLevel symbolize = SymbolizeLevel::Default;
+  std::optional<SymbLevel> symbolize;  // none given: inlines when a vmlinux with DWARF is found
   int verbosity = 0;  // -v count
   bool show_version = false;
   bool json = false;  // --json

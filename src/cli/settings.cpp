@@ -49,9 +49,8 @@ std::string ringbuf_values() { return "a power of two from 4K to 2G, with an opt
 std::string sessions_values() { return "1 to " + std::to_string(kMaxSessions); }
 std::string int_values() { return "1 to " + std::to_string(INT_MAX); }
 
-std::string show_symbolize(SymbolizeLevel level) {
-  const char* name = symbolize_level_name(level);
-  return name ? name : "inlines when a vmlinux with DWARF is found, else none";
+std::string show_symbolize(std::optional<SymbLevel> level) {
+  return level ? symbolize_level_name(*level) : "inlines when a vmlinux with DWARF is found, else none";
 }
 
 const Setting kSettings[] = {

@@ -10,13 +10,13 @@ namespace {
 // The first spelling is the name we print; upstream's "linenum" and the one-letter forms are
 // accepted too, so configurations written for either tool work.
 struct LevelName {
-  SymbolizeLevel level;
+  SymbLevel level;
   std::string_view spellings[3];
 };
 constexpr LevelName kLevelNames[] = {
-    {SymbolizeLevel::None, {"none", "n"}},
-    {SymbolizeLevel::Lines, {"lines", "linenum", "l"}},
-    {SymbolizeLevel::Inlines, {"inlines", "i"}},
+    {SymbLevel::None, {"none", "n"}},
+    {SymbLevel::Lines, {"lines", "linenum", "l"}},
+    {SymbLevel::Inlines, {"inlines", "i"}},
 };
 
 struct BoolName {
@@ -82,7 +82,7 @@ bool parse_bool(std::string_view text) {
   throw InvalidValue(std::string("expected ") + kBoolChoices);
 }
 
-SymbolizeLevel parse_symbolize_level(std::string_view text) {
+SymbLevel parse_symbolize_level(std::string_view text) {
   for (const auto& l : kLevelNames) {
     if (spells(l, text)) return l.level;
   }
@@ -91,7 +91,7 @@ SymbolizeLevel parse_symbolize_level(std::string_view text) {
 
 std::string symbolize_level_choices() { return join_names(kLevelNames, level_choice); }
 
-const char* symbolize_level_name(SymbolizeLevel level) {
+const char* symbolize_level_name(SymbLevel level) {
   for (const auto& l : kLevelNames) {
     if (level == l.level) return l.spellings[0].data();
   }

@@ -36,11 +36,11 @@ inline constexpr const char* kBoolChoices = "y/n, yes/no, true/false, on/off or 
 // One of kBoolChoices.
 bool parse_bool(std::string_view text);
 // none (n), lines (linenum, l) or inlines (i), any case.
-SymbolizeLevel parse_symbolize_level(std::string_view text);
+SymbLevel parse_symbolize_level(std::string_view text);
 // "none (n), lines (linenum, l), inlines (i)": the spellings parse_symbolize_level accepts.
 std::string symbolize_level_choices();
-// The inverse; nullptr for SymbolizeLevel::Default, which has no name a user could type.
-const char* symbolize_level_name(SymbolizeLevel level);
+// The inverse: the level's first spelling.
+const char* symbolize_level_name(SymbLevel level);
 // Bytes with an optional K, M or G suffix (binary units).
 uint64_t parse_byte_size(std::string_view text);
 

@@ -25,7 +25,7 @@ std::vector<Candidate> group_traceable(const std::vector<TraceableFunc>& list) {
   return unique;
 }
 
-std::vector<TraceableFunc> traceable_from_kallsyms(const Kallsyms& ksyms, BtfFuncs& btf) {
+std::vector<TraceableFunc> traceable_from_kallsyms(const Kallsyms& ksyms, KernelBtf& btf) {
   // pahole (dwarves 1.20+) encodes BTF only for functions in the ftrace mcount table, so a BTF
   // FUNC is the best available sign that a kallsyms function can be attached to. Compiler clones
   // keep their source name's traceability.

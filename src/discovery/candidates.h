@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include "discovery/btf_kinds.h"
+#include "discovery/kernel_btf.h"
 #include "discovery/kallsyms.h"
 #include "discovery/traceable.h"
 
@@ -24,6 +24,6 @@ std::vector<Candidate> group_traceable(const std::vector<TraceableFunc>& list);
 // Stand-in for available_filter_functions when tracefs can't be read: kallsyms functions whose
 // source name has BTF, one entry per kallsyms copy. The entries point into ksyms, valid as long
 // as its table does not change.
-std::vector<TraceableFunc> traceable_from_kallsyms(const Kallsyms& ksyms, BtfFuncs& btf);
+std::vector<TraceableFunc> traceable_from_kallsyms(const Kallsyms& ksyms, KernelBtf& btf);
 
 }  // namespace retsnoop

@@ -17,21 +17,8 @@ constexpr std::string_view kAlwaysDenied[] = {
     "preempt_count_add",        "preempt_count_sub",
 };
 
-// Before the fexit sleep fix (v5.12, commit e21aa341785c "bpf: Fix fexit trampoline."), detaching
-// waits for every fexit trampoline to return, which a task blocked in these syscalls can delay
-// indefinitely.
-constexpr std::string_view kSleepingSyscalls[] = {
-    "*_sys_select", "*_sys_pselect6*", "*_sys_epoll_wait", "*_sys_epoll_pwait",
-    "*_sys_poll*",  "*_sys_ppoll*",    "*_sys_nanosleep*", "*_sys_clock_nanosleep*",
-};
-
 }  // namespace
 
-std::vector<std::string_view> builtin_deny_globs(bool fentry_lacks_sleep_fix) {
-  std::vector<std::string_view> out(std::begin(kAlwaysDenied), std::end(kAlwaysDenied));
-  if (fentry_lacks_sleep_fix)
-    out.insert(out.end(), std::begin(kSleepingSyscalls), std::end(kSleepingSyscalls));
-  return out;
-}
+std::span<const std::string_view> builtin_deny_globs() { return kAlwaysDenied; }
 
 }  // namespace retsnoop

@@ -1,13 +1,14 @@
 // Functions retsnoop never traces, whatever the user asks for.
 #pragma once
 
+#include <span>
 #include <string_view>
-#include <vector>
 
 namespace retsnoop {
 
-// Name globs (any module). fentry_lacks_sleep_fix: attaching with fentry/fexit on a kernel
-// without the fexit sleep fix, where tracing a sleeping syscall blocks detaching.
-std::vector<std::string_view> builtin_deny_globs(bool fentry_lacks_sleep_fix);
+// Name globs (any module). Sleeping syscalls need no entry: the fexit trampoline fix that lets
+// detaching go on while a traced task sleeps (v5.12, e21aa341785c "bpf: Fix fexit trampoline.")
+// predates every kernel retsnoop runs on (BPF cookies, 5.15).
+std::span<const std::string_view> builtin_deny_globs();
 
 }  // namespace retsnoop

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <span>
 
-#include "discovery/btf_kinds.h"
+#include "discovery/kernel_btf.h"
 #include "discovery/candidates.h"
 #include "discovery/case_presets.h"
 #include "discovery/deny_list.h"
@@ -33,7 +33,7 @@ void add_fixed(GlobSet& set, std::span<const std::string_view> globs, std::strin
   for (std::string_view g : globs) set.add(parse_glob(g), origin, false);
 }
 
-TraceableList load_traceable(const PlanOptions& o, Kallsyms& ksyms, BtfFuncs& btf,
+TraceableList load_traceable(const PlanOptions& o, Kallsyms& ksyms, KernelBtf& btf,
                              PlanStats& stats) {
   if (auto list = read_traceable_functions(o.tracefs_dirs)) {
     stats.traceable_from_tracefs = true;
@@ -111,7 +111,7 @@ void skip(FuncPlan& plan, const Candidate& c, std::string reason) {
   plan.stats.skipped.push_back({std::string(c.module), std::string(c.name), std::move(reason)});
 }
 
-void add_function(const Match& m, const std::vector<uint64_t>& addrs, BtfFuncs& btf, bool fentry,
+void add_function(const Match& m, const std::vector<uint64_t>& addrs, KernelBtf& btf, bool fentry,
                   FuncPlan& plan) {
   const Candidate& c = *m.cand;
   if (addrs.empty()) return skip(plan, c, "traceable but not in kallsyms");
@@ -169,10 +169,10 @@ FuncPlan plan_functions(const PlanOptions& opts, Kallsyms& ksyms) {
 
 FuncPlan plan_functions(GlobSelection sel, const PlanOptions& opts, Kallsyms& ksyms) {
   // Here rather than in parse_selection(): it depends on the attach mode and kernel features.
-  add_fixed(sel.deny, builtin_deny_globs(opts.fentry && !opts.fexit_sleep_fix), "built-in");
+  add_fixed(sel.deny, builtin_deny_globs(), "built-in");
   for (GlobSet* set : {&sel.entry, &sel.allow, &sel.deny}) set->resolve_paths(opts.source_index);
   FuncPlan plan;
-  BtfFuncs btf = timed("BTF", [&] { return BtfFuncs(opts.btf_dir); });
+  KernelBtf btf = timed("BTF", [&] { return KernelBtf(opts.btf_dir); });
   TraceableList traceable =
       timed("traceable functions", [&] { return load_traceable(opts, ksyms, btf, plan.stats); });
   std::vector<Match> matches;

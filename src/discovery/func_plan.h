@@ -20,7 +20,6 @@ struct PlanOptions {
   std::vector<std::string> deny_globs;
   std::vector<std::string> presets;  // -c NAME
   bool fentry = false;               // attach with fentry/fexit: needs each function's BTF id
-  bool fexit_sleep_fix = true;       // kernel feature; without it fentry can't trace sleepers
   std::vector<std::string> tracefs_dirs = kDefaultTracefsDirs;
   std::string btf_dir = "/sys/kernel/btf";
   SourcePathIndex* source_index = nullptr;  // null when no vmlinux with DWARF was found

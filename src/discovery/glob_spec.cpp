@@ -4,18 +4,11 @@
 
 #include "util/error.h"
 #include "util/regular_file.h"
+#include "util/strings.h"
 
 namespace retsnoop {
 
 namespace {
-
-constexpr std::string_view kSpace = " \t\n\r\v\f";
-
-std::string_view trim(std::string_view s) {
-  size_t b = s.find_first_not_of(kSpace);
-  if (b == std::string_view::npos) return {};
-  return s.substr(b, s.find_last_not_of(kSpace) - b + 1);
-}
 
 [[noreturn]] void invalid(std::string_view text, const std::string& why) {
   throw UserError("Invalid glob '" + std::string(text) + "': " + why);
@@ -48,7 +41,7 @@ void check_pattern(std::string_view text, std::string_view part, std::string_vie
 GlobSpec parse_path_glob(std::string_view text, std::string_view path) {
   check_pattern(text, path, "source path");
   for (char c : path) {
-    if (kSpace.find(c) != std::string_view::npos) invalid(text, "source path contains whitespace");
+    if (kWhitespace.find(c) != std::string_view::npos) invalid(text, "source path contains whitespace");
   }
   return {GlobKind::Path, std::string(path), {}, std::string(text)};
 }
@@ -82,9 +75,9 @@ GlobSpec parse_name_glob(std::string_view text) {
 std::vector<std::string> glob_file_entries(std::string_view content) {
   std::vector<std::string> entries;
   for (size_t end = 0;;) {
-    size_t start = content.find_first_not_of(kSpace, end);
+    size_t start = content.find_first_not_of(kWhitespace, end);
     if (start == std::string_view::npos) break;
-    end = std::min(content.find_first_of(kSpace, start), content.size());
+    end = std::min(content.find_first_of(kWhitespace, start), content.size());
     std::string_view tok = content.substr(start, end - start);
     if (tok.front() == '[' && !entries.empty())
       entries.back().append(" ").append(tok);

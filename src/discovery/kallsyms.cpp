@@ -8,7 +8,7 @@
 #include <optional>
 #include <sstream>
 
-#include "discovery/file_text.h"
+#include "util/file_text.h"
 #include "util/error.h"
 #include "util/text_lines.h"
 

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "discovery/file_text.h"
+#include "util/file_text.h"
 
 namespace retsnoop {
 

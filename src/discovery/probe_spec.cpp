@@ -7,6 +7,7 @@
 
 #include "util/error.h"
 #include "util/regular_file.h"
+#include "util/strings.h"
 
 namespace retsnoop {
 
@@ -78,13 +79,6 @@ ProbeSpec parse_tracepoint(std::string_view text, std::string_view rest) {
 
 ProbeSpec parse_raw_tracepoint(std::string_view text, std::string_view rest) {
   return {InjectKind::RawTracepoint, {}, checked(text, rest, "raw tracepoint name", glob_char)};
-}
-
-std::string_view trim(std::string_view s) {
-  constexpr std::string_view kSpace = " \t\r\v\f";
-  size_t b = s.find_first_not_of(kSpace);
-  if (b == std::string_view::npos) return {};
-  return s.substr(b, s.find_last_not_of(kSpace) - b + 1);
 }
 
 void parse_probe_file(const std::string& path, std::vector<ProbeSpec>& out) {

@@ -3,9 +3,10 @@
 #include <cerrno>
 #include <cstring>
 
-#include "discovery/file_text.h"
+#include "util/file_text.h"
 #include "util/log.h"
 #include "util/text_lines.h"
+#include "util/strings.h"
 
 namespace retsnoop {
 
@@ -14,12 +15,6 @@ namespace {
 // Since 6.0 the kernel lists ftrace records it could not map to a symbol (typically weak functions
 // overridden at link time) under this placeholder; they are not functions one can attach to.
 constexpr std::string_view kInvalidPrefix = "__ftrace_invalid_address___";
-
-std::string_view trim_right(std::string_view s) {
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-    s.remove_suffix(1);
-  return s;
-}
 
 void add_line(std::string_view line, std::vector<TraceableFunc>& out) {
   line = trim_right(line);

@@ -11,7 +11,7 @@
 #include <cstring>
 #include <filesystem>
 
-#include "discovery/file_text.h"
+#include "util/file_text.h"
 #include "discovery/kallsyms.h"
 #include "util/error.h"
 #include "util/log.h"

@@ -9,6 +9,7 @@
 #include "format/probe_lookup.h"
 #include "format/result_format.h"
 #include "format/text_columns.h"
+#include "util/strings.h"
 
 namespace retsnoop {
 namespace {
@@ -138,9 +139,9 @@ TraceWidths measure(const std::vector<TraceRow>& rows) {
 }
 
 std::string render(const TraceRow& row, const TraceWidths& w) {
-  return trim_right(pad_right(row.func, w.func) + "   " + pad_right(row.result, w.result) + "  " +
-                    pad_left(row.duration, w.duration)) +
-         "\n";
+  std::string line = pad_right(row.func, w.func) + "   " + pad_right(row.result, w.result) + "  " +
+                     pad_left(row.duration, w.duration);
+  return std::string(trim_right(line)) + "\n";
 }
 
 std::string header(const TraceWidths& w) {

@@ -5,10 +5,11 @@
 #include "discovery/probe_spec.h"
 #include "symbolize/symbolizer.h"
 
+#include "util/symb_level.h"
+
 namespace retsnoop {
 
 // -sn / -s / -ss: how much of what the symbolizer knows reaches the output.
-enum class SymbLevel { None, Lines, Inlines };
 
 struct FormatOptions {
   SymbLevel symb = SymbLevel::Inlines;

@@ -6,6 +6,7 @@
 #include "format/frame_text.h"
 #include "format/func_lookup.h"
 #include "format/text_columns.h"
+#include "util/strings.h"
 
 namespace retsnoop {
 namespace {
@@ -92,9 +93,9 @@ std::string render(const BranchText& t, const LbrWidths& w) {
     const TextLine& to = i < t.to.size() ? t.to[i] : blank;
     std::string lead = i == 0 ? t.label : std::string(t.label.size(), ' ');
     std::string arrow = i == 0 ? kArrow : std::string(display_width(kArrow), ' ');
-    out += trim_right(lead + side(from, w.from_symbol, w.from_source) + arrow +
-                      side(to, w.to_symbol, 0) + " " + to.source) +
-           "\n";
+    std::string line =
+        lead + side(from, w.from_symbol, w.from_source) + arrow + side(to, w.to_symbol, 0) + " " + to.source;
+    out += std::string(trim_right(line)) + "\n";
   }
   return out;
 }

@@ -7,6 +7,7 @@
 #include "format/result_format.h"
 #include "format/stack_merge.h"
 #include "format/text_columns.h"
+#include "util/strings.h"
 
 namespace retsnoop {
 namespace {
@@ -73,10 +74,10 @@ StackWidths measure(const std::vector<StackRow>& rows) {
 }
 
 std::string render(const StackRow& row, const StackWidths& w) {
-  return trim_right(row.marks + " " + pad_left(row.duration, w.duration) + " " +
-                    pad_right(row.result, w.result) + "  " + pad_right(row.text.symbol, w.symbol) +
-                    "  " + row.text.source) +
-         "\n";
+  std::string line = row.marks + " " + pad_left(row.duration, w.duration) + " " +
+                     pad_right(row.result, w.result) + "  " + pad_right(row.text.symbol, w.symbol) + "  " +
+                     row.text.source;
+  return std::string(trim_right(line)) + "\n";
 }
 
 }  // namespace

@@ -30,9 +30,4 @@ std::string pad_left(std::string_view s, size_t width) {
   return out;
 }
 
-std::string trim_right(std::string s) {
-  s.erase(s.find_last_not_of(' ') + 1);
-  return s;
-}
-
 }  // namespace retsnoop

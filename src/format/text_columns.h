@@ -13,7 +13,4 @@ size_t display_width(std::string_view s);
 std::string pad_right(std::string_view s, size_t width);
 std::string pad_left(std::string_view s, size_t width);
 
-// Lines never end in padding: the last column is left-aligned and may be empty.
-std::string trim_right(std::string s);
-
 }  // namespace retsnoop

@@ -13,7 +13,7 @@ std::string name_of(Dwarf_Die* func) {
 
 }  // namespace
 
-DwarfSymbolizer::DwarfSymbolizer(const Kallsyms& ksyms, LoadedVmlinux vmlinux, SourceDetail detail)
+DwarfSymbolizer::DwarfSymbolizer(const Kallsyms& ksyms, LoadedVmlinux vmlinux, SymbLevel detail)
     : ksyms_(ksyms), vmlinux_(std::move(vmlinux)), detail_(detail) {}
 
 SymbolizedAddr DwarfSymbolizer::symbolize(uint64_t addr, bool is_return_addr) {
@@ -42,7 +42,7 @@ void DwarfSymbolizer::add_source(SymbolizedAddr& out, uint64_t pc) {
     return i + 1 < chain.size() ? call_site(&cu, &chain[i + 1]) : here;
   };
   out.loc = loc_in(0);
-  if (detail_ != SourceDetail::Inlines) return;
+  if (detail_ != SymbLevel::Inlines) return;
   for (size_t i = 1; i < chain.size(); ++i) out.inlines.push_back({name_of(&chain[i]), loc_in(i)});
 }
 

@@ -8,20 +8,21 @@
 #include "discovery/vmlinux.h"
 #include "symbolize/ksym_symbolizer.h"
 
+#include "util/symb_level.h"
+
 namespace retsnoop {
 
-enum class SourceDetail { Lines, Inlines };  // -s, -ss
 
 // Not thread-safe, like the libdw handle it reads.
 class DwarfSymbolizer : public Symbolizer {
  public:
   // ksyms must outlive the symbolizer; vmlinux must be the running kernel's (load_vmlinux()).
-  DwarfSymbolizer(const Kallsyms& ksyms, LoadedVmlinux vmlinux, SourceDetail detail);
+  DwarfSymbolizer(const Kallsyms& ksyms, LoadedVmlinux vmlinux, SymbLevel detail);  // Lines or Inlines
 
   // Every address is looked up in DWARF once, then served from a cache. SymbolizedAddr::loc is
   // the position inside the real function: the call site of its outermost inlined call, or the
   // address's own line when nothing is inlined there; each inline frame's loc is likewise the call
-  // site of the next inner one, the innermost's the address's own line. With SourceDetail::Lines
+  // site of the next inner one, the innermost's the address's own line. With SymbLevel::Lines
   // the inline frames are left out and loc keeps that meaning. Module addresses get kallsyms only.
   SymbolizedAddr symbolize(uint64_t addr, bool is_return_addr) override;
 
@@ -32,7 +33,7 @@ class DwarfSymbolizer : public Symbolizer {
 
   KsymSymbolizer ksyms_;
   LoadedVmlinux vmlinux_;
-  SourceDetail detail_;
+  SymbLevel detail_;
   std::unordered_map<uint64_t, SymbolizedAddr> cache_[2];  // indexed by is_return_addr
 };
 

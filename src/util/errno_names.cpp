@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <iterator>
 #include <span>
 
@@ -104,6 +105,11 @@ const char* errno_name(int err) {
   const auto* it = std::lower_bound(std::begin(kErrnos), std::end(kErrnos), err,
                                     [](const ErrnoEntry& e, int v) { return e.value < v; });
   return it != std::end(kErrnos) && it->value == err ? it->name : nullptr;
+}
+
+std::string errno_text(int err) {
+  const char* name = errno_name(err);
+  return name ? name : std::strerror(err);
 }
 
 }  // namespace retsnoop

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace retsnoop {
@@ -13,5 +14,9 @@ std::optional<int> errno_from_name(std::string_view name);
 
 // Positive errno -> canonical name without the minus ("EINVAL"), nullptr when unknown.
 const char* errno_name(int err);
+
+// Positive errno -> its name, or strerror()'s text when the table lacks it: for messages that
+// quote what the kernel answered.
+std::string errno_text(int err);
 
 }  // namespace retsnoop

@@ -44,7 +44,7 @@ TEST(ParseOptions, DefaultsWithoutArguments) {
   EXPECT_EQ(o.lbr_max_count, 0);
   EXPECT_EQ(o.attach_mode, AttachMode::Default);
   EXPECT_EQ(o.success_stacks, SuccessStacks::Default);
-  EXPECT_EQ(o.symbolize, SymbolizeLevel::Default);
+  EXPECT_EQ(o.symbolize, std::nullopt);
   EXPECT_EQ(o.verbosity, 0);
   EXPECT_EQ(o.longer_ms, 0u);
   EXPECT_EQ(o.ringbuf_size, 8u << 20);
@@ -294,13 +294,13 @@ TEST(ParseOptions, KernelPath) {
 }
 
 TEST(ParseOptions, SymbolizeLevels) {
-  EXPECT_EQ(parse({"-s"}).symbolize, SymbolizeLevel::Lines);
-  EXPECT_EQ(parse({"-ss"}).symbolize, SymbolizeLevel::Inlines);
-  EXPECT_EQ(parse({"-sn"}).symbolize, SymbolizeLevel::None);
-  EXPECT_EQ(parse({"-s", "-s"}).symbolize, SymbolizeLevel::Lines);
-  EXPECT_EQ(parse({"--symbolize"}).symbolize, SymbolizeLevel::Lines);
-  EXPECT_EQ(parse({"--symbolize=inlines"}).symbolize, SymbolizeLevel::Inlines);
-  EXPECT_EQ(parse({"--symbolize=none"}).symbolize, SymbolizeLevel::None);
+  EXPECT_EQ(parse({"-s"}).symbolize, SymbLevel::Lines);
+  EXPECT_EQ(parse({"-ss"}).symbolize, SymbLevel::Inlines);
+  EXPECT_EQ(parse({"-sn"}).symbolize, SymbLevel::None);
+  EXPECT_EQ(parse({"-s", "-s"}).symbolize, SymbLevel::Lines);
+  EXPECT_EQ(parse({"--symbolize"}).symbolize, SymbLevel::Lines);
+  EXPECT_EQ(parse({"--symbolize=inlines"}).symbolize, SymbLevel::Inlines);
+  EXPECT_EQ(parse({"--symbolize=none"}).symbolize, SymbLevel::None);
   expect_error({"-sx"},
                "Invalid value 'x' for -s/--symbolize: expected -s, -ss, -sn or "
                "--symbolize=none|lines|inlines");
@@ -322,7 +322,7 @@ TEST(ParseOptions, VerbosityAndVersion) {
 TEST(ParseOptions, BundledShortOptions) {
   Options o = parse({"-TEIvs", "-vefoo", "-vcbpf"});
   EXPECT_TRUE(o.trace && o.interim_stacks);
-  EXPECT_EQ(o.symbolize, SymbolizeLevel::Lines);
+  EXPECT_EQ(o.symbolize, SymbLevel::Lines);
   EXPECT_EQ(o.verbosity, 3);
   EXPECT_EQ(o.entry_globs, (Strings{"foo"}));  // a value-taking option eats the rest of the bundle
   EXPECT_EQ(o.presets, (Strings{"bpf"}));

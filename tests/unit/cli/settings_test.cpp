@@ -52,20 +52,20 @@ TEST(Settings, SessionsSize) {
 }
 
 TEST(Settings, SymbolizationMode) {
-  EXPECT_EQ(with("stacks.symb-mode=none").symbolize, SymbolizeLevel::None);
-  EXPECT_EQ(with("stacks.symb-mode=lines").symbolize, SymbolizeLevel::Lines);
-  EXPECT_EQ(with("stacks.symb-mode=inlines").symbolize, SymbolizeLevel::Inlines);
+  EXPECT_EQ(with("stacks.symb-mode=none").symbolize, SymbLevel::None);
+  EXPECT_EQ(with("stacks.symb-mode=lines").symbolize, SymbLevel::Lines);
+  EXPECT_EQ(with("stacks.symb-mode=inlines").symbolize, SymbLevel::Inlines);
   expect_error("stacks.symb-mode=all",
                "Invalid value 'all' for stacks.symb-mode: expected one of none (n), lines "
                "(linenum, l), inlines (i)");
 }
 
 TEST(Settings, SymbolizationModeUpstreamSpellings) {
-  EXPECT_EQ(with("stacks.symb-mode=linenum").symbolize, SymbolizeLevel::Lines);
-  EXPECT_EQ(with("stacks.symb-mode=n").symbolize, SymbolizeLevel::None);
-  EXPECT_EQ(with("stacks.symb-mode=l").symbolize, SymbolizeLevel::Lines);
-  EXPECT_EQ(with("stacks.symb-mode=i").symbolize, SymbolizeLevel::Inlines);
-  EXPECT_EQ(with("stacks.symb-mode=INLINES").symbolize, SymbolizeLevel::Inlines);
+  EXPECT_EQ(with("stacks.symb-mode=linenum").symbolize, SymbLevel::Lines);
+  EXPECT_EQ(with("stacks.symb-mode=n").symbolize, SymbLevel::None);
+  EXPECT_EQ(with("stacks.symb-mode=l").symbolize, SymbLevel::Lines);
+  EXPECT_EQ(with("stacks.symb-mode=i").symbolize, SymbLevel::Inlines);
+  EXPECT_EQ(with("stacks.symb-mode=INLINES").symbolize, SymbLevel::Inlines);
 }
 
 TEST(Settings, BooleanStackSettings) {

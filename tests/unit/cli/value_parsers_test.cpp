@@ -47,27 +47,26 @@ TEST(ValueParsers, BooleansIgnoreCase) {
 }
 
 TEST(ValueParsers, SymbolizeLevelNamesRoundTrip) {
-  for (auto level : {SymbolizeLevel::None, SymbolizeLevel::Lines, SymbolizeLevel::Inlines}) {
+  for (auto level : {SymbLevel::None, SymbLevel::Lines, SymbLevel::Inlines}) {
     EXPECT_EQ(parse_symbolize_level(symbolize_level_name(level)), level);
   }
-  EXPECT_EQ(symbolize_level_name(SymbolizeLevel::Default), nullptr);
   EXPECT_EQ(failure([] { parse_symbolize_level("default"); }),
             "expected one of none (n), lines (linenum, l), inlines (i)");
 }
 
 TEST(ValueParsers, SymbolizeLevelUpstreamSpellingsAndLetters) {
-  EXPECT_EQ(parse_symbolize_level("linenum"), SymbolizeLevel::Lines);
-  EXPECT_EQ(parse_symbolize_level("n"), SymbolizeLevel::None);
-  EXPECT_EQ(parse_symbolize_level("l"), SymbolizeLevel::Lines);
-  EXPECT_EQ(parse_symbolize_level("i"), SymbolizeLevel::Inlines);
+  EXPECT_EQ(parse_symbolize_level("linenum"), SymbLevel::Lines);
+  EXPECT_EQ(parse_symbolize_level("n"), SymbLevel::None);
+  EXPECT_EQ(parse_symbolize_level("l"), SymbLevel::Lines);
+  EXPECT_EQ(parse_symbolize_level("i"), SymbLevel::Inlines);
   EXPECT_EQ(symbolize_level_name(parse_symbolize_level("linenum")), std::string("lines"));
 }
 
 TEST(ValueParsers, SymbolizeLevelIgnoresCase) {
-  EXPECT_EQ(parse_symbolize_level("NONE"), SymbolizeLevel::None);
-  EXPECT_EQ(parse_symbolize_level("LineNum"), SymbolizeLevel::Lines);
-  EXPECT_EQ(parse_symbolize_level("Lines"), SymbolizeLevel::Lines);
-  EXPECT_EQ(parse_symbolize_level("I"), SymbolizeLevel::Inlines);
+  EXPECT_EQ(parse_symbolize_level("NONE"), SymbLevel::None);
+  EXPECT_EQ(parse_symbolize_level("LineNum"), SymbLevel::Lines);
+  EXPECT_EQ(parse_symbolize_level("Lines"), SymbLevel::Lines);
+  EXPECT_EQ(parse_symbolize_level("I"), SymbLevel::Inlines);
   for (const char* bad : {"", "x", "line", "inline", "linenums"}) {
     EXPECT_NE(failure([&] { parse_symbolize_level(bad); }), "accepted") << bad;
   }

@@ -198,17 +198,6 @@ TEST_F(FuncPlanTest, SelectionSeesPathGlobsInsideFiles) {
   EXPECT_FALSE(parse_selection(opts).has_path_globs());
 }
 
-// The app parses globs before it knows the attach mode: the built-in deny list must follow the
-// options given to planning.
-TEST_F(FuncPlanTest, BuiltinDenyListFollowsThePlanningOptions) {
-  opts.entry_globs = {"*"};
-  GlobSelection sel = parse_selection(opts);
-  opts.fentry = true;
-  opts.fexit_sleep_fix = false;
-  for (const FuncInfo& f : plan_functions(std::move(sel), opts, ksyms).funcs)
-    EXPECT_NE(f.name, "__x64_sys_nanosleep");
-}
-
 TEST_F(FuncPlanTest, PresetsAddTheirGlobs) {
   opts.presets = {"bpf"};
   FuncPlan p = plan();
@@ -326,21 +315,16 @@ TEST_F(FuncPlanTest, FallbackNeedsBtf) {
             "unreadable and there is no BTF in /nonexistent/btf");
 }
 
-TEST_F(FuncPlanTest, FentryNeedsBtfIdsAndDeniesSleepersWithoutTheFix) {
+TEST_F(FuncPlanTest, FentryNeedsBtfIds) {
   opts.fentry = true;
-  opts.fexit_sleep_fix = false;
   opts.entry_globs = {"*"};
   FuncPlan p = plan();
   auto skip = skipped(p);
   EXPECT_EQ(skip["no_btf_func"], "no BTF id, which fentry attach needs");
   EXPECT_EQ(skip["helper_fn.constprop.0"], "no BTF id, which fentry attach needs");
   EXPECT_EQ(skip["vmx_read_guest_seg_ar"], "no BTF id, which fentry attach needs");
-  for (const FuncInfo& f : p.funcs) {
-    EXPECT_NE(f.btf_id, 0u) << f.name;
-    EXPECT_NE(f.name, "__x64_sys_nanosleep");
-  }
-  opts.fexit_sleep_fix = true;
-  EXPECT_NO_THROW(find(plan(), "__x64_sys_nanosleep"));
+  for (const FuncInfo& f : p.funcs) EXPECT_NE(f.btf_id, 0u) << f.name;
+  EXPECT_NO_THROW(find(p, "__x64_sys_nanosleep"));
 }
 
 }  // namespace

@@ -18,11 +18,5 @@ TEST(TextColumns, PaddingCountsColumnsNotBytes) {
   EXPECT_EQ(pad_left("too wide", 3), "too wide");
 }
 
-TEST(TextColumns, TrimRightDropsOnlyTrailingSpaces) {
-  EXPECT_EQ(trim_right("  a b   "), "  a b");
-  EXPECT_EQ(trim_right("    "), "");
-  EXPECT_EQ(trim_right("x"), "x");
-}
-
 }  // namespace
 }  // namespace retsnoop

@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "discovery/file_text.h"
+#include "util/file_text.h"
 #include "fixture_util.h"
 
 namespace retsnoop {

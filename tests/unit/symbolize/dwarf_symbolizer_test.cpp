@@ -25,7 +25,7 @@ class DwarfSymbolizerTest : public ::testing::TestWithParam<const char*> {
   Kallsyms ksyms_ = Kallsyms::parse_text(test::kallsyms_of(*image_, kFakeKaslr));
   uint64_t ret_addr_ = test::fixture_return_addr(GetParam()) + kFakeKaslr;
 
-  DwarfSymbolizer make(SourceDetail detail, const Kallsyms* ksyms = nullptr) {
+  DwarfSymbolizer make(SymbLevel detail, const Kallsyms* ksyms = nullptr) {
     return DwarfSymbolizer(ksyms ? *ksyms : ksyms_, {image_, kFakeKaslr}, detail);
   }
   uint64_t runtime_addr(const std::string& func) {
@@ -34,7 +34,7 @@ class DwarfSymbolizerTest : public ::testing::TestWithParam<const char*> {
 };
 
 TEST_P(DwarfSymbolizerTest, InlineChainOutermostFirstWithCallSites) {
-  SymbolizedAddr s = make(SourceDetail::Inlines).symbolize(ret_addr_, true);
+  SymbolizedAddr s = make(SymbLevel::Inlines).symbolize(ret_addr_, true);
   ASSERT_TRUE(s.found);
   EXPECT_EQ(s.name, "outer_fn");
   EXPECT_EQ(s.offset, ret_addr_ - runtime_addr("outer_fn"));
@@ -51,13 +51,13 @@ TEST_P(DwarfSymbolizerTest, InlineChainOutermostFirstWithCallSites) {
 }
 
 TEST_P(DwarfSymbolizerTest, LinesLevelKeepsRealFunctionLocationOnly) {
-  SymbolizedAddr s = make(SourceDetail::Lines).symbolize(ret_addr_, true);
+  SymbolizedAddr s = make(SymbLevel::Lines).symbolize(ret_addr_, true);
   EXPECT_EQ(str(s.loc), marker_loc(kMain, "CALL_MID", "mid_inline"));
   EXPECT_TRUE(s.inlines.empty());
 }
 
 TEST_P(DwarfSymbolizerTest, ReturnAddressIsLookedUpAtTheCall) {
-  DwarfSymbolizer sym = make(SourceDetail::Inlines);
+  DwarfSymbolizer sym = make(SymbLevel::Inlines);
   SymbolizedAddr as_return = sym.symbolize(ret_addr_, true);
   SymbolizedAddr as_target = sym.symbolize(ret_addr_, false);
   // Same symbol and offset either way; only the source lookup moves back onto the call.
@@ -68,7 +68,7 @@ TEST_P(DwarfSymbolizerTest, ReturnAddressIsLookedUpAtTheCall) {
 }
 
 TEST_P(DwarfSymbolizerTest, StaticFunctionAndTrimmedAbsoluteUnitPath) {
-  DwarfSymbolizer sym = make(SourceDetail::Inlines);
+  DwarfSymbolizer sym = make(SymbLevel::Inlines);
   SymbolizedAddr helper = sym.symbolize(runtime_addr("static_helper"), false);
   EXPECT_EQ(helper.name, "static_helper");
   EXPECT_EQ(helper.offset, 0u);
@@ -89,7 +89,7 @@ TEST_P(DwarfSymbolizerTest, DwarfNameWhenKallsymsNameDiffers) {
   ASSERT_NE(pos, std::string::npos);
   text.replace(pos, 10, " outer_fn.isra.0\n");
   Kallsyms renamed = Kallsyms::parse_text(text);
-  SymbolizedAddr s = make(SourceDetail::Inlines, &renamed).symbolize(ret_addr_, true);
+  SymbolizedAddr s = make(SymbLevel::Inlines, &renamed).symbolize(ret_addr_, true);
   EXPECT_EQ(s.name, "outer_fn.isra.0");
   EXPECT_EQ(s.dwarf_name, "outer_fn");
 }
@@ -97,7 +97,7 @@ TEST_P(DwarfSymbolizerTest, DwarfNameWhenKallsymsNameDiffers) {
 TEST_P(DwarfSymbolizerTest, ModuleAndUnknownAddressesGetKallsymsOnly) {
   std::string text = test::kallsyms_of(*image_, kFakeKaslr) + "ffffffffc0001000 t mod_fn\t[kvm]\n";
   Kallsyms with_module = Kallsyms::parse_text(text);
-  DwarfSymbolizer sym = make(SourceDetail::Inlines, &with_module);
+  DwarfSymbolizer sym = make(SymbLevel::Inlines, &with_module);
   SymbolizedAddr mod = sym.symbolize(0xffffffffc0001010, true);
   EXPECT_EQ(mod.name, "mod_fn");
   EXPECT_EQ(mod.offset, 0x10u);
@@ -107,7 +107,7 @@ TEST_P(DwarfSymbolizerTest, ModuleAndUnknownAddressesGetKallsymsOnly) {
 }
 
 TEST_P(DwarfSymbolizerTest, CachesPerAddressAndKind) {
-  DwarfSymbolizer sym = make(SourceDetail::Inlines);
+  DwarfSymbolizer sym = make(SymbLevel::Inlines);
   SymbolizedAddr first = sym.symbolize(ret_addr_, true);
   EXPECT_EQ(sym.cached_addrs(), 1u);
   SymbolizedAddr again = sym.symbolize(ret_addr_, true);

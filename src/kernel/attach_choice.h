@@ -1,0 +1,39 @@
+// Which mechanism attaches, from -M/-K/-F and the feature table, and what discovery must know
+// about it.
+#pragma once
+
+#include <string>
+
+#include "kernel/features.h"
+#include "attach/tracer_object.h"
+#include "cli/options.h"
+#include "discovery/func_plan.h"
+
+namespace retsnoop {
+
+// Why this kernel cannot attach with kind ("not built into this kernel (CONFIG_KPROBES)"), from
+// the feature table alone; empty when it can.
+std::string attach_blocker(AttachKind kind, const Features& f);
+
+// "kprobes: <why>; fentry: <why>" for every mechanism when none can attach; empty as soon as one
+// can (the slower ones are then not asked: fentry's row attaches a probe program).
+std::string why_nothing_attaches(const Features& f);
+
+// Throws UserError naming what this kernel lacks for any mechanism: BTF (CO-RE and function
+// prototypes), the BPF ring buffer, BPF cookies, a way to attach. btf_path: the kernel's BTF.
+void check_kernel_support(const Features& f, const char* btf_path = "/sys/kernel/btf/vmlinux");
+
+// By default the fastest the kernel supports: multi-kprobe, else single kprobes (on 6.1 with
+// 1,000 functions, as kprobe events, they attach 2.8 times and detach 18 times faster than
+// fentry: bench/attach.sh), else fentry.
+// Throws UserError, with what works instead, when -F or -K is asked of a kernel that cannot do it.
+AttachKind choose_attach_kind(AttachMode mode, const Features& f);
+
+// Whether single kprobes can go through tracefs kprobe events: the programs then find the
+// function by bpf_get_func_ip() (5.15+), and kprobe_events must be writable.
+bool kprobe_events_usable(const Features& f);
+
+// fentry attaches by BTF id.
+void plan_for_attach(PlanOptions& p, AttachKind kind);
+
+}  // namespace retsnoop

@@ -1,0 +1,212 @@
+#include "kernel/features.h"
+
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include <fcntl.h>
+#include <linux/bpf.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+#include "discovery/kernel_btf.h"
+#include "kernel/lockdown.h"
+#include "attach/kprobe_multi_link.h"
+#include "util/owned_fd.h"
+#include "discovery/traceable.h"
+#include "util/errno_names.h"
+#include "util/log.h"
+#include "util/phase_timer.h"
+
+namespace retsnoop {
+
+namespace {
+
+std::string yes_no(int value) { return value > 0 ? "yes" : "no"; }
+std::string yes_or_errno(int value) { return value >= 0 ? yes_no(value) : "no (" + errno_text(-value) + ")"; }
+
+struct FeatureRow {
+  Feature feature;
+  const char* label;
+  int (*probe)(KernelBtf& btf);
+  std::string (*format)(int value) = yes_no;
+};
+
+bool probe_helper(bpf_func_id helper) {
+  return libbpf_probe_bpf_helper(BPF_PROG_TYPE_KPROBE, helper, nullptr) > 0;
+}
+
+int probe_ringbuf(KernelBtf&) { return libbpf_probe_bpf_map_type(BPF_MAP_TYPE_RINGBUF, nullptr) > 0; }
+int probe_func_ip(KernelBtf&) { return probe_helper(BPF_FUNC_get_func_ip); }
+int probe_branch_snapshot(KernelBtf&) { return probe_helper(BPF_FUNC_get_branch_snapshot); }
+int probe_cookie(KernelBtf&) { return probe_helper(BPF_FUNC_get_attach_cookie); }
+
+// "return 0" as a program of this type: the fd, or -errno.
+int load_return_zero(bpf_prog_type type, const char* name, const bpf_prog_load_opts& opts) {
+  const bpf_insn prog[] = {
+      {BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0},
+      {BPF_JMP | BPF_EXIT, 0, 0, 0, 0},
+  };
+  return bpf_prog_load(type, name, "GPL", prog, std::size(prog), &opts);
+}
+
+// Asks for a multi-kprobe link of this kind with an address array it cannot read: a kernel that
+// has the kind fails copying it (EFAULT), one that does not answers EINVAL (unknown attach type)
+// or, built without CONFIG_FPROBE (Debian's 6.1), EOPNOTSUPP. Nothing gets attached. A symbol
+// name that cannot exist would do too, but the kernel looks a name up among all its symbols:
+// 45 ms per probe in the test VMs, against 1 ms.
+bool probe_multi_link(MultiLinkKind kind) {
+  LIBBPF_OPTS(bpf_prog_load_opts, load_opts);
+  load_opts.expected_attach_type = static_cast<bpf_attach_type>(multi_link_attach_type(kind));
+  OwnedFd prog(load_return_zero(BPF_PROG_TYPE_KPROBE, "rs_probe_kmulti", load_opts));
+  if (!prog) return false;
+  MultiLinkTargets targets;
+  // Page 0 is never mapped (vm.mmap_min_addr).
+  targets.addrs = reinterpret_cast<const unsigned long*>(alignof(unsigned long));
+  targets.cnt = 1;
+  OwnedFd link(create_multi_link(prog.get(), kind, targets));
+  return link.get() != -EOPNOTSUPP && link.get() != -EINVAL;
+}
+
+int probe_multi_kprobe(KernelBtf&) { return probe_multi_link(MultiLinkKind::Entry); }
+
+// 535a3692ba72 "bpf: Add support for kprobe session attach" (6.10).
+int probe_kprobe_session(KernelBtf&) { return probe_multi_link(MultiLinkKind::Session); }
+
+// The kprobe PMU (4.17) and tracefs kprobe_events both come with CONFIG_KPROBE_EVENTS, which
+// needs CONFIG_KPROBES; single kprobes attach through either. sysfs is there: the BTF that
+// retsnoop requires lives in it.
+int probe_kprobes(KernelBtf&) {
+  if (access("/sys/bus/event_source/devices/kprobe", F_OK) == 0) return 1;
+  for (const std::string& dir : kDefaultTracefsDirs)
+    if (access((dir + "/kprobe_events").c_str(), F_OK) == 0) return 1;
+  return 0;
+}
+
+// Functions to attach the fentry probe to, the first one this kernel's BTF has: the kernel keeps
+// bpf_fentry_test1 for BPF tests to attach to (only BPF_PROG_TEST_RUN calls it; it needs
+// CONFIG_NET); do_nanosleep is in every kernel, and whoever sleeps while the probe is attached
+// runs a program that only returns.
+constexpr const char* kFentryProbeTargets[] = {"bpf_fentry_test1", "do_nanosleep"};
+
+int fentry_probe_target(KernelBtf& btf, const char*& name) {
+  for (const char* candidate : kFentryProbeTargets) {
+    name = candidate;
+    if (int id = btf.type_id(BTF_KIND_FUNC, candidate)) return id;
+  }
+  return 0;
+}
+
+// Loading a trampoline program proves little: building and installing the trampoline happens
+// only at attach, and can fail there. So attach for real, for a moment. 1, or the -errno of the
+// step that refused (-v -v says which).
+int probe_fentry_attach(KernelBtf& btf) {
+  const char* target = nullptr;
+  LIBBPF_OPTS(bpf_prog_load_opts, load_opts);
+  load_opts.expected_attach_type = BPF_TRACE_FENTRY;
+  load_opts.attach_btf_id = fentry_probe_target(btf, target);
+  if (!load_opts.attach_btf_id) return -ENOENT;
+  OwnedFd prog(load_return_zero(BPF_PROG_TYPE_TRACING, "rs_probe_fentry", load_opts));
+  if (!prog) {
+    logf(LOG_DEBUG, "fentry probe: loading for %s: %s\n", target, errno_text(-prog.get()).c_str());
+    return prog.get();
+  }
+  OwnedFd link(bpf_link_create(prog.get(), 0, BPF_TRACE_FENTRY, nullptr));
+  if (!link) logf(LOG_DEBUG, "fentry probe: attaching to %s: %s\n", target, errno_text(-link.get()).c_str());
+  return link ? 1 : link.get();
+}
+
+// available_filter_functions says what ftrace can attach to (discovery guesses from kallsyms and
+// BTF without it), and kprobe events live next to it. 1, or the -errno of the first directory.
+int probe_tracefs(KernelBtf&) {
+  int err = 0;
+  for (const std::string& dir : kDefaultTracefsDirs) {
+    OwnedFd fd(open((dir + "/available_filter_functions").c_str(), O_RDONLY | O_CLOEXEC));
+    if (fd) return 1;
+    if (!err) err = errno;
+  }
+  return -err;
+}
+
+int probe_lockdown(KernelBtf&) { return read_lockdown(); }
+
+// The rows below have no probe of their own that is cheaper than asking BTF for what the
+// change introduced; each names the commit.
+
+// 68ca5d4eebb8 "bpf: support BPF cookie in raw tracepoint (raw_tp, tp_btf) programs" (6.10).
+int probe_raw_tp_cookie(KernelBtf& btf) {
+  return btf.has_member(BTF_KIND_UNION, "bpf_attr", "raw_tracepoint.cookie");
+}
+
+// 2fcc82411e74 "bpf, x86: Attach a cookie to fentry/fexit/fmod_ret/lsm." (5.19) stores it here.
+int probe_fentry_cookie(KernelBtf& btf) {
+  return btf.has_member(BTF_KIND_STRUCT, "bpf_tramp_link", "cookie");
+}
+
+// The "missed" counters of kprobe-multi and perf-event kprobe links, and kprobe programs'
+// recursion_misses, came in one series (6.7: "bpf: Add missed value to kprobe_multi link info").
+int probe_miss_counters(KernelBtf& btf) {
+  return btf.has_member(BTF_KIND_STRUCT, "bpf_link_info", "kprobe_multi.missed");
+}
+
+constexpr FeatureRow kRows[] = {
+    {Feature::Ringbuf, "BPF ringbuf map supported", probe_ringbuf},
+    {Feature::FuncIp, "bpf_get_func_ip() supported", probe_func_ip},
+    {Feature::BranchSnapshot, "bpf_get_branch_snapshot() supported",
+     probe_branch_snapshot},
+    {Feature::BpfCookie, "BPF cookie supported", probe_cookie},
+    {Feature::MultiKprobe, "multi-attach kprobe supported", probe_multi_kprobe},
+    {Feature::KprobeSession, "kprobe session supported", probe_kprobe_session},
+    {Feature::RawTpCookie, "raw tracepoint cookie supported", probe_raw_tp_cookie},
+    {Feature::FentryCookie, "fentry/fexit cookie supported", probe_fentry_cookie},
+    {Feature::ProbeMissCounters, "kprobe missed counters supported",
+     probe_miss_counters},
+    {Feature::Kprobes, "kprobes supported", probe_kprobes},
+    {Feature::FentryAttach, "fentry/fexit attach supported", probe_fentry_attach, yes_or_errno},
+    {Feature::Tracefs, "tracefs readable", probe_tracefs, yes_or_errno},
+    {Feature::Lockdown, "kernel lockdown", probe_lockdown, lockdown_text},
+};
+
+constexpr bool rows_follow_enum() {
+  for (size_t i = 0; i < std::size(kRows); ++i)
+    if (static_cast<size_t>(kRows[i].feature) != i) return false;
+  return std::size(kRows) == static_cast<size_t>(Feature::Count);
+}
+static_assert(rows_follow_enum(), "one row per feature, in enum order");
+
+constexpr const FeatureRow& row_of(Feature f) { return kRows[static_cast<size_t>(f)]; }
+
+}  // namespace
+
+Features::Features() = default;
+Features::~Features() = default;
+Features::Features(Features&&) noexcept = default;
+Features& Features::operator=(Features&&) noexcept = default;
+
+Features Features::detect() {
+  Features f;
+  f.btf_ = std::make_unique<KernelBtf>();
+  return f;
+}
+
+Features Features::fixed(std::initializer_list<std::pair<Feature, int>> values) {
+  Features f;
+  f.values_.fill(0);
+  for (const auto& [feature, value] : values) f.values_[static_cast<size_t>(feature)] = value;
+  return f;
+}
+
+int Features::value(Feature f) const {
+  auto& v = values_[static_cast<size_t>(f)];
+  if (!v) v = timed(row_of(f).label, [&] { return row_of(f).probe(*btf_); });
+  return *v;
+}
+
+std::string Features::report() const {
+  std::string out = "Feature detection:\n";
+  for (const auto& row : kRows)
+    out.append("\t").append(row.label).append(": ").append(row.format(value(row.feature))).append("\n");
+  return out;
+}
+
+}  // namespace retsnoop

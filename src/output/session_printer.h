@@ -1,0 +1,74 @@
+// Formats and writes sessions on a thread of its own. The ring buffer consumer only decodes and
+// queues them, so under a flood the BPF ring buffer drains at decoding speed, not at the speed of
+// symbolization, formatting and the terminal; the backlog waits in memory instead of being
+// dropped by the kernel.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "output/output_sink.h"
+#include "events/session.h"
+
+namespace retsnoop {
+
+class SessionPrinter {
+ public:
+  using Format = std::function<std::string(const Session&)>;
+  using Clock = std::chrono::steady_clock;
+
+  // format runs on the printer thread only (the symbolizer behind it is not thread-safe).
+  // Sessions beyond max_queued_bytes of backlog are refused. Throws UserError when the thread
+  // cannot be started.
+  SessionPrinter(Format format, OutputSink& out, size_t max_queued_bytes);
+  // Abandons whatever is still queued.
+  ~SessionPrinter();
+  SessionPrinter(const SessionPrinter&) = delete;
+  SessionPrinter& operator=(const SessionPrinter&) = delete;
+
+  // Queues s; false, leaving s alone, when the backlog is full.
+  bool push(Session&& s);
+  // Keeps printing until the queue is empty or deadline passes, then stops the thread; what is
+  // still queued stays unprinted. A thread still blocked writing shortly after the deadline (a
+  // reader that stopped reading) has its write abandoned, and so has the output.
+  void finish(Clock::time_point deadline);
+  uint64_t printed() const { return printed_.load(std::memory_order_relaxed); }
+  // True once formatting threw: the printer stopped, and finish() rethrows the exception.
+  bool failed() const { return failed_.load(); }
+
+ private:
+  void run();
+  bool next(Session& s);
+  void write(std::string&& text);
+  void flush();
+  void stop_thread(Clock::time_point abandon_at);
+
+  Format format_;
+  OutputSink& out_;
+  std::string pending_;  // formatted text not written yet (printer thread only)
+  uint64_t pending_sessions_ = 0;  // sessions in pending_
+  size_t max_queued_bytes_;
+
+  std::mutex mu_;
+  std::condition_variable wake_;     // printer: work arrived or stop
+  std::condition_variable drained_;  // finish(): the queue ran empty
+  std::deque<Session> queue_;
+  size_t queued_bytes_ = 0;
+  bool draining_ = false;  // finish() called: exit once the queue is empty
+  bool abandon_ = false;   // exit after the session being printed
+  bool done_ = false;      // the thread has printed its last session
+  std::condition_variable exited_;  // stop_thread(): done_ turned true
+  std::atomic<uint64_t> printed_{0};
+  std::exception_ptr error_;  // set by the printer thread before done_
+  std::atomic<bool> failed_{false};
+  std::thread thread_;
+};
+
+}  // namespace retsnoop

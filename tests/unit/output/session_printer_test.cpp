@@ -1,0 +1,104 @@
+#include "output/session_printer.h"
+
+#include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <future>
+
+namespace retsnoop {
+namespace {
+
+using Clock = SessionPrinter::Clock;
+
+// Output captured in a memory file; read it once the printer has finished.
+class MemFile {
+ public:
+  MemFile() : fd_(memfd_create("rs_printer_test", MFD_CLOEXEC)), sink_(fd_) {}
+  ~MemFile() { close(fd_); }
+  OutputSink& get() { return sink_; }
+  std::string text() {
+    std::string out(size_t(lseek(fd_, 0, SEEK_END)), '\0');
+    EXPECT_EQ(pread(fd_, out.data(), out.size(), 0), ssize_t(out.size()));
+    return out;
+  }
+
+ private:
+  int fd_;
+  OutputSink sink_;
+};
+
+Session numbered(uint64_t id) { return Session{.id = id}; }
+
+std::string id_line(const Session& s) { return std::to_string(s.id) + "\n"; }
+
+TEST(SessionPrinter, PrintsEverythingQueuedInOrder) {
+  MemFile out;
+  SessionPrinter p(id_line, out.get(), 1 << 20);
+  for (uint64_t id = 1; id <= 5; ++id) ASSERT_TRUE(p.push(numbered(id)));
+  p.finish(Clock::now() + std::chrono::seconds(10));
+  EXPECT_EQ(out.text(), "1\n2\n3\n4\n5\n");
+  EXPECT_EQ(p.printed(), 5u);
+}
+
+// The first session blocks the printer until released, so the others pile up in the queue.
+class BlockedPrinter : public ::testing::Test {
+ protected:
+  std::promise<void> release_;
+  std::shared_future<void> released_ = release_.get_future().share();
+  MemFile out_;
+  SessionPrinter::Format format_ = [this](const Session& s) {
+    if (s.id == 1) released_.wait();
+    return id_line(s);
+  };
+};
+
+TEST_F(BlockedPrinter, FullBacklogRefusesSessions) {
+  SessionPrinter p(format_, out_.get(), 3 * sizeof(Session));
+  uint64_t accepted = 0;
+  for (uint64_t id = 1; p.push(numbered(id)); ++id) ++accepted;
+  // Three fit in the queue, plus the first if the printer took it already.
+  EXPECT_GE(accepted, 3u);
+  EXPECT_LE(accepted, 4u);
+  release_.set_value();
+  p.finish(Clock::now() + std::chrono::seconds(10));
+  EXPECT_EQ(p.printed(), accepted);
+}
+
+TEST_F(BlockedPrinter, StopLeavesTheBacklogUnprinted) {
+  SessionPrinter p(format_, out_.get(), 1 << 20);
+  for (uint64_t id = 1; id <= 100; ++id) ASSERT_TRUE(p.push(numbered(id)));
+  auto releaser = std::async(std::launch::async, [&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    release_.set_value();
+  });
+  p.finish(Clock::now() + std::chrono::milliseconds(20));
+  EXPECT_EQ(p.printed(), 1u);  // the one being printed when the grace period ended
+  EXPECT_EQ(out_.text(), "1\n");
+}
+
+// Sessions written into a failed output are not counted as printed, and the rest stays queued.
+TEST(SessionPrinter, FailedOutputStopsPrinting) {
+  int fd = open("/dev/full", O_WRONLY | O_CLOEXEC);
+  OutputSink full(fd);
+  SessionPrinter p(id_line, full, 1 << 20);
+  for (uint64_t id = 1; id <= 3; ++id) ASSERT_TRUE(p.push(numbered(id)));
+  p.finish(Clock::now() + std::chrono::seconds(10));
+  EXPECT_EQ(p.printed(), 0u);
+  EXPECT_TRUE(full.failed());
+  close(fd);
+}
+
+TEST(SessionPrinter, FormattingErrorReachesFinish) {
+  MemFile out;
+  SessionPrinter p([](const Session&) -> std::string { throw std::runtime_error("no memory"); }, out.get(),
+                   1 << 20);
+  ASSERT_TRUE(p.push(numbered(1)));
+  while (!p.failed()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  EXPECT_THROW(p.finish(Clock::now()), std::runtime_error);
+}
+
+}  // namespace
+}  // namespace retsnoop
