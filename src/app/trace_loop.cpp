@@ -196,9 +196,10 @@ void refresh_bpf_symbols(Kallsyms& ksyms) {
   logf(LOG_DEBUG, "Re-read [bpf] symbols in %.1f ms.\n", seconds_since(t0) * 1000);
 }
 
-// Before the functions. Handlers sharing an address run newest first, and returns unwind in
-// reverse order of entry: probes registered first hit after the entry handler of their function
-// and before its exit handler, so "kprobe:f" and "kretprobe:f" show inside f's call.
+// Before the functions. Kprobe handlers sharing an address run newest first, and returns unwind
+// in reverse order of entry: probes registered first hit after the kprobe or multi-kprobe entry
+// handler of their function and before its exit handler, so "kprobe:f" and "kretprobe:f" show
+// inside f's call. (An fentry trampoline runs after every kprobe at the same site.)
 std::optional<ProbeAttacher> attach_probes(TracerObject& obj, const ProbeTable& table) {
   if (table.empty()) return std::nullopt;
   auto t0 = Clock::now();
