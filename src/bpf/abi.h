@@ -112,6 +112,11 @@ struct rs_session_rec {
 	rs_u32 trace_lost; /* -T records that did not fit in the ring buffer */
 	rs_u32 running;    /* interim: outermost frames whose calls had not returned yet */
 	rs_u32 pad;
+	/*
+	 * Session id that the -T records carry: the final report's. An interim report names it so
+	 * that user space shows it the records received so far.
+	 */
+	rs_u64 trace_id;
 };
 
 /* -T record: one entry or exit of a traced function. */

@@ -304,13 +304,12 @@ static __always_inline bool output_part(struct rs_part_hdr *hdr, __u32 type, __u
 
 /*
  * Sends the chain of interest, the stitched chain below it and the captured stacks as session
- * id: parts first, the header last. An interim report (-I) carries no -T records: they belong to
- * the final one.
+ * id: parts first, the header last. -T records are sent once, under s->id; an interim report
+ * (-I) counts those sent so far, which user space shows with it and keeps for the final one.
  */
 static __always_inline void session_report(struct session *s, __u64 id, __u32 flags, __u64 now)
 {
 	struct rs_chain *c = &s->chain;
-	bool interim = flags & RS_SESS_INTERIM;
 	bool ok = true;
 
 	__sync_fetch_and_add(&stats.sessions_reported, 1);
@@ -322,8 +321,9 @@ static __always_inline void session_report(struct session *s, __u64 id, __u32 fl
 	s->rec.depth = c->max_depth;
 	s->rec.saved_depth = rs_chain_stitched_depth(c);
 	s->rec.running = c->depth;
-	s->rec.trace_cnt = interim ? 0 : s->trace_cnt;
-	s->rec.trace_lost = interim ? 0 : s->trace_lost;
+	s->rec.trace_id = s->id;
+	s->rec.trace_cnt = s->trace_cnt;
+	s->rec.trace_lost = s->trace_lost;
 	ok &= output_part(&c->frames_hdr, RS_REC_FRAMES, s->rec.depth, RS_MAX_DEPTH,
 			  sizeof(struct rs_frame), id);
 	if (s->rec.saved_depth)

@@ -176,7 +176,7 @@ std::optional<Session> SessionAssembler::finish(const rs_session_rec& rec) {
   s.calls = stack_calls(parts.frames, parts.saved, rec.running);
   s.kstack.assign(parts.kstack.rbegin(), parts.kstack.rend());
   for (auto it = parts.lbr.rbegin(); it != parts.lbr.rend(); ++it) s.lbr.push_back({it->from, it->to});
-  s.trace = std::move(parts.trace);
+  s.trace = s.interim ? trace_so_far(rec.trace_id) : std::move(parts.trace);
   s.trace_lost = rec.trace_lost + (rec.trace_cnt > s.trace.size() ? rec.trace_cnt - s.trace.size() : 0);
   s.incomplete = parts_missing(rec, parts.frames.size(), parts.saved.size(), parts.kstack.size(),
                                parts.lbr.size());
@@ -184,6 +184,13 @@ std::optional<Session> SessionAssembler::finish(const rs_session_rec& rec) {
   if (s.incomplete) ++stats_.incomplete;
   log_session(s, rec);
   return s;
+}
+
+// An interim report shows the -T records of its session received so far; they stay pending for
+// the final report.
+std::vector<TraceRecord> SessionAssembler::trace_so_far(uint64_t trace_id) const {
+  auto it = pending_.find(trace_id);
+  return it == pending_.end() ? std::vector<TraceRecord>{} : it->second.trace;
 }
 
 void SessionAssembler::evict_orphans() {

@@ -134,6 +134,34 @@ TEST(SessionAssembler, ProbeHitsKeepTheirPlaceAmongCalls) {
   EXPECT_EQ(s->trace_lost, 0u);
 }
 
+// -T records travel once, under the final report's id: an interim report shows those received so
+// far, and the final report still gets them all.
+TEST(SessionAssembler, InterimReportShowsTheTraceSoFar) {
+  SessionAssembler a;
+  rs_call_rec entry{RS_REC_CALL, 1, 1, 0, 4, 2, 0, 100, 0};
+  rs_probe_rec hit{RS_REC_PROBE, 2, 0, 4, 0, 1, 150};
+  rs_call_rec exit{RS_REC_CALL, 1, 0, 0, 4, 2, 2, 200, 0};
+  a.consume(&entry, sizeof(entry));
+  a.consume(&hit, sizeof(hit));
+  auto interim = header(9, 0, 0, RS_SESS_ERROR | RS_SESS_INTERIM);
+  interim.trace_id = 4;
+  interim.trace_cnt = 2;
+  auto first = feed(a, interim);
+  ASSERT_TRUE(first);
+  EXPECT_TRUE(first->interim);
+  ASSERT_EQ(first->trace.size(), 2u);
+  EXPECT_EQ(first->trace[1].event, TraceEvent::Probe);
+  EXPECT_EQ(first->trace_lost, 0u);
+  a.consume(&exit, sizeof(exit));
+  auto final_rec = header(4, 0, 0, 0);
+  final_rec.trace_id = 4;
+  final_rec.trace_cnt = 3;
+  auto last = feed(a, final_rec);
+  ASSERT_TRUE(last);
+  EXPECT_EQ(last->trace.size(), 3u);
+  EXPECT_EQ(a.pending(), 0u);
+}
+
 // BPF sends a saved chain only when it stitches (src/bpf/chain.h): its deeper levels follow.
 TEST(SessionAssembler, SavedChainLevelsBelowTheReportedOnesAreStitched) {
   SessionAssembler a;
