@@ -1,9 +1,28 @@
 #!/usr/bin/env bash
 # Installs dependencies (idempotent) and builds everything into ${BUILD_DIR:-build}.
+#
+# Usage: build.sh [--arch amd64|arm64]
+#   arm64: cross-compiles the static retsnoop, the reproducer and the e2e tools into
+#   ${BUILD_DIR:-build-arm64} (unit tests and benchmarks run on the build host, so they are
+#   built for amd64 only).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-build=${BUILD_DIR:-$root/build}
+arch=amd64
+if [ "${1:-}" = --arch ]; then arch=${2:?}; fi
 
-bash "$root/scripts/setup-deps.sh"
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+case "$arch" in
+  amd64)
+    build=${BUILD_DIR:-$root/build}
+    cross=()
+    ;;
+  arm64)
+    build=${BUILD_DIR:-$root/build-arm64}
+    cross=(-DCMAKE_TOOLCHAIN_FILE="$root/cmake/aarch64-linux-gnu.cmake" -DRETSNOOP_TESTS=OFF
+      -DRETSNOOP_BENCH=OFF)
+    ;;
+  *) echo "build: unknown architecture '$arch' (amd64 or arm64)" >&2; exit 2 ;;
+esac
+
+bash "$root/scripts/setup-deps.sh" --arch "$arch"
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo "${cross[@]}" >/dev/null
 cmake --build "$build" -j"$(nproc)"

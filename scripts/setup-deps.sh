@@ -1,14 +1,38 @@
 #!/usr/bin/env bash
 # Installs every build, test and VM dependency from Debian packages. Idempotent: only missing
 # packages are installed, and apt-get update runs only when something is missing.
+#
+# Usage: setup-deps.sh [--arch amd64|arm64]
+#   arm64: also the cross compiler, the arm64 static libraries (Debian multiarch) and the arm64
+#   system emulator, for build-arm64/ and its test VMs.
 set -euo pipefail
+
+ARCH=amd64
+if [ "${1:-}" = --arch ]; then ARCH=${2:?}; fi
 
 PKGS=(
   build-essential cmake pkg-config clang llvm
   libbpf-dev libelf-dev libdw-dev zlib1g-dev libzstd-dev liblzma-dev libbz2-dev
   bpftool libgtest-dev libbenchmark-dev nlohmann-json3-dev
   qemu-system-x86 busybox-static
+  scdoc man-db zsh
 )
+case "$ARCH" in
+  amd64) ;;
+  arm64)
+    PKGS+=(g++-aarch64-linux-gnu qemu-system-arm
+      libbpf-dev:arm64 libelf-dev:arm64 libdw-dev:arm64 zlib1g-dev:arm64 libzstd-dev:arm64
+      liblzma-dev:arm64 libbz2-dev:arm64)
+    SUDO=""
+    [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+    if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+      echo "setup: adding the arm64 package architecture"
+      $SUDO dpkg --add-architecture arm64
+      $SUDO apt-get update -qq
+    fi
+    ;;
+  *) echo "setup: unknown architecture '$ARCH' (amd64 or arm64)" >&2; exit 2 ;;
+esac
 
 missing=()
 for p in "${PKGS[@]}"; do

@@ -29,13 +29,14 @@
 #include "util/error.h"
 #include "util/log.h"
 #include "util/phase_timer.h"
+#include "util/version.h"
 
 namespace retsnoop {
 
 namespace {
 
 int print_version(const Options& opts) {
-  std::printf("retsnoop v%s\n", RETSNOOP_VERSION);
+  std::printf("retsnoop v%s\n", retsnoop_version());
   if (opts.verbosity > 0) {
     check_privileges();
     std::fputs(Features::detect().report().c_str(), stdout);

@@ -20,12 +20,11 @@
 #include "kernel/features.h"
 #include "app/receiver.h"
 #include "filter/session_filter.h"
+#include "output/session_report.h"
 #include "attach/attacher.h"
 #include "attach/probe_attacher.h"
 #include "attach/shared_knob.h"
 #include "discovery/kallsyms.h"
-#include "format/json_view.h"
-#include "format/session_view.h"
 #include "symbolize/awaiting_symbolizer.h"
 #include "util/error.h"
 #include "util/file_text.h"
@@ -91,6 +90,11 @@ FormatOptions format_options(const Options& o, SymbLevel symb) {
   f.lbr = o.lbr;
   f.lbr_max_count = o.lbr_max_count;
   return f;
+}
+
+ReportOptions report_options(const Options& o) {
+  return {o.json, o.summary, std::chrono::seconds(o.summary_interval_s), o.export_trace,
+          o.export_folded};
 }
 
 // Status lines go to standard output like the sessions; when it can no longer take them (a
@@ -243,6 +247,7 @@ int finish_status(StopCause cause, const StopSignal& stop, const OutputSink& out
 }  // namespace
 
 int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
+  SessionReport report(report_options(in.opts));
   TracerConfig cfg = tracer_config(in.opts, in.kind, in.probes);
   cfg.kprobe_session = in.features.has(Feature::KprobeSession);
   cfg.kprobe_events = in.kind == AttachKind::Kprobe && in.opts.kprobe_events && kprobe_events_usable(in.features);
@@ -262,14 +267,13 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
 
   FormatOptions fopts = format_options(in.opts, in.symb_level);
   AwaitingSymbolizer symbolizer(in.symbolizer, ksyms_loaded);
-  FormatContext ctx{in.funcs, symbolizer, fopts, in.probes};
+  FormatContext ctx{in.funcs, symbolizer, fopts, &report.host(), in.probes};
   int64_t clock_offset = mono_to_real_ns();
   SessionFilter filter{ErrorFilter(in.opts.allow_errors, in.opts.deny_errors),
                        RetvalFilter(in.opts.allow_retvals, in.opts.deny_retvals)};
-  Receiver receiver(*obj, in.funcs, filter,
-                    [&, format = in.opts.json ? format_session_json : format_session](
-                        const Session& s) { return format(s, ctx, clock_offset); },
-                    out);
+  Receiver receiver(
+      *obj, in.funcs, filter, [&](const Session& s) { return report.format(s, ctx, clock_offset); },
+      out);
   StopCause cause = res.interrupted ? StopCause::Signal : receiver.run(stop);
 
   report_missed_hits(*attacher, *obj, in.kind, in.features);
@@ -287,6 +291,7 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
   std::snprintf(done, sizeof(done), "DONE in %lld ms.\n",
                 (long long)std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t1).count());
   print_status(out, done);
+  print_status(out, report.finish());
   std::fputs(final_loss_report(counts).c_str(), stderr);
   if (log_enabled(LOG_INFO)) std::fputs(session_summary(counts).c_str(), stderr);
   return finish_status(cause, stop, out, counts.lost());

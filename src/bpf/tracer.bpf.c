@@ -479,7 +479,7 @@ int rs_kexit(struct pt_regs *ctx)
 	struct lbr_snap lbr;
 
 	lbr_snapshot(&lbr);
-	return handle_exit(ctx, bpf_get_attach_cookie(ctx), ctx->ax, &lbr);
+	return handle_exit(ctx, bpf_get_attach_cookie(ctx), PT_REGS_RC(ctx), &lbr);
 }
 
 /*
@@ -510,7 +510,7 @@ int rs_kevexit(struct pt_regs *ctx)
 
 	lbr_snapshot(&lbr);
 	id = func_id_of_ip(ctx);
-	return id < 0 ? 0 : handle_exit(ctx, id, ctx->ax, &lbr);
+	return id < 0 ? 0 : handle_exit(ctx, id, PT_REGS_RC(ctx), &lbr);
 }
 
 SEC("kprobe.multi")
@@ -525,7 +525,7 @@ int rs_kmexit(struct pt_regs *ctx)
 	struct lbr_snap lbr;
 
 	lbr_snapshot(&lbr);
-	return handle_exit(ctx, bpf_get_attach_cookie(ctx), ctx->ax, &lbr);
+	return handle_exit(ctx, bpf_get_attach_cookie(ctx), PT_REGS_RC(ctx), &lbr);
 }
 
 /*
@@ -542,7 +542,7 @@ int rs_ksession(struct pt_regs *ctx)
 
 	if (bpf_session_is_return()) {
 		lbr_snapshot(&lbr);
-		return handle_exit(ctx, bpf_get_attach_cookie(ctx), ctx->ax, &lbr);
+		return handle_exit(ctx, bpf_get_attach_cookie(ctx), PT_REGS_RC(ctx), &lbr);
 	}
 	handle_entry(ctx, bpf_get_attach_cookie(ctx));
 	return 0; /* 0: run again at return */

@@ -7,6 +7,8 @@
  */
 #ifndef RETSNOOP_VMLINUX_MIN_H
 #define RETSNOOP_VMLINUX_MIN_H
+/* Tells libbpf's bpf_tracing.h that struct pt_regs has the kernel's field names (x86: ax, not rax). */
+#define __VMLINUX_H__
 
 #include <linux/types.h>
 #include <linux/bpf.h>
@@ -15,11 +17,29 @@
 
 #pragma clang attribute push(__attribute__((preserve_access_index)), apply_to = record)
 
-/* x86-64 register frame as the kprobe handlers receive it. */
+/*
+ * The register frame kprobe handlers receive, per target architecture. Programs read it only
+ * through libbpf's PT_REGS_*() macros, which know each architecture's register names.
+ */
+#if defined(__TARGET_ARCH_x86)
 struct pt_regs {
 	unsigned long r15, r14, r13, r12, bp, bx, r11, r10, r9, r8;
 	unsigned long ax, cx, dx, si, di, orig_ax, ip, cs, flags, sp, ss;
 };
+#elif defined(__TARGET_ARCH_arm64)
+/* The UAPI frame, which the kernel's struct pt_regs starts with; PT_REGS_*() read it. */
+struct user_pt_regs {
+	__u64 regs[31];
+	__u64 sp;
+	__u64 pc;
+	__u64 pstate;
+};
+struct pt_regs {
+	struct user_pt_regs user_regs;
+};
+#else
+#error "retsnoop's BPF programs support x86 and arm64 (__TARGET_ARCH_x86 or __TARGET_ARCH_arm64)"
+#endif
 
 struct task_struct {
 	int pid;

@@ -43,4 +43,10 @@ uint64_t parse_lbr_flags(std::string_view spec) {
   }
 }
 
+std::vector<std::string_view> lbr_spec_names() {
+  std::vector<std::string_view> names;
+  for (const auto& n : kLbrNames) names.push_back(n.name);
+  return names;
+}
+
 }  // namespace retsnoop

@@ -27,6 +27,9 @@ enum LongOnlyKey {
   kUsage,
   kAllowRetval,
   kDenyRetval,
+  kSummary,
+  kExportTrace,
+  kExportFolded,
 };
 
 enum Group { kTargeting = 1, kModes, kFilters, kMisc, kHelp };
@@ -117,6 +120,11 @@ SymbLevel symbolize_arg(const char* arg) {
   } catch (const InvalidValue&) {
     throw InvalidValue("expected -s, -ss, -sn or --symbolize=none|lines|inlines");
   }
+}
+
+const char* output_path(const char* arg) {
+  if (!*arg) throw InvalidValue("expected a path");
+  return arg;
 }
 
 void print_help(CliState& st, unsigned flags) {
@@ -230,6 +238,16 @@ const OptionSpec kOptions[] = {
      [](CliState& st, const char* arg) { apply_setting(st.opts, arg); }},
     {{"json", kJson, nullptr, 0, "Print each session as one JSON object."},
      [](CliState& st, const char*) { st.opts.json = true; }},
+    {{"summary", kSummary, nullptr, 0,
+      "At exit, report the unique failing stacks with their counts, first and last seen, most "
+      "frequent first (JSON with --json); -C summary.interval also reports them periodically."},
+     [](CliState& st, const char*) { st.opts.summary = true; }},
+    {{"export-trace", kExportTrace, "FILE", 0,
+      "Also write the -T call traces to FILE as Chrome trace-event JSON (Perfetto, speedscope)."},
+     [](CliState& st, const char* arg) { st.opts.export_trace = output_path(arg); }},
+    {{"export-folded", kExportFolded, "FILE", 0,
+      "At exit, write the failing stacks to FILE as folded stacks with counts, for flame graphs."},
+     [](CliState& st, const char* arg) { st.opts.export_folded = output_path(arg); }},
 
     {{nullptr, 0, nullptr, 0, "Help and version:", kHelp}, nullptr},
     {{"version", 'V', nullptr, 0, "Print the version; with -v also detect kernel features."},

@@ -55,6 +55,9 @@ struct Options {
   int verbosity = 0;  // -v count
   bool show_version = false;
   bool json = false;  // --json
+  bool summary = false;          // --summary: unique failing stacks with counts at exit
+  std::string export_trace;      // --export-trace=FILE: -T sessions as Chrome trace events
+  std::string export_folded;     // --export-folded=FILE: failing stacks folded, for flame graphs
   bool help_shown = false;  // --help, --usage or --config-help was printed: the caller exits 0
 
   // -C KEY=VALUE settings.
@@ -65,6 +68,7 @@ struct Options {
   bool stacks_emit_addrs = false;
   bool stacks_unfiltered = false;
   bool stacks_dec_offs = false;
+  uint32_t summary_interval_s = 0;  // with --summary: also report every N seconds; 0: at exit only
 };
 
 }  // namespace retsnoop

@@ -101,6 +101,9 @@ void check_conflicts(const Options& opts) {
   }
   if (!opts.probes.empty() && !opts.trace)
     throw UserError("-J needs -T: injected probes show in the function call trace", kHelpHint);
+  if (!opts.export_trace.empty() && !opts.trace) {
+    throw UserError("--export-trace needs -T: only call traces have slices to export", kHelpHint);
+  }
 }
 
 }  // namespace

@@ -16,6 +16,7 @@ struct Setting {
   const char* doc;
   void (*apply)(Options& opts, std::string_view value);
   std::string (*show)(const Options& opts);
+  std::vector<std::string> words = {};  // completion candidates, when the values are a choice
 };
 
 // The kernel takes the ring buffer size as the u32 max_entries of the map, a power of two of at
@@ -28,6 +29,19 @@ constexpr uint64_t kMaxRingbufSize = 1ull << 31;
 // 6 KiB per session (the call chains, kernel stack and LBR records of struct session in
 // tracer.bpf.c), so even this bound asks for 24 GiB; the load says when the kernel can't.
 constexpr uint64_t kMaxSessions = 1u << 22;
+
+// A day: a service that wants rarer reports restarts more often than that anyway.
+constexpr uint32_t kMaxSummaryInterval = 86400;
+
+uint32_t parse_seconds(std::string_view value) {
+  if (value == "0") return 0;
+  try {
+    return parse_positive(value, kMaxSummaryInterval);
+  } catch (const InvalidValue&) {
+    throw InvalidValue("expected a number of seconds from 0 to " +
+                       std::to_string(kMaxSummaryInterval));
+  }
+}
 
 uint32_t parse_ringbuf_size(std::string_view value) {
   uint64_t size = parse_byte_size(value);
@@ -48,10 +62,16 @@ std::string bool_values() { return kBoolChoices; }
 std::string ringbuf_values() { return "a power of two from 4K to 2G, with an optional K, M or G suffix"; }
 std::string sessions_values() { return "1 to " + std::to_string(kMaxSessions); }
 std::string int_values() { return "1 to " + std::to_string(INT_MAX); }
+std::string seconds_values() {
+  return "0 (at exit only) to " + std::to_string(kMaxSummaryInterval) + " seconds";
+}
 
 std::string show_symbolize(std::optional<SymbLevel> level) {
   return level ? symbolize_level_name(*level) : "inlines when a vmlinux with DWARF is found, else none";
 }
+
+const std::vector<std::string> kBoolWords = {"yes", "no"};
+const std::vector<std::string> kSymbolizeWords = {"none", "lines", "inlines"};
 
 const Setting kSettings[] = {
     {"bpf.ringbuf-size", ringbuf_values,
@@ -65,29 +85,34 @@ const Setting kSettings[] = {
      "Single kprobes (-K) as tracefs kprobe events, many probes per event (fast to attach and "
      "detach); no: one perf event per probe.",
      [](Options& o, std::string_view v) { o.kprobe_events = parse_bool(v); },
-     [](const Options& o) { return show_bool(o.kprobe_events); }},
+     [](const Options& o) { return show_bool(o.kprobe_events); }, kBoolWords},
     {"attach.expedite-rcu", bool_values,
      "Turn on /sys/kernel/rcu_expedited (system-wide: an IPI to every CPU per grace period) "
      "while attaching and detaching single kprobes or fentry, which wait for many grace periods.",
      [](Options& o, std::string_view v) { o.expedite_rcu = parse_bool(v); },
-     [](const Options& o) { return show_bool(o.expedite_rcu); }},
+     [](const Options& o) { return show_bool(o.expedite_rcu); }, kBoolWords},
     {"stacks.symb-mode", symbolize_level_choices,
      "Stack symbolization: kallsyms only, plus file:line, plus inlined frames (like -sn, -s, -ss).",
      [](Options& o, std::string_view v) { o.symbolize = parse_symbolize_level(v); },
-     [](const Options& o) { return show_symbolize(o.symbolize); }},
+     [](const Options& o) { return show_symbolize(o.symbolize); }, kSymbolizeWords},
     {"stacks.unfiltered", bool_values,
      "Keep the BPF trampoline and bpf_prog_* frames stacks normally drop.",
      [](Options& o, std::string_view v) { o.stacks_unfiltered = parse_bool(v); },
-     [](const Options& o) { return show_bool(o.stacks_unfiltered); }},
+     [](const Options& o) { return show_bool(o.stacks_unfiltered); }, kBoolWords},
     {"stacks.emit-addrs", bool_values, "Print raw addresses next to symbolized stack frames.",
      [](Options& o, std::string_view v) { o.stacks_emit_addrs = parse_bool(v); },
-     [](const Options& o) { return show_bool(o.stacks_emit_addrs); }},
+     [](const Options& o) { return show_bool(o.stacks_emit_addrs); }, kBoolWords},
     {"stacks.dec-offs", bool_values, "Print function offsets in decimal instead of hex.",
      [](Options& o, std::string_view v) { o.stacks_dec_offs = parse_bool(v); },
-     [](const Options& o) { return show_bool(o.stacks_dec_offs); }},
+     [](const Options& o) { return show_bool(o.stacks_dec_offs); }, kBoolWords},
     {"fmt.lbr-max-count", int_values, "Print at most this many of the most relevant LBR records.",
      [](Options& o, std::string_view v) { o.lbr_max_count = parse_positive(v, INT_MAX); },
      [](const Options& o) { return o.lbr_max_count ? std::to_string(o.lbr_max_count) : "all"; }},
+    {"summary.interval", seconds_values,
+     "With --summary, also report the summary so far every this many seconds (service mode), "
+     "when a session arrives after the interval ran out.",
+     [](Options& o, std::string_view v) { o.summary_interval_s = parse_seconds(v); },
+     [](const Options& o) { return std::to_string(o.summary_interval_s); }},
 };
 
 const Setting& find_setting(std::string_view key) {
@@ -123,6 +148,12 @@ std::string settings_help() {
     text.append("      ").append(s.doc).append("\n");
   }
   return text;
+}
+
+std::vector<SettingInfo> setting_infos() {
+  std::vector<SettingInfo> infos;
+  for (const auto& s : kSettings) infos.push_back({s.key, s.words});
+  return infos;
 }
 
 }  // namespace retsnoop

@@ -4,6 +4,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "cli/options.h"
 
@@ -14,5 +15,13 @@ void apply_setting(Options& opts, std::string_view key_value);
 
 // The --config-help text: every key with its default, the values it accepts and what it does.
 std::string settings_help();
+
+struct SettingInfo {
+  std::string key;
+  std::vector<std::string> words;  // the values a shell can offer; empty for free-form ones
+};
+
+// Every setting, in --config-help order: what the man page and shell completions must cover.
+std::vector<SettingInfo> setting_infos();
 
 }  // namespace retsnoop

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "discovery/func_info.h"
+#include "discovery/host_identity.h"
 #include "discovery/probe_spec.h"
 #include "symbolize/symbolizer.h"
 
@@ -28,6 +29,7 @@ struct FormatContext {
   const FuncTable& funcs;
   Symbolizer& symbolizer;
   const FormatOptions& opts;
+  const HostIdentity* host = nullptr;  // --json names the host in every session when set
   const ProbeTable& probes = kNoProbes;  // -J, indexed by probe id
 };
 

@@ -6,6 +6,7 @@
 #include "format/probe_lookup.h"
 #include "format/result_format.h"
 #include "format/session_header.h"
+#include "format/stack_fingerprint.h"
 #include "format/stack_merge.h"
 
 namespace retsnoop {
@@ -103,6 +104,16 @@ json lbr_json(const Session& s, const FormatContext& ctx) {
   return lbr;
 }
 
+// What a log store gathering sessions from many hosts groups and filters them by.
+void add_fleet_fields(json& j, const Session& s, const FormatContext& ctx) {
+  if (ctx.host) {
+    j["host"] = ctx.host->host;
+    j["kernel_release"] = ctx.host->kernel_release;
+    j["boot_id"] = ctx.host->boot_id;
+  }
+  j["fingerprint"] = stack_fingerprint(stack_signature(s, ctx));
+}
+
 }  // namespace
 
 std::string format_session_json(const Session& s, const FormatContext& ctx, int64_t mono_to_real_ns) {
@@ -126,6 +137,7 @@ std::string format_session_json(const Session& s, const FormatContext& ctx, int6
     j["trace_lost"] = s.trace_lost;
   }
   if (ctx.opts.lbr) j["lbr"] = lbr_json(s, ctx);
+  add_fleet_fields(j, s, ctx);
   // Comms come from the kernel and may hold any bytes: replace invalid UTF-8 instead of throwing.
   return j.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
 }

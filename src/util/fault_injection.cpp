@@ -25,13 +25,14 @@ std::string_view point_name(FaultPoint p) {
 
 // Each point fails once per process: the cleanup that follows a failure goes through the same
 // code again (a destructor detaching what an interrupted detach left) and must then succeed.
-std::atomic<bool> fired[3];
+std::atomic<unsigned> fired_points{0};
 
 }  // namespace
 
 void inject_fault(FaultPoint p) {
   const char* wanted = std::getenv("RETSNOOP_TEST_FAULT");
-  if (!wanted || point_name(p) != wanted || fired[size_t(p)].exchange(true)) return;
+  unsigned bit = 1u << unsigned(p);
+  if (!wanted || point_name(p) != wanted || (fired_points.fetch_or(bit) & bit)) return;
   if (p == FaultPoint::ThreadStart)
     throw std::system_error(EAGAIN, std::generic_category(), "injected fault: thread start");
   throw std::runtime_error("injected fault in " + std::string(point_name(p)));

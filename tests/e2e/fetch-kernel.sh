@@ -2,15 +2,16 @@
 # Fetches a Debian cloud kernel (vmlinuz, config, modules; with --dbg also the vmlinux with DWARF)
 # into a cache outside the build tree and prints the cache directory on stdout.
 #
-# Usage: fetch-kernel.sh 6.1|6.12 [--dbg]
+# Usage: fetch-kernel.sh 6.1|6.12 [--dbg] [--arch amd64|arm64]
 # Env:   RETSNOOP_CACHE  cache root (default /var/cache/retsnoop-vm)
-# Cache: <root>/<KVER>/{kernel-version,package,vmlinuz,config,lib/modules/<ver>/,vmlinux-<ver>}
+# Cache: <root>/<KVER>[-arm64]/{kernel-version,package,vmlinuz,config,lib/modules/<ver>/,
+#        vmlinux-<ver>}
 set -euo pipefail
 
 die() { echo "fetch-kernel: $*" >&2; exit 1; }
 say() { echo "fetch-kernel: $*" >&2; }
 
-usage() { die "usage: fetch-kernel.sh 6.1|6.12 [--dbg]"; }
+usage() { die "usage: fetch-kernel.sh 6.1|6.12 [--dbg] [--arch amd64|arm64]"; }
 
 # Scratch directories live next to the cache (same file system: the final mv is atomic) and go
 # away on any exit, so an interrupted download leaves no half-filled cache behind.
@@ -23,11 +24,14 @@ scratch_dir() {
   SCRATCH+=("$out")
 }
 
-# Debian meta packages that always depend on the newest build of each kernel series.
+# Debian meta packages that always depend on the newest build of each kernel series; arm64 ones
+# are qualified with the architecture (scripts/setup-deps.sh --arch arm64 adds it to dpkg).
 meta_package() {
+  local suffix=""
+  [[ $2 == amd64 ]] || suffix=":$2"
   case "$1" in
-    6.1) echo linux-image-cloud-amd64 ;;
-    6.12) echo linux-image-6.12-cloud-amd64 ;;
+    6.1) echo "linux-image-cloud-$2$suffix" ;;
+    6.12) echo "linux-image-6.12-cloud-$2$suffix" ;;
     *) usage ;;
   esac
 }
@@ -42,7 +46,7 @@ resolve_package() {
     name=$(apt-cache depends "$meta" 2>/dev/null | awk '/Depends: linux-image-/ {print $2; exit}')
   fi
   [[ -n $name ]] || die "cannot resolve $meta to a kernel package"
-  echo "$name"
+  echo "${name%%:*}"  # apt-cache names a foreign architecture's package with its qualifier
 }
 
 # Downloads one .deb into DIR and prints its path.
@@ -55,9 +59,9 @@ download_deb() {
 
 # Fills STAGE with vmlinuz, config, lib/modules/<ver> and the version files.
 fetch_image() {
-  local pkg=$1 stage=$2 tmp deb ver mods
+  local pkg=$1 stage=$2 arch=$3 tmp deb ver mods
   scratch_dir tmp "$stage.dl"
-  deb=$(download_deb "$pkg-unsigned" "$tmp")
+  deb=$(download_deb "$pkg-unsigned:$arch" "$tmp")
   dpkg-deb -x "$deb" "$tmp/root"
   ver=$(basename "$(compgen -G "$tmp/root/boot/vmlinuz-*" | head -n1)")
   ver=${ver#vmlinuz-}
@@ -78,11 +82,11 @@ fetch_image() {
 
 # Extracts only the DWARF vmlinux from the -dbg package: the rest is gigabytes of module debug info.
 fetch_dbg() {
-  local dir=$1 pkg ver tmp deb member
+  local dir=$1 arch=$2 pkg ver tmp deb member
   pkg=$(cat "$dir/package")
   ver=$(cat "$dir/kernel-version")
   scratch_dir tmp "$dir.dbg"
-  deb=$(download_deb "$pkg-dbg" "$tmp")
+  deb=$(download_deb "$pkg-dbg:$arch" "$tmp")
   member=./usr/lib/debug/boot/vmlinux-$ver
   say "extracting ${member#.}"
   # tar stops at the member (--occurrence) and so cuts dpkg-deb's pipe: only tar's status counts.
@@ -93,36 +97,38 @@ fetch_dbg() {
 }
 
 main() {
-  local kver="" dbg=0
+  local kver="" dbg=0 arch=amd64 suffix=""
   while (($#)); do
     case "$1" in
       --dbg) dbg=1 ;;
+      --arch) arch=${2:?}; shift ;;
       6.1 | 6.12) kver=$1 ;;
       *) usage ;;
     esac
     shift
   done
-  [[ -n $kver ]] || usage
+  [[ -n $kver && ($arch == amd64 || $arch == arm64) ]] || usage
+  [[ $arch == amd64 ]] || suffix=-$arch
 
   local root=${RETSNOOP_CACHE:-/var/cache/retsnoop-vm}
-  local dir=$root/$kver
+  local dir=$root/$kver$suffix
   mkdir -p "$root" || die "cannot create cache root $root (set RETSNOOP_CACHE)"
 
   # Parallel callers (several test runs, several engineers) serialize here; the loser then finds
   # the cache filled and downloads nothing.
-  exec 9>"$root/$kver.lock"
+  exec 9>"$root/$kver$suffix.lock"
   flock 9
 
   if [[ ! -f $dir/kernel-version ]]; then
     local stage
-    scratch_dir stage "$root/$kver.stage"
+    scratch_dir stage "$root/$kver$suffix.stage"
     chmod 755 "$stage"
-    fetch_image "$(resolve_package "$(meta_package "$kver")")" "$stage"
+    fetch_image "$(resolve_package "$(meta_package "$kver" "$arch")")" "$stage" "$arch"
     rm -rf "$dir"
     mv "$stage" "$dir"
   fi
   if ((dbg)) && [[ ! -f $dir/vmlinux-$(cat "$dir/kernel-version") ]]; then
-    fetch_dbg "$dir"
+    fetch_dbg "$dir" "$arch"
   fi
   say "kernel $(cat "$dir/kernel-version") cached in $dir"
   echo "$dir"

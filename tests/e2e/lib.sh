@@ -8,6 +8,28 @@ PROG=$(basename "$0" .sh)
 say() { echo "$PROG: $*" >&2; }
 die() { say "$*"; exit 2; }
 
+# The guests' architecture: amd64 or arm64 (set by the scripts' --arch).
+E2E_ARCH=${E2E_ARCH:-amd64}
+
+# Prints a static busybox for E2E_ARCH: the host's for amd64; for arm64 Debian's busybox-static,
+# downloaded once into the kernel cache (it cannot be installed beside the host's).
+guest_busybox() {
+  if [[ $E2E_ARCH == amd64 ]]; then
+    command -v busybox || die "busybox not found (install busybox-static)"
+    return
+  fi
+  local dir=${RETSNOOP_CACHE:-/var/cache/retsnoop-vm}/busybox-$E2E_ARCH tmp
+  if [[ ! -x $dir/busybox ]]; then
+    tmp=$(mktemp -d "$dir.XXXXXX")
+    (cd "$tmp" && apt-get download -q -o APT::Sandbox::User=root "busybox-static:$E2E_ARCH" >&2) ||
+      die "apt-get download busybox-static:$E2E_ARCH failed"
+    dpkg-deb -x "$tmp"/*.deb "$tmp/root"
+    mkdir -p "$dir" && mv "$tmp/root/bin/busybox" "$dir/busybox"
+    rm -rf "$tmp"
+  fi
+  echo "$dir/busybox"
+}
+
 # Sets GUEST_BINS to the static binaries of build dir $1 that go into the guest's /bin.
 # retsnoop is optional only when $2 is "optional": the bed is usable before retsnoop exists.
 guest_binaries() {
@@ -34,11 +56,16 @@ boot_guest() {
   local kdir=$1 work=$2 script=$3 timeout=$4 mem=$5 args=() bin status=0
   shift 5
   for bin in "${GUEST_BINS[@]}"; do args+=(-b "$bin"); done
+  # arm64 guests print the script's output on a virtio console (the board has one UART), whose
+  # driver some kernels build as a module.
+  if [[ $E2E_ARCH == arm64 ]] && grep -q '^CONFIG_VIRTIO_CONSOLE=m' "$kdir/config"; then
+    args+=(-m virtio_console)
+  fi
   mkdir -p "$work"
-  "$E2E_DIR/mkinitramfs.sh" -o "$work/initramfs.cpio" -s "$script" -k "$kdir" "${args[@]}" "$@" ||
-    die "mkinitramfs.sh failed"
+  "$E2E_DIR/mkinitramfs.sh" -o "$work/initramfs.cpio" -s "$script" -k "$kdir" --busybox "$(guest_busybox)" \
+    "${args[@]}" "$@" || die "mkinitramfs.sh failed"
   "$E2E_DIR/run-vm.sh" -k "$kdir/vmlinuz" -i "$work/initramfs.cpio" -o "$work" -t "$timeout" \
-    -m "$mem" || status=$?
+    -m "$mem" -a "$E2E_ARCH" || status=$?
   # Rebuilt in under a second, and hundreds of MB with a DWARF vmlinux: don't keep it.
   rm -f "$work/initramfs.cpio"
   return "$status"

@@ -21,13 +21,16 @@ usage() { sed -n '5,14s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2; exit 2; }
 STAGE=""
 trap '[[ -z $STAGE ]] || rm -rf "$STAGE"' EXIT
 
-# busybox with one symlink per applet: the guest has no other userland.
+# busybox with one symlink per applet: the guest has no other userland. The applets are listed
+# by the host's busybox, the same Debian build as a guest's of another architecture (--busybox),
+# which cannot run here.
 stage_busybox() {
-  local bb applet
-  bb=$(command -v busybox) || die "busybox not found (install busybox-static)"
+  local host bb applet
+  host=$(command -v busybox) || die "busybox not found (install busybox-static)"
+  bb=${BUSYBOX:-$host}
   mkdir -p "$STAGE"/{bin,dev,proc,sys,tmp,guest}
   cp "$bb" "$STAGE/bin/busybox"
-  for applet in $("$bb" --list); do
+  for applet in $("$host" --list); do
     [[ $applet == busybox ]] || ln -s busybox "$STAGE/bin/$applet"
   done
 }
@@ -95,6 +98,7 @@ main() {
       -k | --kernel-dir) kdir=${2:?}; shift ;;
       -m | --module) modules+=("${2:?}"); shift ;;
       --vmlinux) vmlinux=1 ;;
+      --busybox) BUSYBOX=${2:?}; shift ;;
       -h | --help) usage ;;
       *) echo "mkinitramfs: unknown argument '$1'" >&2; usage ;;
     esac

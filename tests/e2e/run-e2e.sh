@@ -2,9 +2,11 @@
 # Runs the end-to-end cases (tests/e2e/cases/*.case) in VMs of real Debian kernels: one boot per
 # kernel (plus one for the VMLINUX cases), cases run serially, the leak check after each case.
 #
-# Usage: run-e2e.sh [--kernel 6.1|6.12|all] [--build DIR] [FILTER]
+# Usage: run-e2e.sh [--kernel 6.1|6.12|all] [--arch amd64|arm64] [--build DIR] [FILTER]
 #   --kernel   kernels to test (default all)
-#   --build    build dir holding the static binaries (env RETSNOOP_BUILD, default <repo>/build)
+#   --arch     the guests' architecture (default amd64); arm64 runs the cases whose ARCHS lists it
+#   --build    build dir holding the static binaries (env RETSNOOP_BUILD, default <repo>/build,
+#              <repo>/build-arm64 for arm64)
 #   FILTER     run only cases whose NAME matches this extended regex
 # Env: RETSNOOP_CACHE (kernel cache root, see fetch-kernel.sh), RS_E2E_CASES (directory of case
 # files, default tests/e2e/cases).
@@ -21,22 +23,24 @@ PASSED=0
 FAILED=0
 BOOTS=0
 
-usage() { sed -n '5,10s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+usage() { sed -n '5,12s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 
 # Writes the cases selected for kernel $1 and regex $2 that want the DWARF vmlinux ($3 = 1) or
 # not ($3 = 0) to $4 (blocks) and $5 (names); prints "COUNT TIMEOUT_SUM MODULE..." for them.
 select_cases() {
-  awk -v kver="$1" -v filter="$2" -v want_vmlinux="$3" -v blocks="$4" -v names="$5" '
+  awk -v kver="$1" -v filter="$2" -v want_vmlinux="$3" -v blocks="$4" -v names="$5" -v arch="$E2E_ARCH" '
     function flush() {
       if (name == "") return
       if (seen[name]++) { print "duplicate case NAME " name > "/dev/stderr"; dup = 1; exit 2 }
       if (name !~ filter || needs_vmlinux != want_vmlinux) return
       if (kernels != "" && index(" " kernels " ", " " kver " ") == 0) return
+      if (index(" " archs " ", " " arch " ") == 0) return
       printf "%s", block > blocks
       print name > names
       count++; total += timeout; mods = mods mod
     }
-    /^NAME / { flush(); name = $2; block = ""; kernels = ""; timeout = 60; needs_vmlinux = 0; mod = "" }
+    /^NAME / { flush(); name = $2; block = ""; kernels = ""; archs = "amd64"; timeout = 60; needs_vmlinux = 0; mod = "" }
+    /^ARCHS / { archs = substr($0, 7) }
     /^KERNELS / { kernels = substr($0, 9) }
     /^TIMEOUT / { timeout = $2 }
     /^VMLINUX/ { needs_vmlinux = 1 }
@@ -70,13 +74,13 @@ run_boot() {
   ((count > 0)) || return 0
   BOOTS=$((BOOTS + 1))
   if ((vmlinux)); then
-    kdir=$("$E2E_DIR/fetch-kernel.sh" "$kver" --dbg)
+    kdir=$("$E2E_DIR/fetch-kernel.sh" "$kver" --dbg --arch "$E2E_ARCH")
     args+=(--vmlinux)
     mem=3072
     vm+=-vmlinux
     label=" with its DWARF vmlinux"
   else
-    kdir=$("$E2E_DIR/fetch-kernel.sh" "$kver")
+    kdir=$("$E2E_DIR/fetch-kernel.sh" "$kver" --arch "$E2E_ARCH")
   fi
   for m in $modules; do args+=(-m "$m"); done
   printf '#!/bin/sh\nexec sh /guest/run-cases.sh /guest/cases.txt\n' >"$work/guest.sh"
@@ -104,7 +108,7 @@ run_kernel() {
 }
 
 main() {
-  local kernels=("${KERNELS_ALL[@]}") build=${RETSNOOP_BUILD:-$REPO_DIR/build} filter=""
+  local kernels=("${KERNELS_ALL[@]}") build=${RETSNOOP_BUILD:-} filter=""
   while (($#)); do
     case "$1" in
       --kernel)
@@ -115,12 +119,22 @@ main() {
         esac
         shift ;;
       --build) build=${2:?}; shift ;;
+      --arch)
+        case "${2:-}" in
+          amd64 | arm64) E2E_ARCH=$2 ;;
+          *) usage ;;
+        esac
+        shift ;;
       -h | --help) usage ;;
       -*) usage ;;
       *) filter=$1 ;;
     esac
     shift
   done
+  if [[ -z $build ]]; then
+    build=$REPO_DIR/build
+    [[ $E2E_ARCH == amd64 ]] || build+=-$E2E_ARCH
+  fi
   guest_binaries "$build" optional
   local kver
   for kver in "${kernels[@]}"; do run_kernel "$kver" "$filter" "$build/e2e"; done

@@ -2,11 +2,12 @@
 # Boots a kernel with an initramfs from mkinitramfs.sh under QEMU, never longer than a hard
 # timeout, and reports what the guest script printed and how it ended.
 #
-# Usage: run-vm.sh -k VMLINUZ -i INITRD [-o OUTDIR] [-t SECONDS] [-m MIB]
+# Usage: run-vm.sh -k VMLINUZ -i INITRD [-o OUTDIR] [-t SECONDS] [-m MIB] [-a amd64|arm64]
 #   -o DIR   where console.log (kernel console + dmesg) and guest.log (script output) go
 #            (default: a new temp dir, printed on stderr)
 #   -t SEC   hard timeout for the whole VM run (env RS_VM_TIMEOUT, default 300)
 #   -m MIB   guest memory (env RS_VM_MEM, default 2048; about 3072 with a DWARF vmlinux)
+#   -a ARCH  the guest's architecture (default amd64)
 # Streams the guest script's output to stdout while it runs. Exit: 0 the script exited 0 on a clean kernel,
 # 1 the script failed, 2 the VM failed (timeout, crash, no exit report), 3 kernel splat.
 set -euo pipefail
@@ -14,31 +15,45 @@ set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 say() { echo "run-vm: $*" >&2; }
-usage() { sed -n '5,12s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2; exit 2; }
+usage() { sed -n '5,13s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2; exit 2; }
 
 # Single-threaded TCG on purpose: KVM guests hang on our hosts, and multi-threaded TCG sometimes
 # kills the guest with "Oops: int3" while probes are being attached. Serial ports go to files
 # and stdin is /dev/null: CI has no terminal. Runs in the background and sets QEMU_PID.
 QEMU_PID=""
 trap '[[ -z $QEMU_PID ]] || kill "$QEMU_PID" 2>/dev/null' EXIT
+#
+# arm64: the virt board has a single UART, so the script's output goes to a virtio console
+# (hvc0, named to the guest's init by rs_out); pointer authentication with QEMU's own algorithm
+# is several times cheaper to emulate than the architected one.
 boot() {
-  local kernel=$1 initrd=$2 out=$3 timeout=$4 mem=$5
-  timeout --kill-after=10 "$timeout" qemu-system-x86_64 \
-    -accel tcg,thread=single -cpu max -m "$mem" -smp 2 \
+  local kernel=$1 initrd=$2 out=$3 timeout=$4 mem=$5 arch=$6 machine
+  case "$arch" in
+    amd64)
+      machine=(qemu-system-x86_64 -cpu max -serial "file:$out/console.log" -serial "file:$out/guest.log")
+      append="console=ttyS0 quiet panic=-1" ;;
+    arm64)
+      machine=(qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on -serial "file:$out/console.log"
+        -device virtio-serial-device -chardev "file,id=rsout,path=$out/guest.log"
+        -device virtconsole,chardev=rsout)
+      append="console=ttyAMA0 quiet panic=-1 rs_out=hvc0" ;;
+    *) usage ;;
+  esac
+  timeout --kill-after=10 "$timeout" "${machine[@]}" \
+    -accel tcg,thread=single -m "$mem" -smp 2 \
     -nodefaults -no-user-config -display none -monitor none -no-reboot \
-    -serial "file:$out/console.log" -serial "file:$out/guest.log" \
     -kernel "$kernel" -initrd "$initrd" \
-    -append "console=ttyS0 quiet panic=-1" </dev/null >"$out/qemu.log" 2>&1 &
+    -append "$append" </dev/null >"$out/qemu.log" 2>&1 &
   QEMU_PID=$!
 }
 
-# Follows the script's output (ttyS1 holds nothing else but init's two markers) until qemu exits.
+# Follows the script's output (its port holds nothing else but init's two markers) until qemu exits.
 stream_guest_output() {
   tail -n +1 -s 0.2 -F --pid="$2" "$1" 2>/dev/null | sed -u '/^RS-GUEST-\(START\|EXIT\) /d'
 }
 
 main() {
-  local kernel="" initrd="" out="" timeout=${RS_VM_TIMEOUT:-300} mem=${RS_VM_MEM:-2048}
+  local kernel="" initrd="" out="" timeout=${RS_VM_TIMEOUT:-300} mem=${RS_VM_MEM:-2048} arch=amd64
   while (($#)); do
     case "$1" in
       -k) kernel=${2:?}; shift ;;
@@ -46,6 +61,7 @@ main() {
       -o) out=${2:?}; shift ;;
       -t) timeout=${2:?}; shift ;;
       -m) mem=${2:?}; shift ;;
+      -a) arch=${2:?}; shift ;;
       *) usage ;;
     esac
     shift
@@ -59,7 +75,7 @@ main() {
   rm -f "$out"/{console,guest,qemu}.log
 
   local start_us=${EPOCHREALTIME/./} qemu_rc=0 status=0 started rc took_ms
-  boot "$kernel" "$initrd" "$out" "$timeout" "$mem"
+  boot "$kernel" "$initrd" "$out" "$timeout" "$mem" "$arch"
   stream_guest_output "$out/guest.log" "$QEMU_PID" || true
   wait "$QEMU_PID" || qemu_rc=$?
   QEMU_PID=""

@@ -79,6 +79,17 @@ TEST(ParseOptions, ModeFlags) {
 }
 
 // The stack trace is always printed: -E is accepted so upstream command lines still run.
+TEST(ParseOptions, FleetOutputs) {
+  Options o =
+      parse({"--summary", "-T", "--export-trace=/tmp/t.json", "--export-folded", "/tmp/f.txt"});
+  EXPECT_TRUE(o.summary);
+  EXPECT_EQ(o.export_trace, "/tmp/t.json");
+  EXPECT_EQ(o.export_folded, "/tmp/f.txt");
+  expect_error({"--export-trace=/tmp/t.json"},
+               "--export-trace needs -T: only call traces have slices to export");
+  expect_error({"--export-folded="}, "Invalid value '' for --export-folded: expected a path");
+}
+
 TEST(ParseOptions, CallStackIsAcceptedAndIgnored) {
   Options o = parse({"-T", "-E", "--call-stack"});
   EXPECT_TRUE(o.trace);

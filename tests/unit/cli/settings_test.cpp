@@ -51,6 +51,25 @@ TEST(Settings, SessionsSize) {
   }
 }
 
+TEST(Settings, SummaryInterval) {
+  EXPECT_EQ(Options().summary_interval_s, 0u);
+  EXPECT_EQ(with("summary.interval=0").summary_interval_s, 0u);
+  EXPECT_EQ(with("summary.interval=3600").summary_interval_s, 3600u);
+  for (const char* bad : {"-1", "86401", "1h"}) {
+    expect_error(std::string("summary.interval=") + bad,
+                 std::string("Invalid value '") + bad +
+                     "' for summary.interval: expected a number of seconds from 0 to 86400");
+  }
+}
+
+// Shell completions offer these words: each must be a value the setting accepts.
+TEST(Settings, CompletionWordsAreAccepted) {
+  for (const SettingInfo& s : setting_infos()) {
+    for (const std::string& word : s.words)
+      EXPECT_NO_THROW(with(s.key + "=" + word)) << s.key << "=" << word;
+  }
+}
+
 TEST(Settings, SymbolizationMode) {
   EXPECT_EQ(with("stacks.symb-mode=none").symbolize, SymbLevel::None);
   EXPECT_EQ(with("stacks.symb-mode=lines").symbolize, SymbLevel::Lines);

@@ -17,7 +17,7 @@ struct TraceCase {
 std::string table(const TraceCase& c) {
   FakeSymbolizer unused("simple_obj.sym");
   FormatOptions opts{.calltrace = true};
-  return format_calltrace(c.session, {c.funcs.table, unused, opts, c.probes});
+  return format_calltrace(c.session, {c.funcs.table, unused, opts, nullptr, c.probes});
 }
 
 std::vector<std::string> rows_of(const std::string& text) {

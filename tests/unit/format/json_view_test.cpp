@@ -7,6 +7,7 @@
 #include "example_sessions.h"
 #include "golden.h"
 #include "trace_builder.h"
+#include "format/stack_fingerprint.h"
 
 namespace retsnoop::test {
 namespace {
@@ -16,7 +17,8 @@ using nlohmann::json;
 json format(ExampleCase& c, const FormatOptions& opts, const ProbeTable& probes = kNoProbes) {
   use_utc();
   std::string line =
-      format_session_json(c.session, {c.funcs.table, c.symbolizer, opts, probes}, kMonoToRealNs);
+      format_session_json(c.session, {c.funcs.table, c.symbolizer, opts, nullptr, probes},
+                          kMonoToRealNs);
   EXPECT_EQ(line.back(), '\n');
   EXPECT_EQ(line.find('\n'), line.size() - 1) << "one session, one line";
   return json::parse(line);
@@ -58,6 +60,20 @@ TEST(JsonView, StackCarriesFramesCallsAndInlines) {
   EXPECT_EQ(deepest["traced"]["result"], "[NULL]");
   EXPECT_TRUE(deepest["traced"]["stitched"]);
   EXPECT_TRUE(deepest["traced"]["failed"]);
+}
+
+// What a log store groups sessions of many hosts by.
+TEST(JsonView, CarriesHostAndFingerprint) {
+  ExampleCase c = percpu_array_case();
+  FormatOptions opts;
+  HostIdentity host{"web-1", "6.12.9-amd64", "6f1c0c52-aaaa-bbbb-cccc-444455556666"};
+  FormatContext ctx{c.funcs.table, c.symbolizer, opts, &host};
+  json j = json::parse(format_session_json(c.session, ctx, kMonoToRealNs));
+  EXPECT_EQ(j["host"], "web-1");
+  EXPECT_EQ(j["kernel_release"], "6.12.9-amd64");
+  EXPECT_EQ(j["boot_id"], host.boot_id);
+  EXPECT_EQ(j["fingerprint"], stack_fingerprint(stack_signature(c.session, ctx)));
+  EXPECT_FALSE(format(c, opts).contains("host")) << "no host named, none printed";
 }
 
 TEST(JsonView, KallsymsOnlyLevelLeavesSourceOut) {

@@ -1,0 +1,53 @@
+#include "output/session_report.h"
+
+#include "format/folded_view.h"
+#include "format/json_view.h"
+#include "format/session_view.h"
+#include "format/stack_fingerprint.h"
+#include "format/summary_view.h"
+
+namespace retsnoop {
+
+SessionReport::SessionReport(const ReportOptions& opts)
+    : json_(opts.json),
+      summary_(opts.summary),
+      aggregate_(opts.summary || !opts.export_folded.empty()),
+      interval_(opts.summary ? opts.summary_interval : std::chrono::seconds(0)),
+      next_summary_(Clock::now() + interval_),
+      host_(read_host_identity()) {
+  if (!opts.export_trace.empty()) trace_file_.emplace(opts.export_trace);
+  if (!opts.export_folded.empty()) folded_file_.emplace(opts.export_folded);
+}
+
+std::string SessionReport::format(const Session& s, const FormatContext& ctx,
+                                  int64_t mono_to_real_ns) {
+  std::string text = json_ ? format_session_json(s, ctx, mono_to_real_ns)
+                           : format_session(s, ctx, mono_to_real_ns);
+  if (trace_file_ && !s.trace.empty()) trace_file_->add(s, ctx.funcs);
+  // Only failures: with -S the successful sessions are printed, not summarized.
+  if (aggregate_ && s.is_error)
+    failures_.add(stack_signature(s, ctx), int64_t(s.end_ns) + mono_to_real_ns);
+  return text + periodic_summary();
+}
+
+std::string SessionReport::periodic_summary() {
+  if (interval_.count() == 0 || Clock::now() < next_summary_) return "";
+  next_summary_ = Clock::now() + interval_;
+  return summary(false);
+}
+
+std::string SessionReport::summary(bool final) const {
+  return json_ ? format_summary_json(failures_, host_, final)
+               : format_summary_text(failures_, final);
+}
+
+std::string SessionReport::finish() {
+  if (trace_file_) trace_file_->close();
+  if (folded_file_) {
+    folded_file_->write(format_folded(failures_));
+    folded_file_->close();
+  }
+  return summary_ ? summary(true) : "";
+}
+
+}  // namespace retsnoop

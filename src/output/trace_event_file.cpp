@@ -1,0 +1,25 @@
+#include "output/trace_event_file.h"
+
+#include "format/trace_event_view.h"
+
+namespace retsnoop {
+
+TraceEventFile::TraceEventFile(const std::string& path) : file_(path) {
+  file_.write("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[");
+}
+
+// One event per line keeps the file readable and greppable.
+void TraceEventFile::add(const Session& s, const FuncTable& funcs) {
+  for (const auto& event : session_trace_events(s, funcs)) {
+    file_.write(first_ ? "\n" : ",\n");
+    file_.write(event.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    first_ = false;
+  }
+}
+
+void TraceEventFile::close() {
+  file_.write("\n]}\n");
+  file_.close();
+}
+
+}  // namespace retsnoop

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# `cpack -G DEB` makes retsnoop_<version>_amd64.deb with proper metadata; unpacked into a
+# scratch root, its binary runs and its man page renders.
+# Usage: deb.sh BUILD_DIR VERSION
+set -euo pipefail
+build=$1 version=${2//-/+}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failed=0
+fail() { echo "FAIL: $*"; failed=1; }
+
+cpack -G DEB --config "$build/CPackConfig.cmake" -B "$tmp/out" >"$tmp/cpack.log" || {
+  cat "$tmp/cpack.log"
+  exit 1
+}
+deb=$tmp/out/retsnoop_${version}_amd64.deb
+[[ -f $deb ]] || { ls "$tmp/out"; echo "FAIL: no $(basename "$deb")"; exit 1; }
+
+info=$(dpkg-deb --info "$deb")
+echo "$info"
+for field in "Package: retsnoop" "Version: $version" "Architecture: amd64" "Section: admin" \
+  "Priority: optional" "Maintainer: " "Description: kernel failure tracer"; do
+  grep -qF " $field" <<<"$info" || fail "control lacks '$field'"
+done
+grep -qE '^ (Depends|Pre-Depends):' <<<"$info" && fail "a static binary depends on nothing"
+
+dpkg -x "$deb" "$tmp/root"
+"$tmp/root/usr/sbin/retsnoop" --version | grep -qx "retsnoop v${2}" || fail "--version"
+page=$(MANWIDTH=80 man -l "$tmp/root/usr/share/man/man8/retsnoop.8" 2>&1)
+for section in NAME SYNOPSIS OPTIONS SETTINGS "EXIT STATUS" "FILES AND SYSTEM CHANGES"; do
+  grep -qx "$section" <<<"$page" || fail "man page lacks section $section"
+done
+for f in usr/share/bash-completion/completions/retsnoop usr/share/zsh/vendor-completions/_retsnoop \
+  usr/lib/systemd/system/retsnoop@.service usr/share/doc/retsnoop/README.md; do
+  [[ -f $tmp/root/$f ]] || fail "package lacks /$f"
+done
+exit $failed

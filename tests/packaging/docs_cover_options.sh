@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Every option and -C key of the option tables must be documented in the man page (as a bold
+# term, *--entry*) and known to both shell completions.
+# Usage: docs_cover_options.sh CLI_WORDS MAN_SCD BASH_COMPLETION ZSH_COMPLETION
+set -euo pipefail
+cli_words=$1 man=$2
+shift 2
+missing=0
+while read -r word; do
+  if ! grep -qF -- "*$word*" "$man"; then
+    echo "man page $(basename "$man") does not document $word"
+    missing=1
+  fi
+  # A whole word of the script: between blanks, '|', parentheses, quotes, '=' or brackets.
+  pattern="(^|[][[:space:]|()\"=])${word//./\\.}(\$|[][[:space:]|()\"=])"
+  for comp in "$@"; do
+    if ! grep -qE -- "$pattern" "$comp"; then
+      echo "completion $(basename "$comp") does not know $word"
+      missing=1
+    fi
+  done
+done < <("$cli_words" list)
+exit $missing

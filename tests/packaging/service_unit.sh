@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The shipped unit is what the fleet e2e case tests: its ExecStart plus the example environment
+# file give the command line of tests/e2e/cases/fleet.case (but for the summary interval), that
+# command line parses, and the unit stops retsnoop the way it detaches cleanly.
+# Usage: service_unit.sh RETSNOOP UNIT ENV_FILE FLEET_CASE
+set -euo pipefail
+retsnoop=$1 unit=$2 env_file=$3 fleet_case=$4
+failed=0
+fail() { echo "FAIL: $*"; failed=1; }
+
+for line in "EnvironmentFile=/etc/retsnoop/%i.env" "KillSignal=SIGINT" "Restart=on-failure" \
+  "StandardOutput=journal"; do
+  grep -qx -- "$line" "$unit" || fail "unit lacks $line"
+done
+
+# systemd splits $RETSNOOP_OPTIONS at blanks without quoting or globbing: so does this.
+set -f
+exec_start=$(sed -n 's/^ExecStart=//p' "$unit")
+options=$(sed -n 's/^RETSNOOP_OPTIONS=//p' "$env_file")
+service_words=(${exec_start/\$RETSNOOP_OPTIONS/$options})
+case_words=($(sed -n 's/^RUN //p' "$fleet_case" | head -1 | tr -d "'"))
+set +f
+
+service_line="${service_words[*]/summary.interval=3600/summary.interval=1}"
+[[ $service_line == "${case_words[*]}" ]] ||
+  fail "fleet.case runs '${case_words[*]}', the unit '$service_line'"
+"$retsnoop" "${service_words[@]:1}" --usage >/dev/null || fail "the unit's options do not parse"
+exit $failed
