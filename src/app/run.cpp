@@ -21,6 +21,7 @@
 #include "discovery/func_plan.h"
 #include "discovery/kallsyms.h"
 #include "discovery/plan_report.h"
+#include "discovery/probe_plan.h"
 #include "discovery/vmlinux.h"
 #include "symbolize/dwarf_symbolizer.h"
 #include "symbolize/ksym_symbolizer.h"
@@ -84,21 +85,31 @@ PlanOptions plan_options(const Options& o) {
   return p;
 }
 
-// What discovery found: the symbols and DWARF that output needs, and the functions to attach.
+// What the command line asked for, parsed before any kernel access.
+struct Selection {
+  GlobSelection globs;
+  std::vector<ProbeSpec> probes;
+};
+
+// What discovery found: the symbols and DWARF that output needs, the functions to attach and the
+// probes to inject.
 struct Discovery {
   Kallsyms ksyms;
   std::optional<LoadedVmlinux> vmlinux;
   FuncPlan plan;
+  ProbeTable probes;
 
   std::string report(int verbosity) const {
-    return render_plan(plan, vmlinux ? vmlinux->image->path() : "", verbosity);
+    return render_plan(plan, vmlinux ? vmlinux->image->path() : "", verbosity) +
+           render_probes(probes);
   }
 };
 
-Discovery discover(const Options& opts, GlobSelection sel, AttachKind kind) {
+Discovery discover(const Options& opts, Selection sel, AttachKind kind) {
   // The rest of kallsyms waits until attached (trace_loop()), or until a module function matches.
-  Discovery d{timed("kallsyms text", [] { return Kallsyms::load_text(); }), std::nullopt, {}};
-  bool need_dwarf = dwarf_required(opts, sel);
+  Discovery d{timed("kallsyms text", [] { return Kallsyms::load_text(); }), std::nullopt, {}, {}};
+  d.probes = timed("probes", [&] { return plan_probes(sel.probes, ProbeSources{}, d.ksyms); });
+  bool need_dwarf = dwarf_required(opts, sel.globs);
   if (need_dwarf || opts.symbolize != SymbLevel::None)
     d.vmlinux =
         timed("vmlinux DWARF", [&] { return load_vmlinux({opts.kernel_path, need_dwarf}, d.ksyms); });
@@ -107,7 +118,7 @@ Discovery discover(const Options& opts, GlobSelection sel, AttachKind kind) {
   PlanOptions plan_opts = plan_options(opts);
   plan_opts.source_index = cu_index.get();
   plan_for_attach(plan_opts, kind);
-  d.plan = timed("plan", [&] { return plan_functions(std::move(sel), plan_opts, d.ksyms); });
+  d.plan = timed("plan", [&] { return plan_functions(std::move(sel.globs), plan_opts, d.ksyms); });
   if (opts.success_stacks != SuccessStacks::Yes) {
     for (const auto& line : never_failing_entry_warnings(d.plan.funcs))
       logf(LOG_WARN, "%s", line.c_str());
@@ -117,7 +128,7 @@ Discovery discover(const Options& opts, GlobSelection sel, AttachKind kind) {
 
 // Discovery and its report only. It stops before any BPF is loaded, feature probes included: only
 // -F changes planning, and a dry run takes the mechanism the options ask for.
-int dry_run(const Options& opts, GlobSelection sel) {
+int dry_run(const Options& opts, Selection sel) {
   AttachKind kind = opts.attach_mode == AttachMode::Fentry ? AttachKind::Fentry : AttachKind::Kprobe;
   Discovery d = discover(opts, std::move(sel), kind);
   if (opts.verbosity > 0) std::fputs(d.report(opts.verbosity).c_str(), stdout);
@@ -132,7 +143,8 @@ int run(const Options& opts) {
   route_libbpf_logs();
   if (opts.show_version) return print_version(opts);
   // Bad globs, @FILEs and presets fail before the privilege check and any kernel access.
-  GlobSelection sel = timed("globs", [&] { return parse_selection(plan_options(opts)); });
+  Selection sel{timed("globs", [&] { return parse_selection(plan_options(opts)); }),
+                parse_probe_args(opts.probes)};
   check_privileges();
   // A dry run changes nothing but this: what dead runs left in the kernel goes first.
   std::optional<RunStateDir> state_dir = RunStateDir::open(kRunStateDir, !opts.dry_run);
@@ -158,7 +170,8 @@ int run(const Options& opts) {
   StopSignal stop;
   std::fflush(stdout);
   OutputSink out(STDOUT_FILENO);
-  return trace_loop({opts, d.plan.funcs, *symbolizer, d.ksyms, level, kind, features, state_dir, run_lock},
+  return trace_loop({opts, d.plan.funcs, d.probes, *symbolizer, d.ksyms, level, kind, features,
+                     state_dir, run_lock},
                     stop, out);
 }
 

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -21,6 +22,7 @@
 #include "filter/session_filter.h"
 #include "output/session_report.h"
 #include "attach/attacher.h"
+#include "attach/probe_attacher.h"
 #include "attach/shared_knob.h"
 #include "discovery/kallsyms.h"
 #include "symbolize/awaiting_symbolizer.h"
@@ -52,7 +54,12 @@ uint64_t ms_to_ns_saturated(uint64_t ms) {
   return ms > UINT64_MAX / kNsPerMs ? UINT64_MAX : ms * kNsPerMs;
 }
 
-TracerConfig tracer_config(const Options& o, AttachKind kind) {
+bool has_probe(const ProbeTable& probes, InjectKind kind) {
+  return std::any_of(probes.begin(), probes.end(),
+                     [&](const ProbeSpec& p) { return p.kind == kind; });
+}
+
+TracerConfig tracer_config(const Options& o, AttachKind kind, const ProbeTable& probes) {
   TracerConfig c;
   c.kind = kind;
   c.success_stacks = o.success_stacks == SuccessStacks::Yes;
@@ -64,6 +71,10 @@ TracerConfig tracer_config(const Options& o, AttachKind kind) {
   c.deny_pids = o.deny_pids;
   c.allow_comms = o.allow_comms;
   c.deny_comms = o.deny_comms;
+  c.kprobe_probes =
+      has_probe(probes, InjectKind::Kprobe) || has_probe(probes, InjectKind::Kretprobe);
+  c.tracepoint_probes = has_probe(probes, InjectKind::Tracepoint);
+  c.raw_tracepoint_probes = has_probe(probes, InjectKind::RawTracepoint);
   c.ringbuf_size = o.ringbuf_size;
   c.sessions_size = o.sessions_size;
   return c;
@@ -189,6 +200,18 @@ void refresh_bpf_symbols(Kallsyms& ksyms) {
   logf(LOG_DEBUG, "Re-read [bpf] symbols in %.1f ms.\n", seconds_since(t0) * 1000);
 }
 
+// Before the functions. Kprobe handlers sharing an address run newest first, and returns unwind
+// in reverse order of entry: probes registered first hit after the kprobe or multi-kprobe entry
+// handler of their function and before its exit handler, so "kprobe:f" and "kretprobe:f" show
+// inside f's call. (An fentry trampoline runs after every kprobe at the same site.)
+std::optional<ProbeAttacher> attach_probes(TracerObject& obj, const ProbeTable& table) {
+  if (table.empty()) return std::nullopt;
+  auto t0 = Clock::now();
+  std::optional<ProbeAttacher> probes(std::in_place, obj, table);
+  logf(LOG_INFO, "Attached %zu injected probes in %.3f s.\n", probes->count(), seconds_since(t0));
+  return probes;
+}
+
 void detach_all(Attacher& attacher) {
   ProgressMeter progress("Detaching... ", attacher.probe_count(), ProgressMeter::Finish::KeepLabel,
                          ProgressDisplay::stderr_if_terminal());
@@ -225,10 +248,11 @@ int finish_status(StopCause cause, const StopSignal& stop, const OutputSink& out
 
 int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
   SessionReport report(report_options(in.opts));
-  TracerConfig cfg = tracer_config(in.opts, in.kind);
+  TracerConfig cfg = tracer_config(in.opts, in.kind, in.probes);
   cfg.kprobe_session = in.features.has(Feature::KprobeSession);
   cfg.kprobe_events = in.kind == AttachKind::Kprobe && in.opts.kprobe_events && kprobe_events_usable(in.features);
   auto obj = timed("BPF object load", [&] { return std::make_unique<TracerObject>(cfg, in.funcs); });
+  std::optional<ProbeAttacher> probes = attach_probes(*obj, in.probes);
   auto attacher = make_attacher(in.kind, *obj, in.ksyms, in.run);
   AttachResult res;
   {
@@ -243,7 +267,7 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
 
   FormatOptions fopts = format_options(in.opts, in.symb_level);
   AwaitingSymbolizer symbolizer(in.symbolizer, ksyms_loaded);
-  FormatContext ctx{in.funcs, symbolizer, fopts, &report.host()};
+  FormatContext ctx{in.funcs, symbolizer, fopts, &report.host(), in.probes};
   int64_t clock_offset = mono_to_real_ns();
   SessionFilter filter{ErrorFilter(in.opts.allow_errors, in.opts.deny_errors),
                        RetvalFilter(in.opts.allow_retvals, in.opts.deny_retvals)};
@@ -257,6 +281,7 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
   auto t1 = Clock::now();
   {
     std::optional<SharedKnob> fast = expedite_rcu(in);
+    if (probes) probes->detach();
     detach_all(*attacher);
   }
   SessionCounts counts = receiver.final_counts();

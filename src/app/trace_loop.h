@@ -9,6 +9,7 @@
 #include "attach/tracer_object.h"
 #include "cli/options.h"
 #include "discovery/func_info.h"
+#include "discovery/probe_spec.h"
 #include "format/format_options.h"
 
 namespace retsnoop {
@@ -20,6 +21,7 @@ class Symbolizer;
 struct TraceLoopInputs {
   const Options& opts;
   const FuncTable& funcs;
+  const ProbeTable& probes;  // -J
   Symbolizer& symbolizer;
   Kallsyms& ksyms;  // the symbolizer's; read to its end once attached, [bpf] symbols re-read
                     // after an fentry attach

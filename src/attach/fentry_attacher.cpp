@@ -24,8 +24,6 @@ namespace retsnoop {
 
 namespace {
 
-// Must match LICENSE of tracer.bpf.c: the kernel checks it for GPL-only helpers.
-constexpr const char* kLicense = "Dual BSD/GPL";
 constexpr size_t kVerifierLogSize = 64 * 1024;
 
 struct ProgTemplate {
@@ -124,7 +122,8 @@ class FentryAttacher : public Attacher {
     lo.expected_attach_type = t.type;
     lo.attach_btf_id = btf_id;
     lo.attach_btf_obj_fd = btf_obj_fd;
-    int fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, t.name, kLicense, t.insns, t.cnt, &lo);
+    int fd =
+        bpf_prog_load(BPF_PROG_TYPE_TRACING, t.name, TracerObject::kLicense, t.insns, t.cnt, &lo);
     if (fd < 0) {
       AttachError e{-errno, std::string(t.name) + " copy rejected"};
       if (!is_system_error(e.err) && log_enabled(LOG_INFO)) e.what += ": " + verifier_reason(t, lo);
@@ -140,7 +139,8 @@ class FentryAttacher : public Attacher {
     lo.log_buf = log.data();
     lo.log_size = log.size() - 1;  // the last byte stays NUL, whatever the kernel writes
     lo.log_level = 1;
-    OwnedFd fd(bpf_prog_load(BPF_PROG_TYPE_TRACING, t.name, kLicense, t.insns, t.cnt, &lo));
+    OwnedFd fd(
+        bpf_prog_load(BPF_PROG_TYPE_TRACING, t.name, TracerObject::kLicense, t.insns, t.cnt, &lo));
     std::string line = verifier_verdict(log.data());
     return line.empty() ? "no verifier log" : "'" + line + "'";
   }

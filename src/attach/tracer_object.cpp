@@ -22,6 +22,7 @@ namespace {
 static_assert(sizeof(rs_frame) == 32, "rs_frame layout must match BPF");
 static_assert(sizeof(rs_part_hdr) == 16, "part header must keep payloads 8-byte aligned");
 static_assert(sizeof(rs_call_rec) == 40, "rs_call_rec layout must match BPF");
+static_assert(sizeof(rs_probe_rec) == 32, "rs_probe_rec layout must match BPF");
 
 [[noreturn]] void fail(const std::string& what, int err) {
   throw UserError(what + ": " + std::strerror(err < 0 ? -err : err));
@@ -132,6 +133,9 @@ void TracerObject::configure(const TracerConfig& cfg, size_t nr_funcs) {
   load_pair(skel_->progs.rs_kmentry, skel_->progs.rs_kmexit, multi && !kprobe_session_);
   load_pair(skel_->progs.rs_fentry, skel_->progs.rs_fexit, cfg.kind == AttachKind::Fentry);
   bpf_program__set_autoload(skel_->progs.rs_ksession, kprobe_session_);
+  bpf_program__set_autoload(skel_->progs.rs_probe_kprobe, cfg.kprobe_probes);
+  bpf_program__set_autoload(skel_->progs.rs_probe_tp, cfg.tracepoint_probes);
+  bpf_program__set_autoload(skel_->progs.rs_probe_rawtp, cfg.raw_tracepoint_probes);
   if (kprobe_session_)
     bpf_program__set_expected_attach_type(
         skel_->progs.rs_ksession, static_cast<bpf_attach_type>(multi_link_attach_type(MultiLinkKind::Session)));
@@ -208,6 +212,19 @@ bpf_program* TracerObject::exit_prog() const {
       break;
   }
   return kprobe_events_ ? skel_->progs.rs_kevexit : skel_->progs.rs_kexit;
+}
+
+bpf_program* TracerObject::probe_prog(InjectKind kind) const {
+  switch (kind) {
+    case InjectKind::Kprobe:
+    case InjectKind::Kretprobe:
+      return skel_->progs.rs_probe_kprobe;
+    case InjectKind::Tracepoint:
+      return skel_->progs.rs_probe_tp;
+    case InjectKind::RawTracepoint:
+      break;
+  }
+  return skel_->progs.rs_probe_rawtp;
 }
 
 int TracerObject::ringbuf_fd() const { return bpf_map__fd(skel_->maps.rb); }

@@ -9,6 +9,7 @@
 
 #include "bpf/abi.h"
 #include "discovery/func_info.h"
+#include "discovery/probe_spec.h"
 
 struct rs_tracer;
 struct bpf_program;
@@ -30,12 +31,20 @@ struct TracerConfig {
   uint64_t min_duration_ns = 0;
   std::vector<int> allow_pids, deny_pids;
   std::vector<std::string> allow_comms, deny_comms;
+  // Injected probes (-J) of these kinds exist: their programs are loaded, the others not.
+  bool kprobe_probes = false;  // kprobe: and kretprobe:
+  bool tracepoint_probes = false;
+  bool raw_tracepoint_probes = false;
   uint32_t ringbuf_size = 8u << 20;
   uint32_t sessions_size = 4096;
 };
 
 class TracerObject {
  public:
+  // LICENSE of tracer.bpf.c, for copies of its programs: the kernel checks it for GPL-only
+  // helpers.
+  static constexpr const char* kLicense = "Dual BSD/GPL";
+
   // Opens, configures and loads the BPF object for funcs; throws UserError with the libbpf
   // reason when the kernel refuses it.
   TracerObject(const TracerConfig& cfg, const FuncTable& funcs);
@@ -47,6 +56,9 @@ class TracerObject {
   // the fentry attacher loads one copy per function from their instructions.
   bpf_program* entry_prog() const;
   bpf_program* exit_prog() const;
+  // The program of injected probes of this kind; loaded only when TracerConfig asked for it. The
+  // raw tracepoint one is a template attached nowhere (see RS_PROBE_ID_MARK in bpf/abi.h).
+  bpf_program* probe_prog(InjectKind kind) const;
   // Multi-kprobe with one program for entry and return (entry_prog() == exit_prog()).
   bool kprobe_session() const { return kprobe_session_; }
   bool kprobe_events() const { return kprobe_events_; }

@@ -61,6 +61,7 @@ enum rs_rec_type {
 	RS_REC_KSTACK = 4, /* rs_u64[cnt]: kernel stack, innermost frame first */
 	RS_REC_LBR = 5,    /* struct rs_lbr_entry[cnt]: newest first, as the hardware reports */
 	RS_REC_CALL = 6,   /* -T: one function entry or exit inside a session */
+	RS_REC_PROBE = 7,  /* -T: an injected probe (-J) hit inside a session */
 };
 
 /* Header of every part record; the payload follows without padding. */
@@ -111,6 +112,11 @@ struct rs_session_rec {
 	rs_u32 trace_lost; /* -T records that did not fit in the ring buffer */
 	rs_u32 running;    /* interim: outermost frames whose calls had not returned yet */
 	rs_u32 pad;
+	/*
+	 * Session id that the -T records carry: the final report's. An interim report names it so
+	 * that user space shows it the records received so far.
+	 */
+	rs_u64 trace_id;
 };
 
 /* -T record: one entry or exit of a traced function. */
@@ -129,6 +135,26 @@ struct rs_call_rec {
 	rs_u64 time_ns;
 	rs_s64 res;   /* exits only */
 };
+
+/*
+ * -T record: an injected probe hit. It shares the session's record numbering with struct
+ * rs_call_rec, which keeps its place among the calls.
+ */
+struct rs_probe_rec {
+	rs_u32 type; /* RS_REC_PROBE */
+	rs_u16 depth; /* calls running when it hit: it sits one level inside the innermost */
+	rs_u16 pad;
+	rs_u64 session_id;
+	rs_u32 probe_id; /* index into the table of injected probes */
+	rs_u32 seq;
+	rs_u64 time_ns; /* CLOCK_MONOTONIC */
+};
+
+/*
+ * Raw tracepoint links carry no cookie before Linux 6.10, so each injected raw tracepoint gets its
+ * own copy of the program, in which user space replaces this 64-bit immediate by the probe id.
+ */
+#define RS_PROBE_ID_MARK 0x52534a50524f4245ULL /* "RSJPROBE" */
 
 /* Counters user space reads at exit (BPF global data). */
 struct rs_stats {

@@ -198,6 +198,15 @@ static __always_inline bool call_rec_fits(void)
 	return bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA) + sizeof(struct rs_call_rec) <= limit;
 }
 
+/* Sends one -T record of the session; seq numbers every record sent or lost. */
+static __always_inline void emit_trace_rec(struct session *s, void *rec, __u64 size)
+{
+	if (!call_rec_fits() || bpf_ringbuf_output(&rb, rec, size, 0))
+		s->trace_lost++;
+	else
+		s->trace_cnt++;
+}
+
 /* time_ns: start time of an entry, duration of an exit (see struct rs_call_rec). */
 static __always_inline void emit_call_rec(struct session *s, __u32 id, __u32 depth, bool entry,
 					   __u64 time_ns, __s64 res)
@@ -213,10 +222,7 @@ static __always_inline void emit_call_rec(struct session *s, __u32 id, __u32 dep
 		.res = res,
 	};
 
-	if (!call_rec_fits() || bpf_ringbuf_output(&rb, &r, sizeof(r), 0))
-		s->trace_lost++;
-	else
-		s->trace_cnt++;
+	emit_trace_rec(s, &r, sizeof(r));
 }
 
 static __always_inline void report_interim(struct session *s, __u64 now);
@@ -298,13 +304,12 @@ static __always_inline bool output_part(struct rs_part_hdr *hdr, __u32 type, __u
 
 /*
  * Sends the chain of interest, the stitched chain below it and the captured stacks as session
- * id: parts first, the header last. An interim report (-I) carries no -T records: they belong to
- * the final one.
+ * id: parts first, the header last. -T records are sent once, under s->id; an interim report
+ * (-I) counts those sent so far, which user space shows with it and keeps for the final one.
  */
 static __always_inline void session_report(struct session *s, __u64 id, __u32 flags, __u64 now)
 {
 	struct rs_chain *c = &s->chain;
-	bool interim = flags & RS_SESS_INTERIM;
 	bool ok = true;
 
 	__sync_fetch_and_add(&stats.sessions_reported, 1);
@@ -316,8 +321,9 @@ static __always_inline void session_report(struct session *s, __u64 id, __u32 fl
 	s->rec.depth = c->max_depth;
 	s->rec.saved_depth = rs_chain_stitched_depth(c);
 	s->rec.running = c->depth;
-	s->rec.trace_cnt = interim ? 0 : s->trace_cnt;
-	s->rec.trace_lost = interim ? 0 : s->trace_lost;
+	s->rec.trace_id = s->id;
+	s->rec.trace_cnt = s->trace_cnt;
+	s->rec.trace_lost = s->trace_lost;
 	ok &= output_part(&c->frames_hdr, RS_REC_FRAMES, s->rec.depth, RS_MAX_DEPTH,
 			  sizeof(struct rs_frame), id);
 	if (s->rec.saved_depth)
@@ -411,6 +417,53 @@ static __always_inline int handle_exit(void *ctx, __u32 id, __s64 res, const str
 	if (steps & RS_STEP_CLOSE)
 		session_close(s, key, now);
 	return 0;
+}
+
+/*
+ * Injected probes (-J) record only inside a session of the same thread and never open one:
+ * elsewhere a hit costs one map lookup. User space rejects -J without -T.
+ */
+static __always_inline int handle_probe(__u32 probe_id)
+{
+	__u64 key = session_key((__u32)bpf_get_current_pid_tgid());
+	struct session *s;
+	struct rs_probe_rec r = {.type = RS_REC_PROBE, .probe_id = probe_id};
+
+	if (!ready)
+		return 0;
+	s = bpf_map_lookup_elem(&sessions, &key);
+	if (!s)
+		return 0;
+	r.depth = s->chain.depth;
+	r.session_id = s->id;
+	r.seq = s->trace_cnt + s->trace_lost;
+	r.time_ns = bpf_ktime_get_ns();
+	emit_trace_rec(s, &r, sizeof(r));
+	return 0;
+}
+
+/* kprobe: and kretprobe: probes alike: the attach cookie is the probe id. */
+SEC("kprobe")
+int rs_probe_kprobe(struct pt_regs *ctx)
+{
+	return handle_probe(bpf_get_attach_cookie(ctx));
+}
+
+SEC("tracepoint")
+int rs_probe_tp(void *ctx)
+{
+	return handle_probe(bpf_get_attach_cookie(ctx));
+}
+
+/* A template: user space attaches copies with the probe id in place of RS_PROBE_ID_MARK. */
+SEC("raw_tp")
+int rs_probe_rawtp(void *ctx)
+{
+	__u64 id;
+
+	/* An opaque load, so the compiler keeps the mark as one patchable instruction. */
+	asm volatile("%0 = %1 ll" : "=r"(id) : "i"(RS_PROBE_ID_MARK));
+	return handle_probe(id);
 }
 
 /* kprobes and multi-kprobes: the attach cookie is the function id. */

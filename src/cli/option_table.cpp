@@ -11,6 +11,7 @@
 #include "cli/value_parsers.h"
 #include "cli/word_file.h"
 #include "discovery/case_presets.h"
+#include "discovery/probe_spec.h"
 #include "util/errno_names.h"
 #include "util/error.h"
 
@@ -51,6 +52,13 @@ void enable_lbr(CliState& st, const char* arg) {
 [[noreturn]] void not_supported(const char* option) {
   throw UserError(std::string(option) + " is not supported yet",
                   "Run without it; the option is reserved for a future version.");
+}
+
+// "@FILE" is read with the function globs, before any kernel access; a spec typed on the
+// command line is checked here, where the error can name the option.
+void add_probe(CliState& st, const char* arg) {
+  if (arg[0] != '@') parse_probe_spec(arg);
+  st.opts.probes.emplace_back(arg);
 }
 
 void set_attach_mode(CliState& st, AttachMode mode) {
@@ -158,8 +166,11 @@ const OptionSpec kOptions[] = {
      [](CliState& st, const char* arg) { st.opts.lbr_max_count = parse_positive(arg, INT_MAX); }},
     {{"capture-args", 'A', nullptr, 0, "Capture function arguments (not supported yet)."},
      [](CliState&, const char*) { not_supported("-A/--capture-args"); }},
-    {{"inject-probe", 'J', "SPEC", 0, "Inject an extra probe (not supported yet)."},
-     [](CliState&, const char*) { not_supported("-J/--inject-probe"); }},
+    {{"inject-probe", 'J', "SPEC", 0,
+      "Show hits of an extra probe in the call trace (-T) of sessions running on the same thread: "
+      "kprobe:FUNC[+OFFSET], kretprobe:FUNC, tp:CATEGORY:NAME or rawtp:NAME (tracepoint names "
+      "may be globs), or @FILE with one SPEC per line. Repeatable."},
+     add_probe},
     {{"interim-stacks", 'I', nullptr, 0,
       "Also emit incomplete sessions when their data would be overwritten."},
      [](CliState& st, const char*) { st.opts.interim_stacks = true; }},

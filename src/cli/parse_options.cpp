@@ -99,6 +99,8 @@ void check_conflicts(const Options& opts) {
   if (opts.success_stacks == SuccessStacks::Yes && !opts.allow_errors.empty()) {
     throw UserError("-x and -S are mutually exclusive", kHelpHint);
   }
+  if (!opts.probes.empty() && !opts.trace)
+    throw UserError("-J needs -T: injected probes show in the function call trace", kHelpHint);
   if (!opts.export_trace.empty() && !opts.trace) {
     throw UserError("--export-trace needs -T: only call traces have slices to export", kHelpHint);
   }

@@ -164,6 +164,12 @@ std::vector<const KSym*> Kallsyms::find_by_name(std::string_view name) const {
   return out;
 }
 
+uint64_t Kallsyms::extent(const KSym& sym) const {
+  auto it = std::upper_bound(syms_.begin(), syms_.end(), sym.addr,
+                             [](uint64_t a, const KSym& s) { return a < s.addr; });
+  return it == syms_.end() ? 0 : it->addr - sym.addr;
+}
+
 uint64_t Kallsyms::addr_of(std::string_view name) const {
   for (const auto& [anchor, addr] : special_) {
     if (anchor == name) return addr;

@@ -43,6 +43,9 @@ class Kallsyms {
   // Every copy of a function name (static functions may exist in several files), in address
   // order. A scan of every symbol: for a few lookups, where an index would cost more to build.
   std::vector<const KSym*> find_by_name(std::string_view name) const;
+  // Bytes from sym (one of symbols()) to the next function symbol at a higher address: an upper
+  // bound of its size, since kallsyms has no sizes. 0 for the last one.
+  uint64_t extent(const KSym& sym) const;
   // Address of a symbol of any type (e.g. _stext), 0 if absent.
   uint64_t addr_of(std::string_view name) const;
   // True when every address reads as zero (kernel.kptr_restrict hides them).

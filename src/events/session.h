@@ -18,13 +18,17 @@ struct StackCall {
   bool running = false;   // interim session: the call had not returned, no duration or result
 };
 
+// What a -T record stands for: a traced function's entry or exit, or an injected probe's hit.
+enum class TraceEvent : uint8_t { Entry, Exit, Probe };
+
 // One -T record.
 struct TraceRecord {
-  uint32_t func_id = 0;
+  uint32_t func_id = 0;   // Entry and Exit
+  uint32_t probe_id = 0;  // Probe: index into the table of injected probes
   uint32_t seq = 0;
-  uint16_t depth = 0;
-  bool is_entry = false;
-  uint64_t ts_ns = 0;   // entries: start time, CLOCK_MONOTONIC
+  uint16_t depth = 0;     // Probe: calls running when it hit, like a nested call's entry
+  TraceEvent event = TraceEvent::Exit;
+  uint64_t ts_ns = 0;   // entries and probes: CLOCK_MONOTONIC
   uint64_t dur_ns = 0;  // exits: measured in BPF, right even when the entry record was lost
   int64_t res = 0;      // exits
 };

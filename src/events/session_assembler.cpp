@@ -92,6 +92,12 @@ std::optional<Session> SessionAssembler::consume(const void* data, size_t size) 
     add_call(rec);
     return std::nullopt;
   }
+  if (type == RS_REC_PROBE && size >= sizeof(rs_probe_rec)) {
+    rs_probe_rec rec;
+    std::memcpy(&rec, data, sizeof(rec));
+    add_probe(rec);
+    return std::nullopt;
+  }
   if (size >= sizeof(rs_part_hdr)) {
     rs_part_hdr hdr;
     std::memcpy(&hdr, data, sizeof(hdr));
@@ -122,13 +128,23 @@ bool SessionAssembler::add_part(const rs_part_hdr& hdr, const void* payload, siz
 void SessionAssembler::add_call(const rs_call_rec& rec) {
   newest_id_ = std::max(newest_id_, rec.session_id);
   bool entry = rec.is_entry != 0;
+  TraceEvent event = entry ? TraceEvent::Entry : TraceEvent::Exit;
   pending_[rec.session_id].trace.push_back(TraceRecord{.func_id = rec.func_id,
                                                        .seq = rec.seq,
                                                        .depth = rec.depth,
-                                                       .is_entry = entry,
+                                                       .event = event,
                                                        .ts_ns = entry ? rec.time_ns : 0,
                                                        .dur_ns = entry ? 0 : rec.time_ns,
                                                        .res = rec.res});
+}
+
+void SessionAssembler::add_probe(const rs_probe_rec& rec) {
+  newest_id_ = std::max(newest_id_, rec.session_id);
+  pending_[rec.session_id].trace.push_back(TraceRecord{.probe_id = rec.probe_id,
+                                                       .seq = rec.seq,
+                                                       .depth = rec.depth,
+                                                       .event = TraceEvent::Probe,
+                                                       .ts_ns = rec.time_ns});
 }
 
 std::optional<Session> SessionAssembler::finish(const rs_session_rec& rec) {
@@ -160,7 +176,7 @@ std::optional<Session> SessionAssembler::finish(const rs_session_rec& rec) {
   s.calls = stack_calls(parts.frames, parts.saved, rec.running);
   s.kstack.assign(parts.kstack.rbegin(), parts.kstack.rend());
   for (auto it = parts.lbr.rbegin(); it != parts.lbr.rend(); ++it) s.lbr.push_back({it->from, it->to});
-  s.trace = std::move(parts.trace);
+  s.trace = s.interim ? trace_so_far(rec.trace_id) : std::move(parts.trace);
   s.trace_lost = rec.trace_lost + (rec.trace_cnt > s.trace.size() ? rec.trace_cnt - s.trace.size() : 0);
   s.incomplete = parts_missing(rec, parts.frames.size(), parts.saved.size(), parts.kstack.size(),
                                parts.lbr.size());
@@ -168,6 +184,13 @@ std::optional<Session> SessionAssembler::finish(const rs_session_rec& rec) {
   if (s.incomplete) ++stats_.incomplete;
   log_session(s, rec);
   return s;
+}
+
+// An interim report shows the -T records of its session received so far; they stay pending for
+// the final report.
+std::vector<TraceRecord> SessionAssembler::trace_so_far(uint64_t trace_id) const {
+  auto it = pending_.find(trace_id);
+  return it == pending_.end() ? std::vector<TraceRecord>{} : it->second.trace;
 }
 
 void SessionAssembler::evict_orphans() {

@@ -38,7 +38,9 @@ class SessionAssembler {
 
   bool add_part(const rs_part_hdr& hdr, const void* payload, size_t payload_size);
   void add_call(const rs_call_rec& rec);
+  void add_probe(const rs_probe_rec& rec);
   std::optional<Session> finish(const rs_session_rec& rec);
+  std::vector<TraceRecord> trace_so_far(uint64_t trace_id) const;
   void evict_orphans();
 
   std::unordered_map<uint64_t, Parts> pending_;

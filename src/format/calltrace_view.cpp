@@ -6,6 +6,7 @@
 #include <map>
 
 #include "format/func_lookup.h"
+#include "format/probe_lookup.h"
 #include "format/result_format.h"
 #include "format/text_columns.h"
 #include "util/strings.h"
@@ -48,8 +49,10 @@ class TraceTable {
       if (is_leaf(i)) {
         add_leaf(recs_[i], recs_[i + 1]);
         ++i;
-      } else if (recs_[i].is_entry) {
+      } else if (recs_[i].event == TraceEvent::Entry) {
         add_entry(recs_[i]);
+      } else if (recs_[i].event == TraceEvent::Probe) {
+        add_probe(recs_[i]);
       } else {
         add_exit(recs_[i]);
       }
@@ -63,10 +66,10 @@ class TraceTable {
   // Entry and exit of one call share a depth; an exit of the same function right after the
   // entry, with no record lost in between, is a call without traced children.
   bool is_leaf(size_t i) const {
-    if (i + 1 >= recs_.size() || !recs_[i].is_entry) return false;
+    if (i + 1 >= recs_.size() || recs_[i].event != TraceEvent::Entry) return false;
     const TraceRecord& exit = recs_[i + 1];
-    return !exit.is_entry && exit.func_id == recs_[i].func_id && exit.depth == recs_[i].depth &&
-           exit.seq == recs_[i].seq + 1;
+    return exit.event == TraceEvent::Exit && exit.func_id == recs_[i].func_id &&
+           exit.depth == recs_[i].depth && exit.seq == recs_[i].seq + 1;
   }
 
   // Whether the exit's entry has a row, i.e. was not lost.
@@ -77,9 +80,11 @@ class TraceTable {
 
   // Indented as deep as the surrounding rows reach: inside a call that was open before the
   // gap or is closed after it. An exit whose entry is in the gap closes a call the gap began.
+  // A probe hit sits where a nested call's entry would.
   void add_gap(const TraceRecord& prev, const TraceRecord& next) {
-    size_t after_prev = level(prev) + (prev.is_entry ? 1 : 0);
-    size_t before_next = level(next) + (next.is_entry || !entry_shown(next) ? 0 : 1);
+    bool closes = next.event == TraceEvent::Exit && entry_shown(next);
+    size_t after_prev = level(prev) + (prev.event == TraceEvent::Entry ? 1 : 0);
+    size_t before_next = level(next) + (closes ? 1 : 0);
     rows_.push_back({indent(std::max(after_prev, before_next)) + kGapText, "", ""});
   }
 
@@ -91,6 +96,10 @@ class TraceTable {
   void add_leaf(const TraceRecord& entry, const TraceRecord& exit) {
     rows_.push_back({indent(level(entry)) + "↔ " + name(entry), result(exit),
                      duration_text(exit.dur_ns)});
+  }
+
+  void add_probe(const TraceRecord& r) {
+    rows_.push_back({indent(level(r)) + "◎ " + probe_label_of(ctx_.probes, r.probe_id), "", ""});
   }
 
   void add_exit(const TraceRecord& r) {

@@ -3,6 +3,7 @@
 
 #include "discovery/func_info.h"
 #include "discovery/host_identity.h"
+#include "discovery/probe_spec.h"
 #include "symbolize/symbolizer.h"
 
 #include "util/symb_level.h"
@@ -21,12 +22,15 @@ struct FormatOptions {
   size_t lbr_max_count = 0;        // 0: every relevant record
 };
 
+inline const ProbeTable kNoProbes;
+
 // Borrowed for the duration of one formatting call.
 struct FormatContext {
   const FuncTable& funcs;
   Symbolizer& symbolizer;
   const FormatOptions& opts;
   const HostIdentity* host = nullptr;  // --json names the host in every session when set
+  const ProbeTable& probes = kNoProbes;  // -J, indexed by probe id
 };
 
 }  // namespace retsnoop

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "format/func_lookup.h"
+#include "format/probe_lookup.h"
 #include "format/result_format.h"
 #include "format/session_header.h"
 #include "format/stack_fingerprint.h"
@@ -60,20 +61,36 @@ json stack_json(const Session& s, const FormatContext& ctx) {
   return stack;
 }
 
-json trace_json(const Session& s, const FuncTable& funcs) {
+json call_record_json(const TraceRecord& r, const FuncTable& funcs) {
+  const FuncInfo& fn = lookup_func(funcs, r.func_id);
+  json j = {{"seq", r.seq}, {"depth", r.depth}, {"function", fn.name}};
+  if (r.event == TraceEvent::Entry) {
+    j["event"] = "entry";
+    j["ts_ns"] = r.ts_ns;
+  } else {
+    j["event"] = "exit";
+    j["duration_ns"] = r.dur_ns;
+    j.update(result_json(r.res, fn.ret));
+  }
+  return j;
+}
+
+// kind and name as the spec writes them: "tp" and "sched:sched_process_exec".
+json probe_record_json(const TraceRecord& r, const ProbeTable& probes) {
+  const ProbeSpec* p = lookup_probe(probes, r.probe_id);
+  return {{"seq", r.seq},
+          {"depth", r.depth},
+          {"event", "probe"},
+          {"kind", p ? json(inject_kind_name(p->kind)) : json(nullptr)},
+          {"name", p ? json(probe_target(*p)) : json("[unknown probe]")},
+          {"ts_ns", r.ts_ns}};
+}
+
+json trace_json(const Session& s, const FormatContext& ctx) {
   json trace = json::array();
   for (const TraceRecord& r : s.trace) {
-    const FuncInfo& fn = lookup_func(funcs, r.func_id);
-    json j = {{"seq", r.seq}, {"depth", r.depth}, {"function", fn.name}};
-    if (r.is_entry) {
-      j["event"] = "entry";
-      j["ts_ns"] = r.ts_ns;
-    } else {
-      j["event"] = "exit";
-      j["duration_ns"] = r.dur_ns;
-      j.update(result_json(r.res, fn.ret));
-    }
-    trace.push_back(std::move(j));
+    trace.push_back(r.event == TraceEvent::Probe ? probe_record_json(r, ctx.probes)
+                                                 : call_record_json(r, ctx.funcs));
   }
   return trace;
 }
@@ -116,7 +133,7 @@ std::string format_session_json(const Session& s, const FormatContext& ctx, int6
       {"stack", stack_json(s, ctx)},
   };
   if (ctx.opts.calltrace) {
-    j["trace"] = trace_json(s, ctx.funcs);
+    j["trace"] = trace_json(s, ctx);
     j["trace_lost"] = s.trace_lost;
   }
   if (ctx.opts.lbr) j["lbr"] = lbr_json(s, ctx);

@@ -81,10 +81,11 @@ class SliceBuilder {
 
 json session_trace_events(const Session& s, const FuncTable& funcs) {
   SliceBuilder slices(s, funcs);
+  // Slices are calls: injected probe hits (-J) have no duration and are left out.
   for (const TraceRecord& r : s.trace) {
-    if (r.is_entry)
+    if (r.event == TraceEvent::Entry)
       slices.entry(r);
-    else
+    else if (r.event == TraceEvent::Exit)
       slices.exit(r);
   }
   json events = slices.finish();

@@ -141,10 +141,24 @@ TEST(ParseOptions, UnimplementedOptionsFailLoudly) {
   EXPECT_STREQ(a.what(), "-A/--capture-args is not supported yet");
   EXPECT_FALSE(a.hint().empty());
   EXPECT_STREQ(parse_error({"--capture-args"}).what(), "-A/--capture-args is not supported yet");
-  EXPECT_STREQ(parse_error({"-J", "kprobe:foo+0x10"}).what(),
-               "-J/--inject-probe is not supported yet");
-  // -J still takes a value like it will when implemented.
+}
+
+TEST(ParseOptions, InjectedProbesKeepTheirSpecs) {
+  Options o =
+      parse({"-T", "-J", "kprobe:foo+0x10", "--inject-probe=tp:sched:*", "-J", "@probes.txt"});
+  EXPECT_EQ(o.probes, (std::vector<std::string>{"kprobe:foo+0x10", "tp:sched:*", "@probes.txt"}));
   expect_error({"-J"}, "option requires an argument -- 'J'");
+}
+
+TEST(ParseOptions, BadProbeSpecFailsAtParseTime) {
+  EXPECT_STREQ(parse_error({"-T", "-J", "uprobe:foo"}).what(),
+               "Invalid probe 'uprobe:foo': unknown probe kind 'uprobe'; expected "
+               "kprobe:FUNC[+OFFSET], kretprobe:FUNC, tp:CATEGORY:NAME or rawtp:NAME");
+}
+
+TEST(ParseOptions, ProbesNeedTheCallTrace) {
+  EXPECT_STREQ(parse_error({"-J", "tp:sched:sched_switch"}).what(),
+               "-J needs -T: injected probes show in the function call trace");
 }
 
 TEST(ParseOptions, AttachModes) {

@@ -34,6 +34,14 @@ rs_session_rec header(uint64_t sid, uint32_t depth, uint32_t kstack, uint32_t fl
   return r;
 }
 
+// The -T counts of a header: records of session trace_id sent and lost.
+rs_session_rec traced(rs_session_rec h, uint64_t trace_id, uint32_t cnt, uint32_t lost = 0) {
+  h.trace_id = trace_id;
+  h.trace_cnt = cnt;
+  h.trace_lost = lost;
+  return h;
+}
+
 rs_frame frame(uint32_t id, uint32_t seq, int64_t res) { return rs_frame{id, seq, 0, 1000, res}; }
 
 std::optional<Session> feed(SessionAssembler& a, const std::vector<char>& rec) {
@@ -99,17 +107,55 @@ TEST(SessionAssembler, TraceRecordsAndLossesReachTheSession) {
   a.consume(&entry, sizeof(entry));
   a.consume(&exit, sizeof(exit));
   feed(a, part(RS_REC_FRAMES, 4, std::vector{frame(2, 0, 5)}));
-  auto h = header(4, 1, 0, 0);
-  h.trace_cnt = 2;
-  h.trace_lost = 1;
-  auto s = feed(a, h);
+  auto s = feed(a, traced(header(4, 1, 0, 0), 4, 2, 1));
   ASSERT_TRUE(s);
   ASSERT_EQ(s->trace.size(), 2u);
-  EXPECT_TRUE(s->trace[0].is_entry);
+  EXPECT_EQ(s->trace[0].event, TraceEvent::Entry);
   EXPECT_EQ(s->trace[0].ts_ns, 100u);
   EXPECT_EQ(s->trace[1].dur_ns, 200u);
   EXPECT_EQ(s->trace[1].res, 5);
   EXPECT_EQ(s->trace_lost, 1u);
+}
+
+// Session 4: one call of function 2, during which probe 7 hit.
+const rs_call_rec kProbedEntry{RS_REC_CALL, 1, 1, 0, 4, 2, 0, 100, 0};
+const rs_probe_rec kProbeHit{RS_REC_PROBE, 2, 0, 4, 7, 1, 150};
+const rs_call_rec kProbedExit{RS_REC_CALL, 1, 0, 0, 4, 2, 2, 200, 0};
+
+TEST(SessionAssembler, ProbeHitsKeepTheirPlaceAmongCalls) {
+  SessionAssembler a;
+  a.consume(&kProbedEntry, sizeof(kProbedEntry));
+  a.consume(&kProbeHit, sizeof(kProbeHit));
+  a.consume(&kProbedExit, sizeof(kProbedExit));
+  auto s = feed(a, traced(header(4, 0, 0, 0), 4, 3));
+  ASSERT_TRUE(s);
+  ASSERT_EQ(s->trace.size(), 3u);
+  const TraceRecord& r = s->trace[1];
+  EXPECT_EQ(r.event, TraceEvent::Probe);
+  EXPECT_EQ(r.probe_id, 7u);
+  EXPECT_EQ(r.seq, 1u);
+  EXPECT_EQ(r.depth, 2u);
+  EXPECT_EQ(r.ts_ns, 150u);
+  EXPECT_EQ(s->trace_lost, 0u);
+}
+
+// -T records travel once, under the final report's id: an interim report shows those received so
+// far, and the final report still gets them all.
+TEST(SessionAssembler, InterimReportShowsTheTraceSoFar) {
+  SessionAssembler a;
+  a.consume(&kProbedEntry, sizeof(kProbedEntry));
+  a.consume(&kProbeHit, sizeof(kProbeHit));
+  auto first = feed(a, traced(header(9, 0, 0, RS_SESS_ERROR | RS_SESS_INTERIM), 4, 2));
+  ASSERT_TRUE(first);
+  EXPECT_TRUE(first->interim);
+  ASSERT_EQ(first->trace.size(), 2u);
+  EXPECT_EQ(first->trace[1].event, TraceEvent::Probe);
+  EXPECT_EQ(first->trace_lost, 0u);
+  a.consume(&kProbedExit, sizeof(kProbedExit));
+  auto last = feed(a, traced(header(4, 0, 0, 0), 4, 3));
+  ASSERT_TRUE(last);
+  EXPECT_EQ(last->trace.size(), 3u);
+  EXPECT_EQ(a.pending(), 0u);
 }
 
 // BPF sends a saved chain only when it stitches (src/bpf/chain.h): its deeper levels follow.

@@ -11,12 +11,13 @@ namespace {
 struct TraceCase {
   TestFuncs funcs;
   Session session;
+  ProbeTable probes;
 };
 
 std::string table(const TraceCase& c) {
   FakeSymbolizer unused("simple_obj.sym");
   FormatOptions opts{.calltrace = true};
-  return format_calltrace(c.session, {c.funcs.table, unused, opts});
+  return format_calltrace(c.session, {c.funcs.table, unused, opts, nullptr, c.probes});
 }
 
 std::vector<std::string> rows_of(const std::string& text) {
@@ -59,6 +60,25 @@ TEST(CallTraceView, LongNamesAndWideResultsWidenTheirColumns) {
   t.leave(4096, 1234600000);
   c.session.trace = t.records();
   EXPECT_TRUE(matches_golden(table(c), "calltrace_wide.txt"));
+}
+
+// Each hit sits one level inside the calls running when it hit, in record order; hits inside a
+// call keep it from collapsing into a leaf row. Probe id 9 is not in the table.
+TEST(CallTraceView, ProbeHitsNestInsideTheRunningCall) {
+  TraceCase c;
+  c.funcs.add("__x64_sys_bpf", RetKind::Int64);
+  c.funcs.add("__sys_bpf", RetKind::Int32);
+  c.funcs.add("array_map_alloc_check", RetKind::Int32);
+  c.probes = {parse_probe_spec("kprobe:array_map_alloc_check"),
+              parse_probe_spec("kretprobe:array_map_alloc_check"),
+              parse_probe_spec("tp:bpf:bpf_map_create"), parse_probe_spec("kprobe:__sys_bpf+0x2a")};
+  TraceBuilder t(c.funcs);
+  t.enter("__x64_sys_bpf").enter("__sys_bpf").probe(2);
+  t.enter("array_map_alloc_check").probe(0).probe(1).leave(-22, 1500);
+  t.lose(1).probe(3).probe(9);
+  t.leave(-22, 4200).leave(-22, 5100);
+  c.session.trace = t.records();
+  EXPECT_TRUE(matches_golden(table(c), "calltrace_probes.txt"));
 }
 
 // The entries of bpf_check and check_cfg are lost: their exits still tell their durations.

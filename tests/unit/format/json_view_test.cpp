@@ -5,6 +5,8 @@
 #include <nlohmann/json.hpp>
 
 #include "example_sessions.h"
+#include "golden.h"
+#include "trace_builder.h"
 #include "format/stack_fingerprint.h"
 
 namespace retsnoop::test {
@@ -12,9 +14,11 @@ namespace {
 
 using nlohmann::json;
 
-json format(ExampleCase& c, const FormatOptions& opts) {
+json format(ExampleCase& c, const FormatOptions& opts, const ProbeTable& probes = kNoProbes) {
   use_utc();
-  std::string line = format_session_json(c.session, {c.funcs.table, c.symbolizer, opts}, kMonoToRealNs);
+  std::string line =
+      format_session_json(c.session, {c.funcs.table, c.symbolizer, opts, nullptr, probes},
+                          kMonoToRealNs);
   EXPECT_EQ(line.back(), '\n');
   EXPECT_EQ(line.find('\n'), line.size() - 1) << "one session, one line";
   return json::parse(line);
@@ -90,6 +94,21 @@ TEST(JsonView, CallTraceRecordsWithResults) {
   EXPECT_EQ(trace.back()["function"], "bpf_prog_load");
   EXPECT_EQ(trace.back()["result"], "[5]");
   EXPECT_EQ(j["trace_lost"], 0);
+}
+
+// Probe records carry their kind and name as the spec writes them, and their time; an id outside
+// the table degrades to a name without kind.
+TEST(JsonView, ProbeRecordsInTheCallTrace) {
+  ExampleCase c = simple_obj_case();
+  ProbeTable probes = {parse_probe_spec("kprobe:bpf_check+0x10"),
+                       parse_probe_spec("tp:bpf:bpf_prog_load"),
+                       parse_probe_spec("rawtp:bpf_test")};
+  TraceBuilder t(c.funcs);
+  t.enter("bpf_prog_load").probe(1).enter("bpf_check").probe(0).leave(0, 900);
+  t.probe(2).probe(7).leave(5, 2000);
+  c.session.trace = t.records();
+  json trace = format(c, {.calltrace = true}, probes)["trace"];
+  EXPECT_TRUE(matches_golden(trace.dump(1) + "\n", "json_trace_probes.txt"));
 }
 
 TEST(JsonView, LbrRecordsOldestFirst) {

@@ -19,7 +19,7 @@ class TraceBuilder {
       : funcs_(funcs), depth_(first_depth) {}
 
   TraceBuilder& enter(const std::string& name) {
-    open_.push_back(push({.func_id = funcs_.id(name), .is_entry = true, .ts_ns = now_}));
+    open_.push_back(push({.func_id = funcs_.id(name), .event = TraceEvent::Entry, .ts_ns = now_}));
     ++depth_;
     return *this;
   }
@@ -36,6 +36,12 @@ class TraceBuilder {
 
   TraceBuilder& leaf(const std::string& name, int64_t res, uint64_t dur_ns) {
     return enter(name).leave(res, dur_ns);
+  }
+
+  // An injected probe hit inside the innermost open call.
+  TraceBuilder& probe(uint32_t probe_id) {
+    push({.probe_id = probe_id, .event = TraceEvent::Probe, .ts_ns = now_});
+    return *this;
   }
 
   // The next n records never arrived.

@@ -1,0 +1,106 @@
+#include "attach/probe_attacher.h"
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <linux/bpf.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "util/error.h"
+
+namespace retsnoop {
+
+namespace {
+
+[[noreturn]] void refused(const ProbeSpec& p, const std::string& why) {
+  throw UserError("Probe '" + probe_label(p) + "': " + why);
+}
+
+// The kernel's reasons, in the words of what went wrong with the spec.
+std::string kprobe_failure(const ProbeSpec& p, int err) {
+  char off[32];
+  std::snprintf(off, sizeof(off), "0x%llx", (unsigned long long)p.offset);
+  if (err == EILSEQ)
+    return std::string("offset ") + off + " is not on an instruction boundary of " + p.name;
+  // Linux 6.5+ refuses a name that several static functions share.
+  if (err == EADDRNOTAVAIL) return p.name + " names several kernel functions";
+  if (err == ENOENT || err == EINVAL)
+    return "the kernel cannot probe " + p.name + " (" + std::strerror(err) + ")";
+  return std::string("kprobe attach failed: ") + std::strerror(err);
+}
+
+// Exactly one 64-bit immediate load carries the mark in the template (see tracer.bpf.c).
+std::vector<bpf_insn> with_probe_id(const bpf_insn* insns, size_t cnt, uint32_t id) {
+  std::vector<bpf_insn> out(insns, insns + cnt);
+  size_t found = 0;
+  for (size_t i = 0; i + 1 < cnt; ++i) {
+    bool ld_imm64 = out[i].code == (BPF_LD | BPF_IMM | BPF_DW);
+    if (ld_imm64 && uint32_t(out[i].imm) == uint32_t(RS_PROBE_ID_MARK) &&
+        uint32_t(out[i + 1].imm) == uint32_t(RS_PROBE_ID_MARK >> 32)) {
+      out[i].imm = int32_t(id);
+      out[i + 1].imm = 0;
+      ++found;
+    }
+  }
+  if (found != 1) throw std::logic_error("raw tracepoint template: probe id mark not found once");
+  return out;
+}
+
+}  // namespace
+
+ProbeAttacher::ProbeAttacher(TracerObject& obj, const ProbeTable& probes) : obj_(obj) {
+  for (uint32_t id = 0; id < probes.size(); ++id) attach_one(probes[id], id);
+}
+
+void ProbeAttacher::detach() {
+  links_.clear();
+  raw_links_.clear();
+  raw_progs_.clear();
+}
+
+void ProbeAttacher::attach_one(const ProbeSpec& p, uint32_t id) {
+  switch (p.kind) {
+    case InjectKind::Kprobe:
+    case InjectKind::Kretprobe:
+      return attach_kprobe(p, id);
+    case InjectKind::Tracepoint:
+      return attach_tracepoint(p, id);
+    case InjectKind::RawTracepoint:
+      break;
+  }
+  attach_raw_tracepoint(p, id);
+}
+
+void ProbeAttacher::attach_kprobe(const ProbeSpec& p, uint32_t id) {
+  LIBBPF_OPTS(bpf_kprobe_opts, opts, .bpf_cookie = id, .offset = p.offset,
+              .retprobe = p.kind == InjectKind::Kretprobe);
+  bpf_link* link = bpf_program__attach_kprobe_opts(obj_.probe_prog(p.kind), p.name.c_str(), &opts);
+  if (!link) refused(p, kprobe_failure(p, errno));
+  links_.emplace_back(link);
+}
+
+void ProbeAttacher::attach_tracepoint(const ProbeSpec& p, uint32_t id) {
+  LIBBPF_OPTS(bpf_tracepoint_opts, opts, .bpf_cookie = id);
+  bpf_link* link = bpf_program__attach_tracepoint_opts(obj_.probe_prog(p.kind), p.category.c_str(),
+                                                       p.name.c_str(), &opts);
+  if (!link) refused(p, std::string("tracepoint attach failed: ") + std::strerror(errno));
+  links_.emplace_back(link);
+}
+
+void ProbeAttacher::attach_raw_tracepoint(const ProbeSpec& p, uint32_t id) {
+  bpf_program* tmpl = obj_.probe_prog(p.kind);
+  std::vector<bpf_insn> insns =
+      with_probe_id(bpf_program__insns(tmpl), bpf_program__insn_cnt(tmpl), id);
+  OwnedFd prog(bpf_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, bpf_program__name(tmpl),
+                             TracerObject::kLicense, insns.data(), insns.size(), nullptr));
+  if (!prog) refused(p, std::string("program copy rejected: ") + std::strerror(errno));
+  OwnedFd link(bpf_raw_tracepoint_open(p.name.c_str(), prog.get()));
+  if (!link) refused(p, std::string("raw tracepoint attach failed: ") + std::strerror(errno));
+  raw_progs_.push_back(std::move(prog));
+  raw_links_.push_back(std::move(link));
+}
+
+}  // namespace retsnoop
