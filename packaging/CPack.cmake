@@ -21,6 +21,10 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_MAINTAINER "${RETSNOOP_DEB_MAINTAINER}")
 set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "${RETSNOOP_DEB_HOMEPAGE}")
 set(CPACK_DEBIAN_PACKAGE_SECTION admin)
+# A cross build packages for its target, not for the machine that runs dpkg.
+if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64)$")
+  set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE arm64)
+endif()
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 # The binary is linked statically: no library to depend on.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS OFF)

@@ -3,8 +3,9 @@
 #
 # Usage: build.sh [--arch amd64|arm64]
 #   arm64: cross-compiles the static retsnoop, the reproducer and the e2e tools into
-#   ${BUILD_DIR:-build-arm64} (unit tests, benchmarks and the generated man page and completions
-#   need programs that run on the build host, so they come from the amd64 build only).
+#   ${BUILD_DIR:-build-arm64}, and its .deb with `cmake --build build-arm64 --target package`.
+#   Unit tests and benchmarks run on the build machine, so they are built for amd64 only; the
+#   completions are generated with the amd64 build's cli_words (built first when missing).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 arch=amd64
@@ -17,8 +18,12 @@ case "$arch" in
     ;;
   arm64)
     build=${BUILD_DIR:-$root/build-arm64}
+    native=${BUILD_DIR_NATIVE:-$root/build}
+    if [[ ! -x $native/packaging/cli_words ]]; then
+      BUILD_DIR=$native bash "$0"
+    fi
     cross=(-DCMAKE_TOOLCHAIN_FILE="$root/cmake/aarch64-linux-gnu.cmake" -DRETSNOOP_TESTS=OFF
-      -DRETSNOOP_BENCH=OFF -DRETSNOOP_PACKAGING=OFF)
+      -DRETSNOOP_BENCH=OFF -DRETSNOOP_CLI_WORDS="$native/packaging/cli_words")
     ;;
   *) echo "build: unknown architecture '$arch' (amd64 or arm64)" >&2; exit 2 ;;
 esac

@@ -20,6 +20,9 @@ echo "== end-to-end tests (QEMU, x86-64)"
 e2e amd64 "$build"
 echo "== arm64 build and end-to-end tests (QEMU, arm64)"
 BUILD_DIR=$build_arm64 bash "$root/scripts/build.sh" --arch arm64
+echo "== arm64 package"
+version=$("$build/retsnoop" --version | sed -n 's/^retsnoop v//p')  # the same sources' version
+bash "$root/tests/packaging/deb.sh" "$build_arm64" "$version" arm64 >/dev/null
 e2e arm64 "$build_arm64"
 awk '/^[0-9]+ passed, [0-9]+ failed$/ { p += $1; f += $3 } END { printf "%d passed, %d failed\n", p, f }' \
   "$logs"/amd64.log "$logs"/arm64.log
