@@ -18,6 +18,9 @@ constexpr auto kOutputCheckPeriod = std::chrono::milliseconds(100);
 constexpr auto kLiveReportPeriod = std::chrono::seconds(1);
 // How long a stop request waits for the printer's backlog.
 constexpr auto kStopGrace = std::chrono::milliseconds(500);
+// How long the end of a command waits for the printer: its sessions are the point of the run,
+// only a reader that stopped reading may lose them.
+constexpr auto kCommandExitGrace = std::chrono::seconds(10);
 // Decoded sessions waiting for the printer, about 700 bytes each in stack mode: a flood of a few
 // hundred thousand fits; beyond that sessions are refused and counted.
 constexpr size_t kMaxBacklogBytes = size_t(256) << 20;
@@ -40,7 +43,7 @@ void Receiver::on_session(Session&& s) {
     ++queue_full_;
 }
 
-StopCause Receiver::run(StopSignal& stop) {
+StopCause Receiver::run(StopSignal& stop, const std::function<bool()>& command_exited) {
   obj_.activate();
   out_.write("Receiving data...\n");
   last_live_at_ = last_output_check_ = Clock::now();
@@ -50,14 +53,26 @@ StopCause Receiver::run(StopSignal& stop) {
       cause = StopCause::OutputFailed;
       break;
     }
+    if (command_exited && command_exited()) {
+      drain();
+      cause = StopCause::CommandExited;
+      break;
+    }
     int n = reader_.poll(kPollTimeoutMs);
     if (n < 0 && n != -EINTR)
       throw UserError(std::string("ring buffer poll failed: ") + std::strerror(-n));
     report_live();
   }
   obj_.deactivate();
-  printer_.finish(Clock::now() + kStopGrace);
+  printer_.finish(Clock::now() + (cause == StopCause::CommandExited ? kCommandExitGrace : kStopGrace));
   return cause;
+}
+
+// Every record already in the ring buffer: the command's sessions all ended before it did.
+void Receiver::drain() {
+  int n;
+  while ((n = reader_.poll(0)) > 0 || n == -EINTR) {
+  }
 }
 
 // Polled at most every kOutputCheckPeriod: under a flood the loop turns thousands of times a

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 
 #include "output/loss_report.h"
 #include "output/output_sink.h"
@@ -19,6 +20,7 @@ namespace retsnoop {
 enum class StopCause {
   Signal,        // a stop signal (StopSignal::signal_number() says which)
   OutputFailed,  // standard output can no longer be written (OutputSink::failure() says why)
+  CommandExited,  // command mode: the command ended
 };
 
 class Receiver {
@@ -31,7 +33,9 @@ class Receiver {
   // the output fails. Then it deactivates the tracer and gives the printer a short grace
   // period for its backlog: a stop request is obeyed promptly even during a flood or with a
   // reader that stopped reading, and what was not printed is counted.
-  StopCause run(StopSignal& stop);
+  // Command mode passes command_exited: once it says so, what the ring buffer holds is received
+  // and printed before returning, the command's last sessions included.
+  StopCause run(StopSignal& stop, const std::function<bool()>& command_exited = {});
   // What became of every session, for the account at the end of the run; call it after
   // detaching, once the BPF counters are final.
   SessionCounts final_counts() const { return counts(); }
@@ -40,6 +44,7 @@ class Receiver {
   using Clock = std::chrono::steady_clock;
 
   void on_session(Session&& s);
+  void drain();
   void report_live();
   SessionCounts counts() const;
   bool output_failed();

@@ -18,6 +18,7 @@
 #include "filter/error_filter.h"
 #include "app/exit_status.h"
 #include "kernel/features.h"
+#include "app/command.h"
 #include "app/receiver.h"
 #include "filter/session_filter.h"
 #include "output/session_report.h"
@@ -75,6 +76,7 @@ TracerConfig tracer_config(const Options& o, AttachKind kind, const ProbeTable& 
       has_probe(probes, InjectKind::Kprobe) || has_probe(probes, InjectKind::Kretprobe);
   c.tracepoint_probes = has_probe(probes, InjectKind::Tracepoint);
   c.raw_tracepoint_probes = has_probe(probes, InjectKind::RawTracepoint);
+  c.follow_command = !o.command.empty();
   c.ringbuf_size = o.ringbuf_size;
   c.sessions_size = o.sessions_size;
   return c;
@@ -230,8 +232,20 @@ std::optional<SharedKnob> expedite_rcu(const TraceLoopInputs& in) {
   return std::optional<SharedKnob>(std::in_place, expedited_rcu(), *in.state_dir, in.run);
 }
 
+// Command mode, once everything is attached: the tracer records from the moment the command is
+// released, and only for it and what it forks.
+void start_command(Command& cmd, TracerObject& obj, StopSignal& stop) {
+  obj.activate();
+  pid_t pid = cmd.start();
+  obj.follow(pid);
+  stop.spare_first_interrupt(pid);
+  cmd.release();
+  logf(LOG_INFO, "Started %s as PID %d.\n", cmd.path().c_str(), int(pid));
+}
+
 // The exit status, and the line that explains a failure.
-int finish_status(StopCause cause, const StopSignal& stop, const OutputSink& out, uint64_t unprinted) {
+int finish_status(StopCause cause, const StopSignal& stop, const OutputSink& out, uint64_t unprinted,
+                  Command* cmd) {
   if (cause == StopCause::OutputFailed) {
     std::fprintf(stderr, "retsnoop: cannot write to standard output: %s; stopped tracing\n",
                  out.failure().c_str());
@@ -241,6 +255,7 @@ int finish_status(StopCause cause, const StopSignal& stop, const OutputSink& out
     std::fprintf(stderr, "retsnoop: cannot write to standard output: %s\n", out.failure().c_str());
     return kExitOutputLost;
   }
+  if (cause == StopCause::CommandExited) return exit_status_of_command(*cmd->exit_status());
   return exit_status_after_signal(stop.signal_number());
 }
 
@@ -274,7 +289,10 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
   Receiver receiver(
       *obj, in.funcs, filter, [&](const Session& s) { return report.format(s, ctx, clock_offset); },
       out);
-  StopCause cause = res.interrupted ? StopCause::Signal : receiver.run(stop);
+  if (in.command && !res.interrupted) start_command(*in.command, *obj, stop);
+  std::function<bool()> command_exited;
+  if (in.command) command_exited = [&] { return in.command->exit_status().has_value(); };
+  StopCause cause = res.interrupted ? StopCause::Signal : receiver.run(stop, command_exited);
 
   report_missed_hits(*attacher, *obj, in.kind, in.features);
   print_status(out, "Detaching... ");
@@ -294,7 +312,7 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
   print_status(out, report.finish());
   std::fputs(final_loss_report(counts).c_str(), stderr);
   if (log_enabled(LOG_INFO)) std::fputs(session_summary(counts).c_str(), stderr);
-  return finish_status(cause, stop, out, counts.lost());
+  return finish_status(cause, stop, out, counts.lost(), in.command);
 }
 
 }  // namespace retsnoop

@@ -27,6 +27,7 @@ const volatile bool interim_stacks = false;  /* -I */
 const volatile __u64 min_duration_ns = 0;    /* -L */
 const volatile bool has_pid_allow = false;   /* -p given */
 const volatile bool has_comm_allow = false;  /* -n given */
+const volatile bool follow_command = false;  /* command mode: only command_pids are traced */
 
 /* Flipped by user space once every probe is attached: until then handlers do nothing. */
 bool ready = false;
@@ -124,6 +125,19 @@ struct {
 	__type(value, __u8);
 } comm_filter SEC(".maps");
 
+/*
+ * Command mode: the processes (TGIDs) of the command and its descendants. User space puts the
+ * command in before it runs; rs_fork adds each child of a process already in, so a child is in
+ * before it can run. Entries of exited processes stay: PIDs are not reused within a command's
+ * lifetime often enough to matter, and deleting would cost a program on every exit.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32);
+	__type(value, __u8);
+} command_pids SEC(".maps");
+
 /* Idle tasks share TID 0 on every CPU: key them per CPU instead. */
 static __always_inline __u64 session_key(__u32 tid)
 {
@@ -164,6 +178,8 @@ static __always_inline struct session *session_open(__u64 key, __u64 pid_tgid, _
 	 */
 	char comm[RS_COMM_LEN] = {};
 
+	if (follow_command && !bpf_map_lookup_elem(&command_pids, &pid))
+		return NULL;
 	bpf_get_current_comm(comm, sizeof(comm));
 	if (!task_passes_filters(pid, comm))
 		return NULL;
@@ -567,4 +583,21 @@ int rs_fexit(void *ctx)
 	lbr_snapshot(&lbr);
 	bpf_get_func_ret(ctx, &ret);
 	return handle_exit(ctx, bpf_get_attach_cookie(ctx), ret, &lbr);
+}
+
+/*
+ * Command mode: follows the command's descendants. Threads share their process's TGID, already
+ * in the map; a new process is added while its parent's fork() is still running, before the
+ * child can make a call.
+ */
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(rs_fork, struct task_struct *parent, struct task_struct *child)
+{
+	__u32 parent_tgid = parent->tgid, child_tgid = child->tgid;
+	__u8 one = 1;
+
+	if (child_tgid == parent_tgid || !bpf_map_lookup_elem(&command_pids, &parent_tgid))
+		return 0;
+	bpf_map_update_elem(&command_pids, &child_tgid, &one, BPF_ANY);
+	return 0;
 }
