@@ -28,15 +28,30 @@ constexpr size_t kMaxBacklogBytes = size_t(256) << 20;
 }  // namespace
 
 Receiver::Receiver(TracerObject& obj, const FuncTable& funcs, const SessionFilter& filter,
-                   SessionPrinter::Format format, OutputSink& out)
+                   SessionPrinter::Format format, OutputSink& out,
+                   RingbufReader::ProcessHandler on_process)
     : obj_(obj),
       out_(out),
       funcs_(funcs),
       filter_(filter),
       printer_(std::move(format), out, kMaxBacklogBytes),
-      reader_(obj.ringbuf_fd(), [this](Session&& s) { on_session(std::move(s)); }) {}
+      reader_(obj.ringbuf_fd(), [this](Session&& s) { on_session(std::move(s)); },
+              std::move(on_process)) {}
+
+// The kernel unwinds user stacks by frame pointers: code built without them ends the stack after
+// a frame or two. Said once, as it holds for every session of that code.
+void Receiver::note_short_user_stack(const Session& s) {
+  constexpr size_t kShortUserStack = 2;
+  if (short_user_stack_noted_ || s.ustack.empty() || s.ustack.size() > kShortUserStack) return;
+  short_user_stack_noted_ = true;
+  logf(LOG_INFO,
+       "Note: a user stack of PID %u has %zu frame(s) only: code built without frame pointers "
+       "(-fno-omit-frame-pointer) cuts user stacks short.\n",
+       s.pid, s.ustack.size());
+}
 
 void Receiver::on_session(Session&& s) {
+  note_short_user_stack(s);
   if (!filter_.reports(s, funcs_))
     ++filtered_;
   else if (!printer_.push(std::move(s)))

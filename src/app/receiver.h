@@ -26,8 +26,10 @@ enum class StopCause {
 class Receiver {
  public:
   // format runs on the printer thread only, which writes to out.
+  // on_process (-U) learns each process's first session as soon as it starts.
   Receiver(TracerObject& obj, const FuncTable& funcs, const SessionFilter& filter,
-           SessionPrinter::Format format, OutputSink& out);
+           SessionPrinter::Format format, OutputSink& out,
+           RingbufReader::ProcessHandler on_process = {});
 
   // Activates the tracer, says "Receiving data..." and receives until a stop is requested or
   // the output fails. Then it deactivates the tracer and gives the printer a short grace
@@ -45,6 +47,7 @@ class Receiver {
 
   void on_session(Session&& s);
   void drain();
+  void note_short_user_stack(const Session& s);
   void report_live();
   SessionCounts counts() const;
   bool output_failed();
@@ -57,6 +60,7 @@ class Receiver {
   RingbufReader reader_;
   uint64_t filtered_ = 0;
   uint64_t queue_full_ = 0;
+  bool short_user_stack_noted_ = false;
   SessionCounts last_live_;
   Clock::time_point last_live_at_;
   Clock::time_point last_output_check_;

@@ -27,6 +27,7 @@
 #include "attach/shared_knob.h"
 #include "discovery/kallsyms.h"
 #include "symbolize/awaiting_symbolizer.h"
+#include "symbolize/user_symbolizer.h"
 #include "util/error.h"
 #include "util/file_text.h"
 #include "util/log.h"
@@ -77,6 +78,7 @@ TracerConfig tracer_config(const Options& o, AttachKind kind, const ProbeTable& 
   c.tracepoint_probes = has_probe(probes, InjectKind::Tracepoint);
   c.raw_tracepoint_probes = has_probe(probes, InjectKind::RawTracepoint);
   c.follow_command = !o.command.empty();
+  c.capture_ustack = o.user_stacks;
   c.ringbuf_size = o.ringbuf_size;
   c.sessions_size = o.sessions_size;
   return c;
@@ -91,6 +93,7 @@ FormatOptions format_options(const Options& o, SymbLevel symb) {
   f.calltrace = o.trace;
   f.lbr = o.lbr;
   f.lbr_max_count = o.lbr_max_count;
+  f.user_lines = o.symbolize != SymbLevel::None;
   return f;
 }
 
@@ -234,12 +237,15 @@ std::optional<SharedKnob> expedite_rcu(const TraceLoopInputs& in) {
 
 // Command mode, once everything is attached: the tracer records from the moment the command is
 // released, and only for it and what it forks.
-void start_command(Command& cmd, TracerObject& obj, StopSignal& stop) {
+// With -U, the command's memory map is read as soon as it has exec'd: a command that fails and
+// exits at once may be gone before its first session's notice is read.
+void start_command(Command& cmd, TracerObject& obj, StopSignal& stop, ProcessSymbolizer* user_symbols) {
   obj.activate();
   pid_t pid = cmd.start();
   obj.follow(pid);
   stop.spare_first_interrupt(pid);
   cmd.release();
+  if (user_symbols) user_symbols->record_process(pid);
   logf(LOG_INFO, "Started %s as PID %d.\n", cmd.path().c_str(), int(pid));
 }
 
@@ -282,14 +288,20 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
 
   FormatOptions fopts = format_options(in.opts, in.symb_level);
   AwaitingSymbolizer symbolizer(in.symbolizer, ksyms_loaded);
-  FormatContext ctx{in.funcs, symbolizer, fopts, &report.host(), in.probes};
+  std::unique_ptr<ProcessSymbolizer> user_symbols;
+  RingbufReader::ProcessHandler on_process;
+  if (in.opts.user_stacks) {
+    user_symbols = std::make_unique<ProcessSymbolizer>();
+    on_process = [&](uint32_t pid) { user_symbols->record_process(pid); };
+  }
+  FormatContext ctx{in.funcs, symbolizer, fopts, &report.host(), in.probes, user_symbols.get()};
   int64_t clock_offset = mono_to_real_ns();
   SessionFilter filter{ErrorFilter(in.opts.allow_errors, in.opts.deny_errors),
                        RetvalFilter(in.opts.allow_retvals, in.opts.deny_retvals)};
   Receiver receiver(
       *obj, in.funcs, filter, [&](const Session& s) { return report.format(s, ctx, clock_offset); },
-      out);
-  if (in.command && !res.interrupted) start_command(*in.command, *obj, stop);
+      out, std::move(on_process));
+  if (in.command && !res.interrupted) start_command(*in.command, *obj, stop, user_symbols.get());
   std::function<bool()> command_exited;
   if (in.command) command_exited = [&] { return in.command->exit_status().has_value(); };
   StopCause cause = res.interrupted ? StopCause::Signal : receiver.run(stop, command_exited);

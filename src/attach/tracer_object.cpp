@@ -23,6 +23,8 @@ static_assert(sizeof(rs_frame) == 32, "rs_frame layout must match BPF");
 static_assert(sizeof(rs_part_hdr) == 16, "part header must keep payloads 8-byte aligned");
 static_assert(sizeof(rs_call_rec) == 40, "rs_call_rec layout must match BPF");
 static_assert(sizeof(rs_probe_rec) == 32, "rs_probe_rec layout must match BPF");
+static_assert(sizeof(rs_session_rec) == 112, "rs_session_rec layout must match BPF");
+static_assert(sizeof(rs_proc_rec) == 8, "rs_proc_rec layout must match BPF");
 
 [[noreturn]] void fail(const std::string& what, int err) {
   throw UserError(what + ": " + std::strerror(err < 0 ? -err : err));
@@ -117,6 +119,7 @@ void TracerObject::configure(const TracerConfig& cfg, size_t nr_funcs) {
   ro->has_pid_allow = !cfg.allow_pids.empty();
   ro->has_comm_allow = !cfg.allow_comms.empty();
   ro->follow_command = cfg.follow_command;
+  ro->capture_ustack = cfg.capture_ustack;
 
   resize_map(skel_->maps.rb, cfg.ringbuf_size);
   create_sessions_map(skel_->maps.sessions, cfg.sessions_size);

@@ -29,6 +29,7 @@ struct TracerConfig {
   bool emit_trace = false;
   bool capture_lbr = false;
   bool interim_stacks = false;  // -I
+  bool capture_ustack = false;  // -U
   uint64_t min_duration_ns = 0;
   std::vector<int> allow_pids, deny_pids;
   std::vector<std::string> allow_comms, deny_comms;
