@@ -109,7 +109,8 @@ pid_t Command::start() {
   err_ = OwnedFd(err[0]);
   OwnedFd err_write(err[1]);
   pid_ = fork();
-  if (pid_ < 0) throw UserError(std::string("cannot start the command: fork: ") + std::strerror(errno));
+  if (pid_ < 0)
+    throw UserError(std::string("cannot start the command: fork: ") + std::strerror(errno));
   if (pid_ == 0) run_child(argv.data(), go_read.get(), err_write.get());
   return pid_;
 }

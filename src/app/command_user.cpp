@@ -72,7 +72,8 @@ CommandUser sudo_user(const AccountSource& src) {
   CommandUser user{*uid, *gid, {*gid}};
   if (!src.sudo_user) return user;
   auto account = find_passwd(src.passwd, src.sudo_user);
-  if (account && account->uid == user.uid) user.groups = groups_of(src.group, src.sudo_user, user.gid);
+  if (account && account->uid == user.uid)
+    user.groups = groups_of(src.group, src.sudo_user, user.gid);
   return user;
 }
 

@@ -79,7 +79,8 @@ StopCause Receiver::run(StopSignal& stop, const std::function<bool()>& command_e
     report_live();
   }
   obj_.deactivate();
-  printer_.finish(Clock::now() + (cause == StopCause::CommandExited ? kCommandExitGrace : kStopGrace));
+  auto grace = cause == StopCause::CommandExited ? kCommandExitGrace : kStopGrace;
+  printer_.finish(Clock::now() + grace);
   return cause;
 }
 

@@ -140,7 +140,8 @@ int dry_run(const Options& opts, Selection sel) {
 // does not start it.
 std::optional<Command> make_command(const Options& o) {
   if (o.command.empty()) return std::nullopt;
-  return std::optional<Command>(std::in_place, o.command, command_user(o.run_as_user, system_accounts()));
+  return std::optional<Command>(std::in_place, o.command,
+                                command_user(o.run_as_user, system_accounts()));
 }
 
 }  // namespace

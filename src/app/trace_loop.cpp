@@ -239,7 +239,8 @@ std::optional<SharedKnob> expedite_rcu(const TraceLoopInputs& in) {
 // released, and only for it and what it forks.
 // With -U, the command's memory map is read as soon as it has exec'd: a command that fails and
 // exits at once may be gone before its first session's notice is read.
-void start_command(Command& cmd, TracerObject& obj, StopSignal& stop, ProcessSymbolizer* user_symbols) {
+void start_command(Command& cmd, TracerObject& obj, StopSignal& stop,
+                   ProcessSymbolizer* user_symbols) {
   obj.activate();
   pid_t pid = cmd.start();
   obj.follow(pid);
@@ -250,8 +251,8 @@ void start_command(Command& cmd, TracerObject& obj, StopSignal& stop, ProcessSym
 }
 
 // The exit status, and the line that explains a failure.
-int finish_status(StopCause cause, const StopSignal& stop, const OutputSink& out, uint64_t unprinted,
-                  Command* cmd) {
+int finish_status(StopCause cause, const StopSignal& stop, const OutputSink& out,
+                  uint64_t unprinted, Command* cmd) {
   if (cause == StopCause::OutputFailed) {
     std::fprintf(stderr, "retsnoop: cannot write to standard output: %s; stopped tracing\n",
                  out.failure().c_str());

@@ -17,8 +17,8 @@ bool parse_line(const std::string& line, MappedRange& out) {
   uint64_t start, end, offset, inode;
   unsigned major, minor;
   int path_at = 0;
-  if (std::sscanf(line.c_str(), "%" SCNx64 "-%" SCNx64 " %*s %" SCNx64 " %x:%x %" SCNu64 " %n", &start,
-                  &end, &offset, &major, &minor, &inode, &path_at) != 6 ||
+  if (std::sscanf(line.c_str(), "%" SCNx64 "-%" SCNx64 " %*s %" SCNx64 " %x:%x %" SCNu64 " %n",
+                  &start, &end, &offset, &major, &minor, &inode, &path_at) != 6 ||
       path_at == 0 || line[path_at] != '/')
     return false;
   std::string path = line.substr(path_at);
@@ -36,7 +36,8 @@ std::vector<MappedRange> parse_proc_maps(std::string_view text) {
     size_t eol = text.find('\n', pos);
     if (eol == std::string_view::npos) eol = text.size();
     MappedRange range;
-    if (parse_line(std::string(text.substr(pos, eol - pos)), range)) out.push_back(std::move(range));
+    if (parse_line(std::string(text.substr(pos, eol - pos)), range))
+      out.push_back(std::move(range));
     pos = eol + 1;
   }
   return out;

@@ -31,7 +31,8 @@ std::shared_ptr<ElfFile> ProcessSymbolizer::open_file(uint32_t pid, const Mapped
     if (auto it = files_.find(key); it != files_.end()) return it->second;
   }
   char map_file[64];
-  std::snprintf(map_file, sizeof(map_file), "/map_files/%" PRIx64 "-%" PRIx64, range.start, range.end);
+  std::snprintf(map_file, sizeof(map_file), "/map_files/%" PRIx64 "-%" PRIx64, range.start,
+                range.end);
   std::string root = proc_dir(pid) + "/root";
   OwnedFd fd(open((proc_dir(pid) + map_file).c_str(), O_RDONLY | O_CLOEXEC));
   if (!fd) fd = OwnedFd(open((root + range.path).c_str(), O_RDONLY | O_CLOEXEC));
@@ -47,7 +48,8 @@ std::shared_ptr<ElfFile> ProcessSymbolizer::open_file(uint32_t pid, const Mapped
 void ProcessSymbolizer::record_process(uint32_t pid) {
   auto text = read_text_file(proc_dir(pid) + "/maps");
   if (!text) {
-    logf(LOG_DEBUG, "PID %u exited before its memory map was read: its user stacks stay raw\n", pid);
+    logf(LOG_DEBUG, "PID %u exited before its memory map was read: its user stacks stay raw\n",
+         pid);
     return;
   }
   std::vector<Mapping> maps;

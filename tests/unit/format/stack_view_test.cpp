@@ -164,8 +164,8 @@ TEST(StackView, UserStackBelowTheKernelStack) {
   c.session.ustack = {U::kSyscall, U::kCreateMap, U::kMain, U::kNoSymbol, U::kUnmapped};
   FakeUserSymbols user;
   FormatOptions opts;
-  EXPECT_TRUE(matches_golden(format_stack(c.session, {c.funcs.table, c.symbolizer, opts, nullptr, kNoProbes, &user}),
-                             "user_stack.txt"));
+  FormatContext ctx{c.funcs.table, c.symbolizer, opts, nullptr, kNoProbes, &user};
+  EXPECT_TRUE(matches_golden(format_stack(c.session, ctx), "user_stack.txt"));
   EXPECT_FALSE(user.asked_as_return(U::kSyscall));  // where the thread entered the kernel
   EXPECT_TRUE(user.asked_as_return(U::kMain));
 }
