@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <signal.h>
+#include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -93,6 +94,8 @@ void Command::run_child(char* const* argv, int go_fd, int err_fd) noexcept {
   char go = 0;
   if (read(go_fd, &go, 1) != 1) _exit(127);  // retsnoop gave up before releasing it
   if (user_ && !change_user(*user_)) report_errno_and_exit(err_fd, 126);
+  // Read from the go pipe: the byte says whether release() holds the command at its exec.
+  if (go == 2 && ptrace(PTRACE_TRACEME, 0, nullptr, nullptr)) report_errno_and_exit(err_fd, 126);
   execve(path_.c_str(), argv, environ);
   report_errno_and_exit(err_fd, 127);
 }
@@ -115,8 +118,8 @@ pid_t Command::start() {
   return pid_;
 }
 
-void Command::release() {
-  char go = 1;
+void Command::release(const AtExec& at_exec) {
+  char go = at_exec ? 2 : 1;
   if (write(go_.get(), &go, 1) != 1)
     throw UserError(std::string("cannot start the command: ") + std::strerror(errno));
   released_ = true;
@@ -128,6 +131,23 @@ void Command::release() {
   err_.reset();
   if (n == sizeof(err))
     throw UserError("cannot run '" + path_ + "': " + std::strerror(err));
+  if (at_exec) hold_at_exec(at_exec);
+}
+
+// A traced child stops with SIGTRAP right after a successful exec, its new image mapped and none
+// of it run: a command that fails and exits at once cannot be gone before at_exec looks at it.
+void Command::hold_at_exec(const AtExec& at_exec) {
+  int st = 0;
+  pid_t r;
+  do r = waitpid(pid_, &st, 0);
+  while (r < 0 && errno == EINTR);
+  if (r != pid_) return;
+  if (!WIFSTOPPED(st)) {
+    status_ = st;  // killed before it could stop
+    return;
+  }
+  at_exec(pid_);
+  ptrace(PTRACE_DETACH, pid_, nullptr, nullptr);
 }
 
 std::optional<int> Command::exit_status() {

@@ -5,6 +5,7 @@
 
 #include <sys/types.h>
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,13 +29,17 @@ class Command {
   // Forks the child, which waits for release() before it changes user and execs: the caller
   // registers its PID for tracing in between. Returns the PID.
   pid_t start();
-  // Lets the child exec; throws UserError when it could not (the exec's or set*id's errno).
-  void release();
+  // Called with the command's PID once it has exec'd, before it runs its first instruction.
+  using AtExec = std::function<void(pid_t)>;
+  // Lets the child exec; throws UserError when it could not (the exec's or set*id's errno). With
+  // at_exec, the child is held at its exec (ptrace) until at_exec returns.
+  void release(const AtExec& at_exec = {});
   // The command's wait status once it has exited; never blocks.
   std::optional<int> exit_status();
 
  private:
   [[noreturn]] void run_child(char* const* argv, int go_fd, int err_fd) noexcept;
+  void hold_at_exec(const AtExec& at_exec);
 
   std::vector<std::string> argv_;
   std::string path_;

@@ -237,7 +237,7 @@ std::optional<SharedKnob> expedite_rcu(const TraceLoopInputs& in) {
 
 // Command mode, once everything is attached: the tracer records from the moment the command is
 // released, and only for it and what it forks.
-// With -U, the command's memory map is read as soon as it has exec'd: a command that fails and
+// With -U, the command's memory map is read at its exec, before it runs: a command that fails and
 // exits at once may be gone before its first session's notice is read.
 void start_command(Command& cmd, TracerObject& obj, StopSignal& stop,
                    ProcessSymbolizer* user_symbols) {
@@ -245,8 +245,9 @@ void start_command(Command& cmd, TracerObject& obj, StopSignal& stop,
   pid_t pid = cmd.start();
   obj.follow(pid);
   stop.spare_first_interrupt(pid);
-  cmd.release();
-  if (user_symbols) user_symbols->record_process(pid);
+  Command::AtExec at_exec;
+  if (user_symbols) at_exec = [user_symbols](pid_t p) { user_symbols->record_process(p); };
+  cmd.release(at_exec);
   logf(LOG_INFO, "Started %s as PID %d.\n", cmd.path().c_str(), int(pid));
 }
 

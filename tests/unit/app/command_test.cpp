@@ -71,6 +71,26 @@ TEST(Command, RunsAfterReleaseAndReportsItsStatus) {
   EXPECT_EQ(access(marker.c_str(), F_OK), 0);
 }
 
+TEST(Command, HeldAtExecBeforeItRuns) {
+  test::TempDir d;
+  std::string marker = d.path() + "/ran";
+  std::string tool = make_script(d, "tool", "touch " + marker + "\nexit 5\n");
+  Command cmd({tool}, std::nullopt);
+  pid_t pid = cmd.start();
+  bool held = false;
+  cmd.release([&](pid_t p) {
+    held = true;
+    EXPECT_EQ(p, pid);
+    EXPECT_NE(access(marker.c_str(), F_OK), 0);  // exec'd, not run yet
+    char exe[256] = {};
+    EXPECT_GT(readlink(("/proc/" + std::to_string(p) + "/exe").c_str(), exe, sizeof(exe) - 1), 0);
+    EXPECT_NE(std::string(exe).find("sh"), std::string::npos);  // the script's interpreter
+  });
+  EXPECT_TRUE(held);
+  EXPECT_EQ(exit_status_of_command(wait_for_exit(cmd)), 5);
+  EXPECT_EQ(access(marker.c_str(), F_OK), 0);
+}
+
 TEST(Command, ChildGetsDefaultSignalsAndAnEmptyMask) {
   test::TempDir d;
   // A shell that inherited SIGINT blocked or ignored would survive kill -INT $$.
