@@ -3,6 +3,7 @@
 #pragma once
 
 #include <signal.h>
+#include <sys/wait.h>
 
 namespace retsnoop {
 
@@ -15,6 +16,12 @@ constexpr int kExitOutputLost = 2;  // standard output failed: sessions could no
 // 128 + N, after detaching everything.
 constexpr int exit_status_after_signal(int signo) {
   return signo == SIGINT || signo == SIGTERM || signo == 0 ? kExitOk : 128 + signo;
+}
+
+// Command mode ends with the command's status as a shell reports it: its exit code, or 128 + N
+// when signal N killed it.
+constexpr int exit_status_of_command(int wait_status) {
+  return WIFSIGNALED(wait_status) ? 128 + WTERMSIG(wait_status) : WEXITSTATUS(wait_status);
 }
 
 }  // namespace retsnoop

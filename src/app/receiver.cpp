@@ -18,6 +18,9 @@ constexpr auto kOutputCheckPeriod = std::chrono::milliseconds(100);
 constexpr auto kLiveReportPeriod = std::chrono::seconds(1);
 // How long a stop request waits for the printer's backlog.
 constexpr auto kStopGrace = std::chrono::milliseconds(500);
+// How long the end of a command waits for the printer: its sessions are the point of the run,
+// only a reader that stopped reading may lose them.
+constexpr auto kCommandExitGrace = std::chrono::seconds(10);
 // Decoded sessions waiting for the printer, about 700 bytes each in stack mode: a flood of a few
 // hundred thousand fits; beyond that sessions are refused and counted.
 constexpr size_t kMaxBacklogBytes = size_t(256) << 20;
@@ -25,22 +28,37 @@ constexpr size_t kMaxBacklogBytes = size_t(256) << 20;
 }  // namespace
 
 Receiver::Receiver(TracerObject& obj, const FuncTable& funcs, const SessionFilter& filter,
-                   SessionPrinter::Format format, OutputSink& out)
+                   SessionPrinter::Format format, OutputSink& out,
+                   RingbufReader::ProcessHandler on_process)
     : obj_(obj),
       out_(out),
       funcs_(funcs),
       filter_(filter),
       printer_(std::move(format), out, kMaxBacklogBytes),
-      reader_(obj.ringbuf_fd(), [this](Session&& s) { on_session(std::move(s)); }) {}
+      reader_(obj.ringbuf_fd(), [this](Session&& s) { on_session(std::move(s)); },
+              std::move(on_process)) {}
+
+// The kernel unwinds user stacks by frame pointers: code built without them ends the stack after
+// a frame or two. Said once, as it holds for every session of that code.
+void Receiver::note_short_user_stack(const Session& s) {
+  constexpr size_t kShortUserStack = 2;
+  if (short_user_stack_noted_ || s.ustack.empty() || s.ustack.size() > kShortUserStack) return;
+  short_user_stack_noted_ = true;
+  logf(LOG_INFO,
+       "Note: a user stack of PID %u has %zu frame(s) only: code built without frame pointers "
+       "(-fno-omit-frame-pointer) cuts user stacks short.\n",
+       s.pid, s.ustack.size());
+}
 
 void Receiver::on_session(Session&& s) {
+  note_short_user_stack(s);
   if (!filter_.reports(s, funcs_))
     ++filtered_;
   else if (!printer_.push(std::move(s)))
     ++queue_full_;
 }
 
-StopCause Receiver::run(StopSignal& stop) {
+StopCause Receiver::run(StopSignal& stop, const std::function<bool()>& command_exited) {
   obj_.activate();
   out_.write("Receiving data...\n");
   last_live_at_ = last_output_check_ = Clock::now();
@@ -50,14 +68,27 @@ StopCause Receiver::run(StopSignal& stop) {
       cause = StopCause::OutputFailed;
       break;
     }
+    if (command_exited && command_exited()) {
+      drain();
+      cause = StopCause::CommandExited;
+      break;
+    }
     int n = reader_.poll(kPollTimeoutMs);
     if (n < 0 && n != -EINTR)
       throw UserError(std::string("ring buffer poll failed: ") + std::strerror(-n));
     report_live();
   }
   obj_.deactivate();
-  printer_.finish(Clock::now() + kStopGrace);
+  auto grace = cause == StopCause::CommandExited ? kCommandExitGrace : kStopGrace;
+  printer_.finish(Clock::now() + grace);
   return cause;
+}
+
+// Every record already in the ring buffer: the command's sessions all ended before it did.
+void Receiver::drain() {
+  int n;
+  while ((n = reader_.poll(0)) > 0 || n == -EINTR) {
+  }
 }
 
 // Polled at most every kOutputCheckPeriod: under a flood the loop turns thousands of times a

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 
 #include "output/loss_report.h"
 #include "output/output_sink.h"
@@ -19,19 +20,24 @@ namespace retsnoop {
 enum class StopCause {
   Signal,        // a stop signal (StopSignal::signal_number() says which)
   OutputFailed,  // standard output can no longer be written (OutputSink::failure() says why)
+  CommandExited,  // command mode: the command ended
 };
 
 class Receiver {
  public:
   // format runs on the printer thread only, which writes to out.
+  // on_process (-U) learns each process's first session as soon as it starts.
   Receiver(TracerObject& obj, const FuncTable& funcs, const SessionFilter& filter,
-           SessionPrinter::Format format, OutputSink& out);
+           SessionPrinter::Format format, OutputSink& out,
+           RingbufReader::ProcessHandler on_process = {});
 
   // Activates the tracer, says "Receiving data..." and receives until a stop is requested or
   // the output fails. Then it deactivates the tracer and gives the printer a short grace
   // period for its backlog: a stop request is obeyed promptly even during a flood or with a
   // reader that stopped reading, and what was not printed is counted.
-  StopCause run(StopSignal& stop);
+  // Command mode passes command_exited: once it says so, what the ring buffer holds is received
+  // and printed before returning, the command's last sessions included.
+  StopCause run(StopSignal& stop, const std::function<bool()>& command_exited = {});
   // What became of every session, for the account at the end of the run; call it after
   // detaching, once the BPF counters are final.
   SessionCounts final_counts() const { return counts(); }
@@ -40,6 +46,8 @@ class Receiver {
   using Clock = std::chrono::steady_clock;
 
   void on_session(Session&& s);
+  void drain();
+  void note_short_user_stack(const Session& s);
   void report_live();
   SessionCounts counts() const;
   bool output_failed();
@@ -52,6 +60,7 @@ class Receiver {
   RingbufReader reader_;
   uint64_t filtered_ = 0;
   uint64_t queue_full_ = 0;
+  bool short_user_stack_noted_ = false;
   SessionCounts last_live_;
   Clock::time_point last_live_at_;
   Clock::time_point last_output_check_;

@@ -8,6 +8,7 @@
 #include "kernel/attach_choice.h"
 #include "kernel/features.h"
 #include "kernel/libbpf_logging.h"
+#include "app/command.h"
 #include "app/malloc_tuning.h"
 #include "discovery/never_failing_entries.h"
 #include "kernel/privileges.h"
@@ -135,6 +136,14 @@ int dry_run(const Options& opts, Selection sel) {
   return 0;
 }
 
+// A command that cannot run is refused before anything is attached. A dry run checks it too, and
+// does not start it.
+std::optional<Command> make_command(const Options& o) {
+  if (o.command.empty()) return std::nullopt;
+  return std::optional<Command>(std::in_place, o.command,
+                                command_user(o.run_as_user, system_accounts()));
+}
+
 }  // namespace
 
 int run(const Options& opts) {
@@ -145,6 +154,7 @@ int run(const Options& opts) {
   // Bad globs, @FILEs and presets fail before the privilege check and any kernel access.
   Selection sel{timed("globs", [&] { return parse_selection(plan_options(opts)); }),
                 parse_probe_args(opts.probes)};
+  std::optional<Command> command = make_command(opts);
   check_privileges();
   // A dry run changes nothing but this: what dead runs left in the kernel goes first.
   std::optional<RunStateDir> state_dir = RunStateDir::open(kRunStateDir, !opts.dry_run);
@@ -171,7 +181,7 @@ int run(const Options& opts) {
   std::fflush(stdout);
   OutputSink out(STDOUT_FILENO);
   return trace_loop({opts, d.plan.funcs, d.probes, *symbolizer, d.ksyms, level, kind, features,
-                     state_dir, run_lock},
+                     state_dir, run_lock, command ? &*command : nullptr},
                     stop, out);
 }
 

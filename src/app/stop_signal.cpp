@@ -56,10 +56,21 @@ StopSignal::~StopSignal() {
   sigprocmask(SIG_UNBLOCK, &set, nullptr);
 }
 
+void StopSignal::spare_first_interrupt(pid_t command) { command_.store(command); }
+
+// The terminal's SIGINT comes from the kernel (SI_KERNEL) and reached the command already.
+bool StopSignal::spares(const signalfd_siginfo& info) {
+  pid_t command = command_.load();
+  if (!command || info.ssi_signo != SIGINT || interrupt_spared_.exchange(true)) return false;
+  if (info.ssi_code != SI_KERNEL) kill(command, SIGINT);
+  return true;
+}
+
 bool StopSignal::requested() {
   if (signo_.load()) return true;
   signalfd_siginfo info;
-  if (read(fd_, &info, sizeof(info)) == sizeof(info)) {
+  while (read(fd_, &info, sizeof(info)) == sizeof(info)) {
+    if (spares(info)) continue;
     int none = 0;
     signo_.compare_exchange_strong(none, int(info.ssi_signo));
   }

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <signal.h>
+#include <sys/signalfd.h>
+#include <sys/types.h>
 
 #include <atomic>
 
@@ -18,6 +20,10 @@ class StopSignal {
   StopSignal(const StopSignal&) = delete;
   StopSignal& operator=(const StopSignal&) = delete;
 
+  // Command mode: the first SIGINT is the command's (Ctrl-C reaches the whole foreground process
+  // group), and retsnoop waits for the command to end; a second one stops retsnoop too. A SIGINT
+  // sent to retsnoop alone (kill) is passed on to the command.
+  void spare_first_interrupt(pid_t command);
   // True once a stop signal arrived; never blocks.
   bool requested();
   // The first stop signal that arrived; 0 before any.
@@ -26,7 +32,11 @@ class StopSignal {
 
  private:
   int fd_ = -1;
+  bool spares(const signalfd_siginfo& info);
+
   std::atomic<int> signo_{0};
+  std::atomic<pid_t> command_{0};
+  std::atomic<bool> interrupt_spared_{false};
   struct sigaction saved_[4];  // the dispositions before, restored at destruction
 };
 

@@ -18,6 +18,7 @@
 #include "filter/error_filter.h"
 #include "app/exit_status.h"
 #include "kernel/features.h"
+#include "app/command.h"
 #include "app/receiver.h"
 #include "filter/session_filter.h"
 #include "output/session_report.h"
@@ -26,6 +27,7 @@
 #include "attach/shared_knob.h"
 #include "discovery/kallsyms.h"
 #include "symbolize/awaiting_symbolizer.h"
+#include "symbolize/user_symbolizer.h"
 #include "util/error.h"
 #include "util/file_text.h"
 #include "util/log.h"
@@ -75,6 +77,8 @@ TracerConfig tracer_config(const Options& o, AttachKind kind, const ProbeTable& 
       has_probe(probes, InjectKind::Kprobe) || has_probe(probes, InjectKind::Kretprobe);
   c.tracepoint_probes = has_probe(probes, InjectKind::Tracepoint);
   c.raw_tracepoint_probes = has_probe(probes, InjectKind::RawTracepoint);
+  c.follow_command = !o.command.empty();
+  c.capture_ustack = o.user_stacks;
   c.ringbuf_size = o.ringbuf_size;
   c.sessions_size = o.sessions_size;
   return c;
@@ -89,6 +93,7 @@ FormatOptions format_options(const Options& o, SymbLevel symb) {
   f.calltrace = o.trace;
   f.lbr = o.lbr;
   f.lbr_max_count = o.lbr_max_count;
+  f.user_lines = o.symbolize != SymbLevel::None;
   return f;
 }
 
@@ -230,8 +235,25 @@ std::optional<SharedKnob> expedite_rcu(const TraceLoopInputs& in) {
   return std::optional<SharedKnob>(std::in_place, expedited_rcu(), *in.state_dir, in.run);
 }
 
+// Command mode, once everything is attached: the tracer records from the moment the command is
+// released, and only for it and what it forks.
+// With -U, the command's memory map is read at its exec, before it runs: a command that fails and
+// exits at once may be gone before its first session's notice is read.
+void start_command(Command& cmd, TracerObject& obj, StopSignal& stop,
+                   ProcessSymbolizer* user_symbols) {
+  obj.activate();
+  pid_t pid = cmd.start();
+  obj.follow(pid);
+  stop.spare_first_interrupt(pid);
+  Command::AtExec at_exec;
+  if (user_symbols) at_exec = [user_symbols](pid_t p) { user_symbols->record_process(p); };
+  cmd.release(at_exec);
+  logf(LOG_INFO, "Started %s as PID %d.\n", cmd.path().c_str(), int(pid));
+}
+
 // The exit status, and the line that explains a failure.
-int finish_status(StopCause cause, const StopSignal& stop, const OutputSink& out, uint64_t unprinted) {
+int finish_status(StopCause cause, const StopSignal& stop, const OutputSink& out,
+                  uint64_t unprinted, Command* cmd) {
   if (cause == StopCause::OutputFailed) {
     std::fprintf(stderr, "retsnoop: cannot write to standard output: %s; stopped tracing\n",
                  out.failure().c_str());
@@ -241,6 +263,7 @@ int finish_status(StopCause cause, const StopSignal& stop, const OutputSink& out
     std::fprintf(stderr, "retsnoop: cannot write to standard output: %s\n", out.failure().c_str());
     return kExitOutputLost;
   }
+  if (cause == StopCause::CommandExited) return exit_status_of_command(*cmd->exit_status());
   return exit_status_after_signal(stop.signal_number());
 }
 
@@ -267,14 +290,23 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
 
   FormatOptions fopts = format_options(in.opts, in.symb_level);
   AwaitingSymbolizer symbolizer(in.symbolizer, ksyms_loaded);
-  FormatContext ctx{in.funcs, symbolizer, fopts, &report.host(), in.probes};
+  std::unique_ptr<ProcessSymbolizer> user_symbols;
+  RingbufReader::ProcessHandler on_process;
+  if (in.opts.user_stacks) {
+    user_symbols = std::make_unique<ProcessSymbolizer>();
+    on_process = [&](uint32_t pid) { user_symbols->record_process(pid); };
+  }
+  FormatContext ctx{in.funcs, symbolizer, fopts, &report.host(), in.probes, user_symbols.get()};
   int64_t clock_offset = mono_to_real_ns();
   SessionFilter filter{ErrorFilter(in.opts.allow_errors, in.opts.deny_errors),
                        RetvalFilter(in.opts.allow_retvals, in.opts.deny_retvals)};
   Receiver receiver(
       *obj, in.funcs, filter, [&](const Session& s) { return report.format(s, ctx, clock_offset); },
-      out);
-  StopCause cause = res.interrupted ? StopCause::Signal : receiver.run(stop);
+      out, std::move(on_process));
+  if (in.command && !res.interrupted) start_command(*in.command, *obj, stop, user_symbols.get());
+  std::function<bool()> command_exited;
+  if (in.command) command_exited = [&] { return in.command->exit_status().has_value(); };
+  StopCause cause = res.interrupted ? StopCause::Signal : receiver.run(stop, command_exited);
 
   report_missed_hits(*attacher, *obj, in.kind, in.features);
   print_status(out, "Detaching... ");
@@ -294,7 +326,7 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
   print_status(out, report.finish());
   std::fputs(final_loss_report(counts).c_str(), stderr);
   if (log_enabled(LOG_INFO)) std::fputs(session_summary(counts).c_str(), stderr);
-  return finish_status(cause, stop, out, counts.lost());
+  return finish_status(cause, stop, out, counts.lost(), in.command);
 }
 
 }  // namespace retsnoop

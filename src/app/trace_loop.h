@@ -14,6 +14,7 @@
 
 namespace retsnoop {
 
+class Command;
 class Features;
 class Kallsyms;
 class Symbolizer;
@@ -30,6 +31,7 @@ struct TraceLoopInputs {
   const Features& features;
   const std::optional<RunStateDir>& state_dir;
   const RunLock& run;  // names this run's kernel state
+  Command* command = nullptr;  // command mode: started once attached, traced alone
 };
 
 // Returns the exit status (app/exit_status.h). Whatever happens, nothing stays attached when it

@@ -23,6 +23,8 @@ static_assert(sizeof(rs_frame) == 32, "rs_frame layout must match BPF");
 static_assert(sizeof(rs_part_hdr) == 16, "part header must keep payloads 8-byte aligned");
 static_assert(sizeof(rs_call_rec) == 40, "rs_call_rec layout must match BPF");
 static_assert(sizeof(rs_probe_rec) == 32, "rs_probe_rec layout must match BPF");
+static_assert(sizeof(rs_session_rec) == 112, "rs_session_rec layout must match BPF");
+static_assert(sizeof(rs_proc_rec) == 8, "rs_proc_rec layout must match BPF");
 
 [[noreturn]] void fail(const std::string& what, int err) {
   throw UserError(what + ": " + std::strerror(err < 0 ? -err : err));
@@ -102,7 +104,10 @@ TracerObject::TracerObject(const TracerConfig& cfg, const FuncTable& funcs)
   }
 }
 
-TracerObject::~TracerObject() { rs_tracer__destroy(skel_); }
+TracerObject::~TracerObject() {
+  fork_link_.reset();
+  rs_tracer__destroy(skel_);
+}
 
 void TracerObject::configure(const TracerConfig& cfg, size_t nr_funcs) {
   auto* ro = skel_->rodata;
@@ -113,6 +118,8 @@ void TracerObject::configure(const TracerConfig& cfg, size_t nr_funcs) {
   ro->min_duration_ns = cfg.min_duration_ns;
   ro->has_pid_allow = !cfg.allow_pids.empty();
   ro->has_comm_allow = !cfg.allow_comms.empty();
+  ro->follow_command = cfg.follow_command;
+  ro->capture_ustack = cfg.capture_ustack;
 
   resize_map(skel_->maps.rb, cfg.ringbuf_size);
   create_sessions_map(skel_->maps.sessions, cfg.sessions_size);
@@ -136,6 +143,7 @@ void TracerObject::configure(const TracerConfig& cfg, size_t nr_funcs) {
   bpf_program__set_autoload(skel_->progs.rs_probe_kprobe, cfg.kprobe_probes);
   bpf_program__set_autoload(skel_->progs.rs_probe_tp, cfg.tracepoint_probes);
   bpf_program__set_autoload(skel_->progs.rs_probe_rawtp, cfg.raw_tracepoint_probes);
+  bpf_program__set_autoload(skel_->progs.rs_fork, cfg.follow_command);
   if (kprobe_session_)
     bpf_program__set_expected_attach_type(
         skel_->progs.rs_ksession, static_cast<bpf_attach_type>(multi_link_attach_type(MultiLinkKind::Session)));
@@ -233,6 +241,17 @@ uint64_t TracerObject::recursion_misses() const {
   uint64_t n = prog_recursion_misses(bpf_program__fd(entry_prog()));
   if (exit_prog() != entry_prog()) n += prog_recursion_misses(bpf_program__fd(exit_prog()));
   return n;
+}
+
+void TracerObject::follow(int pid) {
+  if (!fork_link_) {
+    fork_link_.reset(bpf_program__attach(skel_->progs.rs_fork));
+    if (!fork_link_) fail("can't attach the sched_process_fork tracepoint", errno);
+  }
+  uint32_t key = pid;
+  uint8_t one = 1;
+  if (bpf_map_update_elem(bpf_map__fd(skel_->maps.command_pids), &key, &one, BPF_ANY))
+    fail("command_pids: update failed", errno);
 }
 
 void TracerObject::activate() { __atomic_store_n(&skel_->bss->ready, true, __ATOMIC_RELEASE); }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "attach/link_ptr.h"
 #include "bpf/abi.h"
 #include "discovery/func_info.h"
 #include "discovery/probe_spec.h"
@@ -28,6 +29,7 @@ struct TracerConfig {
   bool emit_trace = false;
   bool capture_lbr = false;
   bool interim_stacks = false;  // -I
+  bool capture_ustack = false;  // -U
   uint64_t min_duration_ns = 0;
   std::vector<int> allow_pids, deny_pids;
   std::vector<std::string> allow_comms, deny_comms;
@@ -35,6 +37,7 @@ struct TracerConfig {
   bool kprobe_probes = false;  // kprobe: and kretprobe:
   bool tracepoint_probes = false;
   bool raw_tracepoint_probes = false;
+  bool follow_command = false;  // command mode: trace only what follow() names, and its children
   uint32_t ringbuf_size = 8u << 20;
   uint32_t sessions_size = 4096;
 };
@@ -69,6 +72,9 @@ class TracerObject {
   // Hits of the function at addr are ignored from now on (kprobe events only: a probe that stays
   // after its function was skipped).
   void forget_func(uint64_t addr);
+  // Command mode: traces process pid from now on, and every process it or its descendants fork
+  // from now on. Call it before pid runs anything worth tracing.
+  void follow(int pid);
   // Handlers ignore every hit until activated: nothing is recorded from a half-attached set.
   void activate();
   void deactivate();
@@ -84,6 +90,7 @@ class TracerObject {
   bool kprobe_session_;
   bool kprobe_events_;
   rs_tracer* skel_ = nullptr;
+  LinkPtr fork_link_;  // command mode: the fork tracepoint, attached by follow()
 };
 
 }  // namespace retsnoop

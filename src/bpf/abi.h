@@ -24,6 +24,7 @@ typedef int64_t rs_s64;
 #define RS_MAX_DEPTH 64     /* traced call levels kept per session */
 #define RS_MAX_KSTACK 96    /* kernel stack frames captured at the deepest failure */
 #define RS_MAX_LBR 32       /* branch records captured in LBR mode */
+#define RS_MAX_USTACK 64    /* -U: user stack frames captured with the kernel stack */
 #define RS_COMM_LEN 16
 #define RS_MAX_ERRNO 4095   /* ERR_PTR range, -4095..-1 */
 
@@ -62,6 +63,8 @@ enum rs_rec_type {
 	RS_REC_LBR = 5,    /* struct rs_lbr_entry[cnt]: newest first, as the hardware reports */
 	RS_REC_CALL = 6,   /* -T: one function entry or exit inside a session */
 	RS_REC_PROBE = 7,  /* -T: an injected probe (-J) hit inside a session */
+	RS_REC_USTACK = 8, /* -U: rs_u64[cnt]: user stack, innermost frame first */
+	RS_REC_PROC = 9,   /* -U: struct rs_proc_rec, a process's first session just started */
 };
 
 /* Header of every part record; the payload follows without padding. */
@@ -92,6 +95,7 @@ enum rs_session_flags {
 	RS_SESS_KSTACK_ERR = 1u << 2,  /* bpf_get_stack failed */
 	RS_SESS_PART_LOST = 1u << 3,   /* a part record did not fit in the ring buffer */
 	RS_SESS_INTERIM = 1u << 4,     /* -I: a failing chain about to be lost, sent mid-session */
+	RS_SESS_USTACK_ERR = 1u << 5,  /* -U: bpf_get_stack(BPF_F_USER_STACK) failed */
 };
 
 struct rs_session_rec {
@@ -111,12 +115,21 @@ struct rs_session_rec {
 	rs_u32 trace_cnt;  /* -T records emitted for this session */
 	rs_u32 trace_lost; /* -T records that did not fit in the ring buffer */
 	rs_u32 running;    /* interim: outermost frames whose calls had not returned yet */
-	rs_u32 pad;
+	rs_u32 ustack_cnt; /* -U: frames in RS_REC_USTACK */
 	/*
 	 * Session id that the -T records carry: the final report's. An interim report names it so
 	 * that user space shows it the records received so far.
 	 */
 	rs_u64 trace_id;
+};
+
+/*
+ * -U: sent when a process opens its first session, while it still runs, so that user space reads
+ * its memory map before it can exit; user stacks are symbolized against that map.
+ */
+struct rs_proc_rec {
+	rs_u32 type; /* RS_REC_PROC */
+	rs_u32 pid;
 };
 
 /* -T record: one entry or exit of a traced function. */

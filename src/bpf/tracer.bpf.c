@@ -27,6 +27,8 @@ const volatile bool interim_stacks = false;  /* -I */
 const volatile __u64 min_duration_ns = 0;    /* -L */
 const volatile bool has_pid_allow = false;   /* -p given */
 const volatile bool has_comm_allow = false;  /* -n given */
+const volatile bool follow_command = false;  /* command mode: only command_pids are traced */
+const volatile bool capture_ustack = false;  /* -U */
 
 /* Flipped by user space once every probe is attached: until then handlers do nothing. */
 bool ready = false;
@@ -38,13 +40,16 @@ struct session {
 	__u32 trace_cnt;   /* -T records sent */
 	__u32 trace_lost;  /* -T records that did not fit */
 	bool kstack_err;
-	__u8 pad[7];
+	bool ustack_err;
+	__u8 pad[6];
 	struct rs_session_rec rec; /* who and when, filled at open; the rest at each report */
 	struct rs_chain chain;
 	struct rs_part_hdr kstack_hdr;
 	__u64 kstack[RS_MAX_KSTACK];
 	struct rs_part_hdr lbr_hdr;
 	struct rs_lbr_entry lbr[RS_MAX_LBR];
+	struct rs_part_hdr ustack_hdr;
+	__u64 ustack[RS_MAX_USTACK];
 };
 
 struct {
@@ -124,6 +129,27 @@ struct {
 	__type(value, __u8);
 } comm_filter SEC(".maps");
 
+/*
+ * Command mode: the processes (TGIDs) of the command and its descendants. User space puts the
+ * command in before it runs; rs_fork adds each child of a process already in, so a child is in
+ * before it can run. Entries of exited processes stay: PIDs are not reused within a command's
+ * lifetime often enough to matter, and deleting would cost a program on every exit.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32);
+	__type(value, __u8);
+} command_pids SEC(".maps");
+
+/* -U: processes whose memory map user space was told to read (struct rs_proc_rec). */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 8192);
+	__type(key, __u32);
+	__type(value, __u8);
+} procs_seen SEC(".maps");
+
 /* Idle tasks share TID 0 on every CPU: key them per CPU instead. */
 static __always_inline __u64 session_key(__u32 tid)
 {
@@ -153,6 +179,17 @@ static __always_inline __u64 next_session_id(void)
 	return __sync_fetch_and_add(&session_counter, 1) + 1;
 }
 
+/* Woken up at once: the process may exit soon after its failing call. */
+static __always_inline void announce_process(__u32 pid)
+{
+	struct rs_proc_rec r = { .type = RS_REC_PROC, .pid = pid };
+	__u8 one = 1;
+
+	if (!pid || bpf_map_update_elem(&procs_seen, &pid, &one, BPF_NOEXIST))
+		return;
+	bpf_ringbuf_output(&rb, &r, sizeof(r), BPF_RB_FORCE_WAKEUP);
+}
+
 static __always_inline struct session *session_open(__u64 key, __u64 pid_tgid, __u64 now)
 {
 	struct task_struct *task = (void *)bpf_get_current_task();
@@ -164,6 +201,8 @@ static __always_inline struct session *session_open(__u64 key, __u64 pid_tgid, _
 	 */
 	char comm[RS_COMM_LEN] = {};
 
+	if (follow_command && !bpf_map_lookup_elem(&command_pids, &pid))
+		return NULL;
 	bpf_get_current_comm(comm, sizeof(comm));
 	if (!task_passes_filters(pid, comm))
 		return NULL;
@@ -183,6 +222,8 @@ static __always_inline struct session *session_open(__u64 key, __u64 pid_tgid, _
 	s->rec.start_ns = now;
 	__builtin_memcpy(s->rec.task_comm, comm, sizeof(comm));
 	BPF_CORE_READ_STR_INTO(&s->rec.proc_comm, task, group_leader, comm);
+	if (capture_ustack)
+		announce_process(pid);
 	return s;
 }
 
@@ -289,6 +330,11 @@ static __always_inline void capture_stacks(void *ctx, struct session *s, int ste
 	n = bpf_get_stack(ctx, s->kstack, sizeof(s->kstack), 0);
 	s->kstack_err = n < 0;
 	s->rec.kstack_cnt = n > 0 ? n / sizeof(s->kstack[0]) : 0;
+	if (!capture_ustack)
+		return;
+	n = bpf_get_stack(ctx, s->ustack, sizeof(s->ustack), BPF_F_USER_STACK);
+	s->ustack_err = n < 0;
+	s->rec.ustack_cnt = n > 0 ? n / sizeof(s->ustack[0]) : 0;
 }
 
 static __always_inline bool output_part(struct rs_part_hdr *hdr, __u32 type, __u32 cnt,
@@ -317,7 +363,8 @@ static __always_inline void session_report(struct session *s, __u64 id, __u32 fl
 	s->rec.session_id = id;
 	s->rec.end_ns = now;
 	s->rec.flags = flags | (c->is_err ? RS_SESS_ERROR : 0) |
-		       (s->kstack_err ? RS_SESS_KSTACK_ERR : 0);
+		       (s->kstack_err ? RS_SESS_KSTACK_ERR : 0) |
+		       (s->ustack_err ? RS_SESS_USTACK_ERR : 0);
 	s->rec.depth = c->max_depth;
 	s->rec.saved_depth = rs_chain_stitched_depth(c);
 	s->rec.running = c->depth;
@@ -331,6 +378,9 @@ static __always_inline void session_report(struct session *s, __u64 id, __u32 fl
 				  sizeof(struct rs_frame), id);
 	ok &= output_part(&s->kstack_hdr, RS_REC_KSTACK, s->rec.kstack_cnt, RS_MAX_KSTACK,
 			  sizeof(__u64), id);
+	if (s->rec.ustack_cnt)
+		ok &= output_part(&s->ustack_hdr, RS_REC_USTACK, s->rec.ustack_cnt, RS_MAX_USTACK,
+				  sizeof(__u64), id);
 	if (s->rec.lbr_cnt)
 		ok &= output_part(&s->lbr_hdr, RS_REC_LBR, s->rec.lbr_cnt, RS_MAX_LBR,
 				  sizeof(struct rs_lbr_entry), id);
@@ -567,4 +617,21 @@ int rs_fexit(void *ctx)
 	lbr_snapshot(&lbr);
 	bpf_get_func_ret(ctx, &ret);
 	return handle_exit(ctx, bpf_get_attach_cookie(ctx), ret, &lbr);
+}
+
+/*
+ * Command mode: follows the command's descendants. Threads share their process's TGID, already
+ * in the map; a new process is added while its parent's fork() is still running, before the
+ * child can make a call.
+ */
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(rs_fork, struct task_struct *parent, struct task_struct *child)
+{
+	__u32 parent_tgid = parent->tgid, child_tgid = child->tgid;
+	__u8 one = 1;
+
+	if (child_tgid == parent_tgid || !bpf_map_lookup_elem(&command_pids, &parent_tgid))
+		return 0;
+	bpf_map_update_elem(&command_pids, &child_tgid, &one, BPF_ANY);
+	return 0;
 }

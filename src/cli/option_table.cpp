@@ -30,6 +30,7 @@ enum LongOnlyKey {
   kSummary,
   kExportTrace,
   kExportFolded,
+  kUser,
 };
 
 enum Group { kTargeting = 1, kModes, kFilters, kMisc, kHelp };
@@ -177,6 +178,10 @@ const OptionSpec kOptions[] = {
     {{"dry-run", kDryRun, nullptr, 0,
       "Discover and match functions (-v lists them), but load no BPF and attach nothing."},
      [](CliState& st, const char*) { st.opts.dry_run = true; }},
+    {{"user-stacks", 'U', nullptr, 0,
+      "Also capture the user-space stack of the thread whose call failed, and symbolize it from "
+      "the process's binaries and libraries."},
+     [](CliState& st, const char*) { st.opts.user_stacks = true; }},
     {{nullptr, 'M', nullptr, 0,
       "Attach with multi-kprobes (default; single kprobes when the kernel lacks them)."},
      [](CliState& st, const char*) { set_attach_mode(st, AttachMode::MultiKprobe); }},
@@ -218,6 +223,12 @@ const OptionSpec kOptions[] = {
      [](CliState& st, const char* arg) { add_comm(st.opts.allow_comms, arg); }},
     {{"no-comm", 'N', "NAME", 0, "Never trace tasks with this comm (or @FILE). Repeatable."},
      [](CliState& st, const char* arg) { add_comm(st.opts.deny_comms, arg); }},
+    {{"user", kUser, "NAME", 0,
+      "Command mode: run the command as this user (default: the user who ran sudo)."},
+     [](CliState& st, const char* arg) {
+       if (!*arg) throw InvalidValue("expected a user name");
+       st.opts.run_as_user = arg;
+     }},
     {{"longer", 'L', "MS", 0,
       "Only report sessions whose entry call took at least MS milliseconds."},
      [](CliState& st, const char* arg) { st.opts.longer_ms = parse_positive(arg); }},

@@ -35,6 +35,7 @@ struct Options {
   int lbr_max_count = 0;    // 0: no limit
   bool interim_stacks = false;  // -I
   bool dry_run = false;
+  bool user_stacks = false;  // -U
   AttachMode attach_mode = AttachMode::Default;
 
   // Filters.
@@ -48,6 +49,11 @@ struct Options {
   std::vector<std::string> allow_comms;
   std::vector<std::string> deny_comms;
   uint64_t longer_ms = 0;  // -L, 0: off
+
+  // Command mode: the command after "--" (argv, verbatim), run as run_as_user when given, else
+  // as the user who ran sudo; only it and its descendants are traced.
+  std::vector<std::string> command;
+  std::string run_as_user;  // --user
 
   // Symbolization, verbosity, misc.
   std::string kernel_path;  // -k

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/command_split.h"
 #include "cli/option_table.h"
 #include "cli/stderr_capture.h"
 #include "cli/value_parsers.h"
@@ -22,7 +23,11 @@ constexpr const char* kDoc =
     "Examples:\n"
     "  retsnoop -e '*sys_bpf' -a ':kernel/bpf/*.c'\n"
     "  retsnoop -e '*sys_bpf' -a 'array_map_alloc_check' --lbr=any\n"
-    "  retsnoop -c bpf -S -T -n simfail";
+    "  retsnoop -c bpf -S -T -n simfail\n"
+    "  retsnoop -e '*sys_bpf' -a ':kernel/bpf/*.c' -U -- ./loader prog.o\n"
+    "\n"
+    "Command mode: everything after '--' is a command that retsnoop starts once attached; only\n"
+    "it and its descendants are traced, and retsnoop exits with its exit status.";
 
 // Returned to argp to stop at once: any error code other than EBADKEY makes argp stop silently.
 constexpr error_t kStop = ECANCELED;
@@ -96,6 +101,8 @@ std::string getopt_message(const std::string& captured, const char* prog) {
 }
 
 void check_conflicts(const Options& opts) {
+  if (!opts.run_as_user.empty() && opts.command.empty())
+    throw UserError("--user needs a command after '--'", kHelpHint);
   if (opts.success_stacks == SuccessStacks::Yes && !opts.allow_errors.empty()) {
     throw UserError("-x and -S are mutually exclusive", kHelpHint);
   }
@@ -114,16 +121,20 @@ Options parse_options(int argc, char** argv, std::FILE* help_out) {
 
   ParseRun run;
   run.cli.help_out = help_out;
+  CommandSplit split = split_at_command(argc, argv);
+  if (split.has_separator && split.command.empty())
+    throw UserError("no command after '--'", kHelpHint);
   error_t rc;
   std::string captured;
   {
     StderrCapture capture;
-    rc = argp_parse(&parser, argc, argv, ARGP_NO_EXIT | ARGP_NO_HELP, nullptr, &run);
+    rc = argp_parse(&parser, split.own_argc, argv, ARGP_NO_EXIT | ARGP_NO_HELP, nullptr, &run);
     captured = capture.text();
   }
   if (run.error) rethrow_with_hint(run.error);
   if (run.cli.opts.help_shown) return run.cli.opts;
   if (rc) throw UserError(getopt_message(captured, argc > 0 ? argv[0] : ""), kHelpHint);
+  run.cli.opts.command = std::move(split.command);
   check_conflicts(run.cli.opts);
   return run.cli.opts;
 }

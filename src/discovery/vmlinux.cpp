@@ -38,18 +38,6 @@ std::string to_hex(const unsigned char* data, size_t len) {
 
 size_t align4(size_t n) { return (n + 3) & ~size_t(3); }
 
-std::string read_build_id(Elf* elf) {
-  for (Elf_Scn* scn = elf_nextscn(elf, nullptr); scn; scn = elf_nextscn(elf, scn)) {
-    GElf_Shdr shdr;
-    if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_NOTE) continue;
-    Elf_Data* data = elf_getdata(scn, nullptr);
-    if (!data || !data->d_buf) continue;
-    std::string id = build_id_from_notes({static_cast<const char*>(data->d_buf), data->d_size});
-    if (!id.empty()) return id;
-  }
-  return {};
-}
-
 Elf_Scn* find_section(Elf* elf, std::string_view name, GElf_Shdr* shdr) {
   size_t shstrndx;
   if (elf_getshdrstrndx(elf, &shstrndx) != 0) return nullptr;
@@ -298,6 +286,18 @@ std::string kernel_tree_path(std::string_view path, std::string_view comp_dir) {
     start = slash + 1;
   }
   return std::string(rel);
+}
+
+std::string read_build_id(Elf* elf) {
+  for (Elf_Scn* scn = elf_nextscn(elf, nullptr); scn; scn = elf_nextscn(elf, scn)) {
+    GElf_Shdr shdr;
+    if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_NOTE) continue;
+    Elf_Data* data = elf_getdata(scn, nullptr);
+    if (!data || !data->d_buf) continue;
+    std::string id = build_id_from_notes({static_cast<const char*>(data->d_buf), data->d_size});
+    if (!id.empty()) return id;
+  }
+  return {};
 }
 
 std::string cu_tree_path(std::string_view path, Dwarf_Die* cu) {

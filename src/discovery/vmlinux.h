@@ -94,6 +94,8 @@ std::optional<LoadedVmlinux> load_vmlinux(const VmlinuxRequest& req, const Kalls
 
 // Build id in a raw ELF note stream (an SHT_NOTE section, /sys/kernel/notes); empty if none.
 std::string build_id_from_notes(std::string_view notes);
+// Build id of any ELF file, from its note sections; empty if none.
+std::string read_build_id(Elf* elf);
 
 // A source path recorded in vmlinux DWARF made relative to the kernel tree root
 // ("kernel/bpf/syscall.c"): comp_dir prefix and leading "./" "../" are stripped, then the path

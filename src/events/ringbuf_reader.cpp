@@ -20,7 +20,8 @@ constexpr int kBatchFull = -ECANCELED;
 
 }  // namespace
 
-RingbufReader::RingbufReader(int map_fd, Handler handler) : handler_(std::move(handler)) {
+RingbufReader::RingbufReader(int map_fd, Handler handler, ProcessHandler on_process)
+    : handler_(std::move(handler)), on_process_(std::move(on_process)) {
   rb_ = ring_buffer__new(map_fd, &RingbufReader::on_record, this, nullptr);
   if (!rb_) throw UserError(std::string("failed to set up the BPF ring buffer: ") + std::strerror(errno));
 }
@@ -32,12 +33,25 @@ RingbufReader::~RingbufReader() { ring_buffer__free(rb_); }
 int RingbufReader::on_record(void* ctx, void* data, size_t size) noexcept {
   auto* self = static_cast<RingbufReader*>(ctx);
   try {
-    if (auto session = self->assembler_.consume(data, size)) self->handler_(std::move(*session));
+    self->consume(data, size);
   } catch (...) {
     self->error_ = std::current_exception();
     return kBatchFull;
   }
   return ++self->batch_ < kMaxBatch ? 0 : kBatchFull;
+}
+
+// Process notices carry no session: they bypass the assembler.
+void RingbufReader::consume(const void* data, size_t size) {
+  rs_proc_rec proc;
+  if (size == sizeof(proc)) {
+    std::memcpy(&proc, data, sizeof(proc));
+    if (proc.type == RS_REC_PROC) {
+      if (on_process_) on_process_(proc.pid);
+      return;
+    }
+  }
+  if (auto session = assembler_.consume(data, size)) handler_(std::move(*session));
 }
 
 int RingbufReader::poll(int timeout_ms) {

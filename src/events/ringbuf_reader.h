@@ -13,9 +13,11 @@ namespace retsnoop {
 class RingbufReader {
  public:
   using Handler = std::function<void(Session&&)>;
+  // -U: a process opened its first session (RS_REC_PROC); called on the polling thread.
+  using ProcessHandler = std::function<void(uint32_t pid)>;
 
   // Throws UserError if the ring buffer cannot be mapped.
-  RingbufReader(int map_fd, Handler handler);
+  RingbufReader(int map_fd, Handler handler, ProcessHandler on_process = {});
   ~RingbufReader();
   RingbufReader(const RingbufReader&) = delete;
   RingbufReader& operator=(const RingbufReader&) = delete;
@@ -31,7 +33,10 @@ class RingbufReader {
 
   ring_buffer* rb_ = nullptr;
   SessionAssembler assembler_;
+  void consume(const void* data, size_t size);
+
   Handler handler_;
+  ProcessHandler on_process_;
   int batch_ = 0;  // records consumed by the current poll()
   std::exception_ptr error_;  // thrown by the handler during the current poll()
 };

@@ -51,6 +51,8 @@ struct Session {
   bool kstack_failed = false;
   std::vector<StackCall> calls;   // reported chain plus stitched levels
   std::vector<uint64_t> kstack;   // outermost frame first
+  std::vector<uint64_t> ustack;   // -U: user stack, innermost frame first
+  bool ustack_failed = false;
   std::vector<LbrRecord> lbr;     // oldest first
   std::vector<TraceRecord> trace; // in seq order
   uint32_t trace_lost = 0;

@@ -52,6 +52,7 @@ std::string flag_words(const Session& s) {
   if (s.interim) out += ",interim";
   if (s.incomplete) out += ",incomplete";
   if (s.kstack_failed) out += ",kstack-failed";
+  if (s.ustack_failed) out += ",ustack-failed";
   return out;
 }
 
@@ -60,16 +61,16 @@ void log_session(const Session& s, const rs_session_rec& rec) {
   if (!log_enabled(LOG_DEBUG)) return;
   size_t stitched = s.calls.size() - std::min<size_t>(s.calls.size(), rec.depth);
   logf(LOG_DEBUG,
-       "session %llu: %s, depth %u (+%zu stitched, %u running), kstack %zu, lbr %zu, trace %zu "
-       "(%u lost)\n",
+       "session %llu: %s, depth %u (+%zu stitched, %u running), kstack %zu, ustack %zu, lbr %zu, "
+       "trace %zu (%u lost)\n",
        (unsigned long long)s.id, flag_words(s).c_str(), rec.depth, stitched, rec.running,
-       s.kstack.size(), s.lbr.size(), s.trace.size(), s.trace_lost);
+       s.kstack.size(), s.ustack.size(), s.lbr.size(), s.trace.size(), s.trace_lost);
 }
 
-bool parts_missing(const rs_session_rec& rec, size_t frames, size_t saved, size_t kstack,
-                   size_t lbr) {
+bool parts_missing(const rs_session_rec& rec, const Session& s, size_t frames, size_t saved) {
   return (rec.flags & RS_SESS_PART_LOST) || frames != rec.depth || saved != rec.saved_depth ||
-         kstack != rec.kstack_cnt || lbr != rec.lbr_cnt;
+         s.kstack.size() != rec.kstack_cnt || s.ustack.size() != rec.ustack_cnt ||
+         s.lbr.size() != rec.lbr_cnt;
 }
 
 }  // namespace
@@ -118,6 +119,8 @@ bool SessionAssembler::add_part(const rs_part_hdr& hdr, const void* payload, siz
       return copy_array(parts.saved, payload, size, hdr.cnt);
     case RS_REC_KSTACK:
       return copy_array(parts.kstack, payload, size, hdr.cnt);
+    case RS_REC_USTACK:
+      return copy_array(parts.ustack, payload, size, hdr.cnt);
     case RS_REC_LBR:
       return copy_array(parts.lbr, payload, size, hdr.cnt);
     default:
@@ -173,13 +176,14 @@ std::optional<Session> SessionAssembler::finish(const rs_session_rec& rec) {
   s.is_error = rec.flags & RS_SESS_ERROR;
   s.interim = rec.flags & RS_SESS_INTERIM;
   s.kstack_failed = rec.flags & RS_SESS_KSTACK_ERR;
+  s.ustack_failed = rec.flags & RS_SESS_USTACK_ERR;
   s.calls = stack_calls(parts.frames, parts.saved, rec.running);
   s.kstack.assign(parts.kstack.rbegin(), parts.kstack.rend());
+  s.ustack = std::move(parts.ustack);
   for (auto it = parts.lbr.rbegin(); it != parts.lbr.rend(); ++it) s.lbr.push_back({it->from, it->to});
   s.trace = s.interim ? trace_so_far(rec.trace_id) : std::move(parts.trace);
   s.trace_lost = rec.trace_lost + (rec.trace_cnt > s.trace.size() ? rec.trace_cnt - s.trace.size() : 0);
-  s.incomplete = parts_missing(rec, parts.frames.size(), parts.saved.size(), parts.kstack.size(),
-                               parts.lbr.size());
+  s.incomplete = parts_missing(rec, s, parts.frames.size(), parts.saved.size());
   ++stats_.sessions;
   if (s.incomplete) ++stats_.incomplete;
   log_session(s, rec);

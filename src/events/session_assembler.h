@@ -32,6 +32,7 @@ class SessionAssembler {
     std::vector<rs_frame> frames;
     std::vector<rs_frame> saved;
     std::vector<uint64_t> kstack;
+    std::vector<uint64_t> ustack;
     std::vector<rs_lbr_entry> lbr;
     std::vector<TraceRecord> trace;
   };

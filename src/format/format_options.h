@@ -5,6 +5,7 @@
 #include "discovery/host_identity.h"
 #include "discovery/probe_spec.h"
 #include "symbolize/symbolizer.h"
+#include "symbolize/user_symbolizer.h"
 
 #include "util/symb_level.h"
 
@@ -20,6 +21,9 @@ struct FormatOptions {
   bool calltrace = false;          // -T
   bool lbr = false;                // --lbr
   size_t lbr_max_count = 0;        // 0: every relevant record
+  // -U: user frames show their source line unless -sn asked for symbols only. Their DWARF is the
+  // program's own, unrelated to whether a vmlinux with DWARF was found.
+  bool user_lines = true;
 };
 
 inline const ProbeTable kNoProbes;
@@ -31,6 +35,7 @@ struct FormatContext {
   const FormatOptions& opts;
   const HostIdentity* host = nullptr;  // --json names the host in every session when set
   const ProbeTable& probes = kNoProbes;  // -J, indexed by probe id
+  UserSymbols* user_symbols = nullptr;  // -U
 };
 
 }  // namespace retsnoop

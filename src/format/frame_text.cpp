@@ -67,6 +67,16 @@ std::vector<TextLine> frame_lines(uint64_t addr, const SymbolizedAddr& sym,
   return lines;
 }
 
+TextLine user_frame_line(uint64_t addr, const UserFrame& frame, const FormatOptions& opts) {
+  std::string text = hex_addr(addr, 16);
+  if (frame.sym.found)
+    text += "  " + with_module(frame.sym.name + offset_text(frame.sym.offset, opts), frame.binary);
+  else if (frame.mapped)
+    text += "  [" + frame.binary + offset_text(frame.file_offset, opts) + "]";
+  bool lines = opts.user_lines && frame.sym.loc.known();
+  return {text, lines ? "(" + location_text(frame.sym.loc) + ")" : ""};
+}
+
 TextLine func_line(const FuncInfo& func, const FormatOptions& opts) {
   return {blank_prefix(opts) + with_module(func.name, func.module), ""};
 }

@@ -7,6 +7,7 @@
 
 #include "format/format_options.h"
 #include "symbolize/symbolizer.h"
+#include "symbolize/user_symbolizer.h"
 
 namespace retsnoop {
 
@@ -19,6 +20,10 @@ struct TextLine {
 // first, as far as opts.symb allows.
 std::vector<TextLine> frame_lines(uint64_t addr, const SymbolizedAddr& sym,
                                   const FormatOptions& opts);
+
+// A user-space frame: "0x<16 digits>  name+0xoff [binary]" and its source; without a symbol
+// "0x...  [binary+0xoff]", outside any mapped file the address alone.
+TextLine user_frame_line(uint64_t addr, const UserFrame& frame, const FormatOptions& opts);
 
 // A traced function without an address (a call whose kernel frame is gone): name only, aligned
 // with frame_lines() output.

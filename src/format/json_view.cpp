@@ -86,6 +86,26 @@ json probe_record_json(const TraceRecord& r, const ProbeTable& probes) {
           {"ts_ns", r.ts_ns}};
 }
 
+// -U: innermost frame first, like the text view.
+json user_stack_json(const Session& s, const FormatContext& ctx) {
+  json stack = json::array();
+  for (size_t i = 0; i < s.ustack.size(); ++i) {
+    UserFrame frame = ctx.user_symbols->symbolize(s.pid, s.ustack[i], i > 0);
+    json j = {{"addr", s.ustack[i]}};
+    if (frame.sym.found) {
+      j["symbol"] = frame.sym.name;
+      j["offset"] = frame.sym.offset;
+    }
+    if (ctx.opts.user_lines) j["source"] = source_json(frame.sym.loc);
+    if (frame.mapped) {
+      j["binary"] = frame.binary;
+      j["file_offset"] = frame.file_offset;
+    }
+    stack.push_back(std::move(j));
+  }
+  return stack;
+}
+
 json trace_json(const Session& s, const FormatContext& ctx) {
   json trace = json::array();
   for (const TraceRecord& r : s.trace) {
@@ -137,6 +157,10 @@ std::string format_session_json(const Session& s, const FormatContext& ctx, int6
     j["trace_lost"] = s.trace_lost;
   }
   if (ctx.opts.lbr) j["lbr"] = lbr_json(s, ctx);
+  if (ctx.user_symbols) {
+    j["user_stack"] = user_stack_json(s, ctx);
+    j["user_stack_failed"] = s.ustack_failed;
+  }
   add_fleet_fields(j, s, ctx);
   // Comms come from the kernel and may hold any bytes: replace invalid UTF-8 instead of throwing.
   return j.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";

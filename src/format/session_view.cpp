@@ -25,6 +25,7 @@ std::string warnings(const Session& s) {
     out += "WARNING: records of this session were lost (BPF ring buffer full): the views above "
            "are incomplete\n";
   if (s.kstack_failed) out += "WARNING: the kernel stack could not be captured\n";
+  if (s.ustack_failed) out += "WARNING: the user stack could not be captured\n";
   return out;
 }
 

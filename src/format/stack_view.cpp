@@ -80,6 +80,18 @@ std::string render(const StackRow& row, const StackWidths& w) {
   return std::string(trim_right(line)) + "\n";
 }
 
+// -U: the user stack, innermost frame first, under the kernel's in its duration and result
+// columns, with symbol widths of its own (user symbols run much longer).
+std::vector<StackRow> user_rows(const Session& s, const FormatContext& ctx) {
+  std::vector<StackRow> rows;
+  if (!ctx.user_symbols) return rows;
+  for (size_t i = 0; i < s.ustack.size(); ++i) {
+    UserFrame frame = ctx.user_symbols->symbolize(s.pid, s.ustack[i], i > 0);
+    rows.push_back(StackRow{.text = user_frame_line(s.ustack[i], frame, ctx.opts)});
+  }
+  return rows;
+}
+
 }  // namespace
 
 std::string format_stack(const Session& s, const FormatContext& ctx) {
@@ -89,6 +101,9 @@ std::string format_stack(const Session& s, const FormatContext& ctx) {
   StackWidths widths = measure(rows);
   std::string out;
   for (const StackRow& row : rows) out += render(row, widths);
+  std::vector<StackRow> user = user_rows(s, ctx);
+  widths.symbol = measure(user).symbol;
+  for (const StackRow& row : user) out += render(row, widths);
   return out;
 }
 

@@ -367,7 +367,7 @@ TEST(ParseOptions, GetoptErrorsBecomeOneLine) {
 
 TEST(ParseOptions, PositionalArgumentsAreRejected) {
   expect_error({"-T", "foo"}, "unexpected argument 'foo'");
-  expect_error({"--", "-T"}, "unexpected argument '-T'");
+  expect_error({"foo", "--", "cmd"}, "unexpected argument 'foo'");  // only "--" starts a command
 }
 
 TEST(ParseOptions, StderrIsRestored) {

@@ -7,6 +7,7 @@
 #include "example_sessions.h"
 #include "golden.h"
 #include "trace_builder.h"
+#include "fake_user_symbols.h"
 #include "format/stack_fingerprint.h"
 
 namespace retsnoop::test {
@@ -14,10 +15,11 @@ namespace {
 
 using nlohmann::json;
 
-json format(ExampleCase& c, const FormatOptions& opts, const ProbeTable& probes = kNoProbes) {
+json format(ExampleCase& c, const FormatOptions& opts, const ProbeTable& probes = kNoProbes,
+            UserSymbols* user = nullptr) {
   use_utc();
   std::string line =
-      format_session_json(c.session, {c.funcs.table, c.symbolizer, opts, nullptr, probes},
+      format_session_json(c.session, {c.funcs.table, c.symbolizer, opts, nullptr, probes, user},
                           kMonoToRealNs);
   EXPECT_EQ(line.back(), '\n');
   EXPECT_EQ(line.find('\n'), line.size() - 1) << "one session, one line";
@@ -35,6 +37,28 @@ TEST(JsonView, HeaderFieldsMatchTheTextHeader) {
   EXPECT_EQ(j["error"], true);
   EXPECT_FALSE(j.contains("trace"));
   EXPECT_FALSE(j.contains("lbr"));
+  EXPECT_FALSE(j.contains("user_stack"));
+}
+
+// -U: innermost first, symbol and source when known, the mapped file and offset when mapped.
+TEST(JsonView, UserStack) {
+  ExampleCase c = percpu_array_case();
+  using U = FakeUserSymbols;
+  c.session.ustack = {U::kCreateMap, U::kNoSymbol, U::kUnmapped};
+  FakeUserSymbols user;
+  json j = format(c, {}, kNoProbes, &user);
+  EXPECT_EQ(j["user_stack_failed"], false);
+  json stack = j["user_stack"];
+  ASSERT_EQ(stack.size(), 3u);
+  EXPECT_EQ(stack[0]["addr"], U::kCreateMap);
+  EXPECT_EQ(stack[0]["symbol"], "create_map");
+  EXPECT_EQ(stack[0]["offset"], 0x2f);
+  EXPECT_EQ(stack[0]["binary"], "/home/u/loader");
+  EXPECT_EQ(stack[0]["source"]["line"], 27);
+  EXPECT_FALSE(stack[1].contains("symbol"));
+  EXPECT_EQ(stack[1]["file_offset"], 0x271ca);
+  EXPECT_EQ(stack[2]["source"], nullptr);
+  EXPECT_FALSE(stack[2].contains("binary"));
 }
 
 // The same merge as the text view of the per-CPU array example: kernel frames first, then the

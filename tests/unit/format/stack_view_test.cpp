@@ -4,6 +4,7 @@
 
 #include "golden.h"
 #include "example_sessions.h"
+#include "fake_user_symbols.h"
 
 namespace retsnoop::test {
 namespace {
@@ -154,6 +155,29 @@ TEST(StackView, WithoutKernelStackEveryCallIsFrameless) {
             "!   70us [-ENOMEM]  __sys_bpf\n"
             "!   50us [-ENOMEM]  array_map_alloc\n"
             "!*   2us [NULL]     bpf_map_alloc_percpu\n");
+}
+
+// -U: the user stack under the kernel's, innermost first, in the same duration and result columns.
+TEST(StackView, UserStackBelowTheKernelStack) {
+  ExampleCase c = percpu_array_case();
+  using U = FakeUserSymbols;
+  c.session.ustack = {U::kSyscall, U::kCreateMap, U::kMain, U::kNoSymbol, U::kUnmapped};
+  FakeUserSymbols user;
+  FormatOptions opts;
+  FormatContext ctx{c.funcs.table, c.symbolizer, opts, nullptr, kNoProbes, &user};
+  EXPECT_TRUE(matches_golden(format_stack(c.session, ctx), "user_stack.txt"));
+  EXPECT_FALSE(user.asked_as_return(U::kSyscall));  // where the thread entered the kernel
+  EXPECT_TRUE(user.asked_as_return(U::kMain));
+}
+
+TEST(StackView, UserLinesOffWithSymbolsOnly) {
+  ExampleCase c = percpu_array_case();
+  c.session.ustack = {FakeUserSymbols::kMain};
+  FakeUserSymbols user;
+  FormatOptions opts{.symb = SymbLevel::None, .user_lines = false};
+  std::string out = format_stack(c.session, {c.funcs.table, c.symbolizer, opts, nullptr, kNoProbes, &user});
+  EXPECT_NE(out.find("main+0x62 [/home/u/loader]\n"), std::string::npos);
+  EXPECT_EQ(out.find("loader.c"), std::string::npos);
 }
 
 }  // namespace

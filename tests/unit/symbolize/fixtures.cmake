@@ -35,3 +35,37 @@ foreach(src ${rs_sym_tests})
   get_filename_component(name ${src} NAME_WE)
   add_dependencies(${name} rs_symbolize_fixtures)
 endforeach()
+
+# User-stack fixtures: one small PIE program, with DWARF, without, and stripped with its DWARF in
+# a separate debug file (named after its build id by the test).
+set(rs_user_fix_src ${CMAKE_CURRENT_SOURCE_DIR}/fixtures/user_elf/user_target.c)
+set(rs_user_fix_out ${CMAKE_CURRENT_BINARY_DIR}/fixtures/user_elf)
+function(rs_user_fixture name)
+  add_custom_command(
+    OUTPUT ${rs_user_fix_out}/${name}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${rs_user_fix_out}
+    COMMAND ${RS_FIXTURE_GCC} -O1 -fPIE -pie -fno-omit-frame-pointer -Wl,--build-id=sha1 ${ARGN}
+            -o ${rs_user_fix_out}/${name} ${rs_user_fix_src}
+    DEPENDS ${rs_user_fix_src}
+    COMMENT "Building user-stack fixture ${name}"
+    VERBATIM)
+  set(rs_user_fixtures ${rs_user_fixtures} ${rs_user_fix_out}/${name} PARENT_SCOPE)
+endfunction()
+rs_user_fixture(user_target -g)
+rs_user_fixture(user_target-nodwarf)
+find_program(RS_FIXTURE_OBJCOPY objcopy REQUIRED)
+add_custom_command(
+  OUTPUT ${rs_user_fix_out}/user_target-stripped ${rs_user_fix_out}/user_target.debug
+  COMMAND ${RS_FIXTURE_OBJCOPY} --only-keep-debug ${rs_user_fix_out}/user_target
+          ${rs_user_fix_out}/user_target.debug
+  COMMAND ${RS_FIXTURE_OBJCOPY} --strip-all ${rs_user_fix_out}/user_target
+          ${rs_user_fix_out}/user_target-stripped
+  DEPENDS ${rs_user_fix_out}/user_target
+  COMMENT "Stripping user-stack fixture"
+  VERBATIM)
+add_custom_target(rs_user_fixtures DEPENDS ${rs_user_fixtures}
+                  ${rs_user_fix_out}/user_target-stripped ${rs_user_fix_out}/user_target.debug)
+foreach(src ${rs_sym_tests})
+  get_filename_component(name ${src} NAME_WE)
+  add_dependencies(${name} rs_user_fixtures)
+endforeach()

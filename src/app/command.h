@@ -1,0 +1,59 @@
+// Command mode's child: the command after "--", resolved before anything is attached, started
+// once everything is, in retsnoop's process group and terminal, with retsnoop's environment and
+// working directory.
+#pragma once
+
+#include <sys/types.h>
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/command_user.h"
+#include "util/owned_fd.h"
+
+namespace retsnoop {
+
+class Command {
+ public:
+  // Resolves argv[0] in PATH (when it has no '/'); throws UserError when it names no executable
+  // file. Starts nothing.
+  Command(std::vector<std::string> argv, std::optional<CommandUser> user);
+  // A child that was started but not released is killed; any child is reaped if it exited.
+  ~Command();
+  Command(const Command&) = delete;
+  Command& operator=(const Command&) = delete;
+
+  const std::string& path() const { return path_; }
+  // Forks the child, which waits for release() before it changes user and execs: the caller
+  // registers its PID for tracing in between. Returns the PID.
+  pid_t start();
+  // Called with the command's PID once it has exec'd, before it runs its first instruction.
+  using AtExec = std::function<void(pid_t)>;
+  // Lets the child exec; throws UserError when it could not (the exec's or set*id's errno). With
+  // at_exec, the child is held at its exec (ptrace) until at_exec returns.
+  void release(const AtExec& at_exec = {});
+  // The command's wait status once it has exited; never blocks.
+  std::optional<int> exit_status();
+
+ private:
+  [[noreturn]] void run_child(char* const* argv, int go_fd, int err_fd) noexcept;
+  void hold_at_exec(const AtExec& at_exec);
+
+  std::vector<std::string> argv_;
+  std::string path_;
+  std::optional<CommandUser> user_;
+  pid_t pid_ = -1;
+  bool released_ = false;
+  std::optional<int> status_;
+  OwnedFd go_;   // write end: one byte lets the child exec
+  OwnedFd err_;  // read end: the child's errno when it could not exec, EOF once it did
+};
+
+// The file argv0 runs: argv0 itself when it holds a '/', else the first executable regular file
+// of that name in path_list (PATH's syntax, an empty entry meaning the current directory);
+// nullopt when there is none.
+std::optional<std::string> resolve_command(const std::string& argv0, const std::string& path_list);
+
+}  // namespace retsnoop

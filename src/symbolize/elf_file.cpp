@@ -1,0 +1,199 @@
+#include "symbolize/elf_file.h"
+
+#include <cxxabi.h>
+#include <elf.h>
+#include <elfutils/libdw.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+
+#include "discovery/vmlinux.h"
+
+namespace retsnoop {
+
+namespace {
+
+std::string demangle(const char* name) {
+  int status = 0;
+  char* out = abi::__cxa_demangle(name, nullptr, nullptr, &status);
+  if (status != 0 || !out) return name;
+  std::string text(out);
+  std::free(out);
+  return text;
+}
+
+bool is_code_symbol(const GElf_Sym& sym) {
+  int type = GELF_ST_TYPE(sym.st_info);
+  return (type == STT_FUNC || type == STT_GNU_IFUNC) && sym.st_shndx != SHN_UNDEF && sym.st_value;
+}
+
+void read_symbols(Elf* elf, Elf_Scn* scn, std::vector<CodeSymbol>& out) {
+  GElf_Shdr shdr;
+  Elf_Data* data = elf_getdata(scn, nullptr);
+  if (!gelf_getshdr(scn, &shdr) || !data || !shdr.sh_entsize) return;
+  size_t count = shdr.sh_size / shdr.sh_entsize;
+  for (size_t i = 0; i < count; ++i) {
+    GElf_Sym sym;
+    if (!gelf_getsym(data, int(i), &sym) || !is_code_symbol(sym)) continue;
+    const char* name = elf_strptr(elf, shdr.sh_link, sym.st_name);
+    if (name && *name) out.push_back({sym.st_value, sym.st_size, demangle(name)});
+  }
+}
+
+// .symtab when there is one (it includes what .dynsym has), else .dynsym.
+std::vector<CodeSymbol> code_symbols(Elf* elf) {
+  Elf_Scn* symtab = nullptr;
+  Elf_Scn* dynsym = nullptr;
+  for (Elf_Scn* scn = elf_nextscn(elf, nullptr); scn; scn = elf_nextscn(elf, scn)) {
+    GElf_Shdr shdr;
+    if (!gelf_getshdr(scn, &shdr)) continue;
+    if (shdr.sh_type == SHT_SYMTAB) symtab = scn;
+    if (shdr.sh_type == SHT_DYNSYM) dynsym = scn;
+  }
+  std::vector<CodeSymbol> out;
+  if (symtab || dynsym) read_symbols(elf, symtab ? symtab : dynsym, out);
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.addr < b.addr; });
+  return out;
+}
+
+bool has_debug_info(Elf* elf) {
+  size_t shstrndx;
+  if (elf_getshdrstrndx(elf, &shstrndx)) return false;
+  for (Elf_Scn* scn = elf_nextscn(elf, nullptr); scn; scn = elf_nextscn(elf, scn)) {
+    GElf_Shdr shdr;
+    const char* name = gelf_getshdr(scn, &shdr) ? elf_strptr(elf, shstrndx, shdr.sh_name) : nullptr;
+    if (name && std::strcmp(name, ".debug_info") == 0 && shdr.sh_type != SHT_NOBITS) return true;
+  }
+  return false;
+}
+
+// The compile unit whose code covers pc: through .debug_aranges when present, else by asking
+// every unit (compilers no longer emit aranges by default).
+bool cu_of(Dwarf* dw, Dwarf_Addr pc, Dwarf_Die* cu) {
+  if (dwarf_addrdie(dw, pc, cu)) return true;
+  Dwarf_Off off = 0, next;
+  size_t hsize;
+  while (dwarf_nextcu(dw, off, &next, &hsize, nullptr, nullptr, nullptr) == 0) {
+    if (dwarf_offdie(dw, off + hsize, cu) && dwarf_haspc(cu, pc) == 1) return true;
+    off = next;
+  }
+  return false;
+}
+
+// The separate debug file of a build id: <debug_root>/usr/lib/debug/.build-id/xx/yyyy.debug.
+std::string build_id_debug_path(const std::string& debug_root, const std::string& build_id) {
+  if (build_id.size() < 3) return "";
+  return debug_root + "/usr/lib/debug/.build-id/" + build_id.substr(0, 2) + "/" +
+         build_id.substr(2) + ".debug";
+}
+
+}  // namespace
+
+ElfFile::ElfFile(OwnedFd fd, std::vector<std::string> debug_roots)
+    : fd_(std::move(fd)), debug_roots_(std::move(debug_roots)) {}
+
+ElfFile::~ElfFile() {
+  if (dwarf_) dwarf_end(dwarf_);
+  if (debug_elf_) elf_end(debug_elf_);
+  if (elf_) elf_end(elf_);
+}
+
+void ElfFile::load() {
+  if (loaded_) return;
+  loaded_ = true;
+  elf_version(EV_CURRENT);
+  elf_ = elf_begin(fd_.get(), ELF_C_READ_MMAP, nullptr);
+  size_t nphdr = 0;
+  if (!elf_ || elf_kind(elf_) != ELF_K_ELF || elf_getphdrnum(elf_, &nphdr)) return;
+  for (size_t i = 0; i < nphdr; ++i) {
+    GElf_Phdr ph;
+    if (gelf_getphdr(elf_, int(i), &ph) && ph.p_type == PT_LOAD)
+      segments_.push_back({ph.p_offset, ph.p_vaddr, ph.p_filesz});
+  }
+  symbols_ = code_symbols(elf_);
+  build_id_ = read_build_id(elf_);
+  if (has_debug_info(elf_))
+    dwarf_ = dwarf_begin_elf(elf_, DWARF_C_READ, nullptr);
+  else
+    open_debug_file();
+}
+
+// A stripped file's DWARF, and often its full symbol table, are in the debug file of its build id.
+void ElfFile::open_debug_file() {
+  for (const std::string& root : debug_roots_) {
+    std::string path = build_id_debug_path(root, build_id_);
+    if (path.empty()) return;
+    OwnedFd fd(open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    if (!fd) continue;
+    Elf* elf = elf_begin(fd.get(), ELF_C_READ_MMAP, nullptr);
+    if (!elf || read_build_id(elf) != build_id_) {
+      if (elf) elf_end(elf);
+      continue;
+    }
+    debug_fd_ = std::move(fd);
+    debug_elf_ = elf;
+    dwarf_ = dwarf_begin_elf(elf, DWARF_C_READ, nullptr);
+    if (symbols_.empty()) symbols_ = code_symbols(elf);
+    return;
+  }
+}
+
+const std::string& ElfFile::build_id() {
+  load();
+  return build_id_;
+}
+
+std::optional<uint64_t> ElfFile::vaddr_of(uint64_t off) const {
+  for (const Segment& s : segments_) {
+    if (off >= s.offset && off < s.offset + s.filesz) return off - s.offset + s.vaddr;
+  }
+  return std::nullopt;
+}
+
+// The symbol covering vaddr; a symbol without a size covers up to the next one.
+const CodeSymbol* ElfFile::symbol_at(uint64_t vaddr) const {
+  auto it = std::upper_bound(symbols_.begin(), symbols_.end(), vaddr,
+                             [](uint64_t a, const CodeSymbol& s) { return a < s.addr; });
+  if (it == symbols_.begin()) return nullptr;
+  const CodeSymbol& sym = *std::prev(it);
+  if (sym.size && vaddr >= sym.addr + sym.size) return nullptr;
+  return &sym;
+}
+
+// The path as the DWARF names it: user programs have no common tree to trim it to.
+SourceLoc ElfFile::line_of(uint64_t pc) {
+  Dwarf_Die cu;
+  SourceLoc loc;
+  if (!dwarf_ || !cu_of(dwarf_, pc, &cu)) return loc;
+  Dwarf_Line* line = dwarf_getsrc_die(&cu, pc);
+  const char* file = line ? dwarf_linesrc(line, nullptr, nullptr) : nullptr;
+  if (!file) return loc;
+  loc.file = file;
+  dwarf_lineno(line, &loc.line);
+  dwarf_linecol(line, &loc.col);
+  return loc;
+}
+
+SymbolizedAddr ElfFile::lookup(uint64_t off, bool is_return_addr) {
+  load();
+  SymbolizedAddr out;
+  auto vaddr = vaddr_of(off);
+  if (!vaddr) return out;
+  // A return address may be one past a call that ends its function (a noreturn callee).
+  uint64_t pc = is_return_addr && *vaddr ? *vaddr - 1 : *vaddr;
+  if (const CodeSymbol* sym = symbol_at(pc)) {
+    out.found = true;
+    out.name = sym->name;
+    out.offset = *vaddr - sym->addr;
+  }
+  out.loc = line_of(pc);
+  return out;
+}
+
+}  // namespace retsnoop

@@ -1,0 +1,63 @@
+// Symbols and source lines of one mapped ELF file, an executable or a shared library. The file is
+// opened while its process runs (by descriptor, through the process's root) and read on the first
+// lookup, so a process that exited since is still symbolized.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "symbolize/symbolizer.h"
+#include "util/owned_fd.h"
+
+typedef struct Elf Elf;
+typedef struct Dwarf Dwarf;
+
+namespace retsnoop {
+
+struct CodeSymbol {
+  uint64_t addr = 0;  // link-time virtual address
+  uint64_t size = 0;
+  std::string name;   // demangled
+};
+
+class ElfFile {
+ public:
+  // debug_roots: where a separate debug file is looked for, in order: the root the process sees
+  // ("/proc/PID/root"), then retsnoop's own ("").
+  ElfFile(OwnedFd fd, std::vector<std::string> debug_roots);
+  ~ElfFile();
+  ElfFile(const ElfFile&) = delete;
+  ElfFile& operator=(const ElfFile&) = delete;
+
+  // What is at file offset off: the function symbol (found, name, offset) and, when the file or
+  // its debug file has DWARF, the source line. is_return_addr: off follows a call, the source is
+  // that of the call instruction. Not thread-safe.
+  SymbolizedAddr lookup(uint64_t off, bool is_return_addr);
+  // Hex build id (NT_GNU_BUILD_ID), empty when the file has none or is not ELF.
+  const std::string& build_id();
+
+ private:
+  struct Segment {
+    uint64_t offset, vaddr, filesz;
+  };
+  void load();
+  std::optional<uint64_t> vaddr_of(uint64_t off) const;
+  const CodeSymbol* symbol_at(uint64_t vaddr) const;
+  SourceLoc line_of(uint64_t pc);
+  void open_debug_file();
+
+  OwnedFd fd_;
+  std::vector<std::string> debug_roots_;
+  bool loaded_ = false;
+  Elf* elf_ = nullptr;
+  std::vector<Segment> segments_;
+  std::vector<CodeSymbol> symbols_;  // sorted by addr
+  std::string build_id_;
+  OwnedFd debug_fd_;
+  Elf* debug_elf_ = nullptr;
+  Dwarf* dwarf_ = nullptr;
+};
+
+}  // namespace retsnoop

@@ -1,0 +1,88 @@
+#include "symbolize/user_symbolizer.h"
+
+#include <fcntl.h>
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <cerrno>
+#include <cstring>
+
+#include "util/file_text.h"
+#include "util/log.h"
+
+namespace retsnoop {
+
+namespace {
+
+std::string proc_dir(uint32_t pid) { return "/proc/" + std::to_string(pid); }
+
+}  // namespace
+
+ProcessSymbolizer::ProcessSymbolizer(std::string host_root) : host_root_(std::move(host_root)) {}
+
+// The mapped file itself through /proc/PID/map_files (root only), which works as long as the memory
+// map can be read, even while the process exits and after it lost its root; else the path in the
+// process's root. A file already opened for any process is reused.
+std::shared_ptr<ElfFile> ProcessSymbolizer::open_file(uint32_t pid, const MappedRange& range) {
+  auto key = std::make_pair(range.dev, range.inode);
+  {
+    std::lock_guard lock(mu_);
+    if (auto it = files_.find(key); it != files_.end()) return it->second;
+  }
+  char map_file[64];
+  std::snprintf(map_file, sizeof(map_file), "/map_files/%" PRIx64 "-%" PRIx64, range.start,
+                range.end);
+  std::string root = proc_dir(pid) + "/root";
+  OwnedFd fd(open((proc_dir(pid) + map_file).c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd) fd = OwnedFd(open((root + range.path).c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd) {
+    logf(LOG_DEBUG, "PID %u: can't open %s: %s\n", pid, range.path.c_str(), std::strerror(errno));
+    return nullptr;
+  }
+  auto file = std::make_shared<ElfFile>(std::move(fd), std::vector<std::string>{root, host_root_});
+  std::lock_guard lock(mu_);
+  return files_.try_emplace(key, std::move(file)).first->second;
+}
+
+void ProcessSymbolizer::record_process(uint32_t pid) {
+  auto text = read_text_file(proc_dir(pid) + "/maps");
+  if (!text) {
+    logf(LOG_DEBUG, "PID %u exited before its memory map was read: its user stacks stay raw\n",
+         pid);
+    return;
+  }
+  std::vector<Mapping> maps;
+  for (MappedRange& range : parse_proc_maps(*text)) {
+    auto file = open_file(pid, range);
+    maps.push_back({std::move(range), std::move(file)});
+  }
+  logf(LOG_DEBUG, "PID %u: %zu file mappings recorded\n", pid, maps.size());
+  std::lock_guard lock(mu_);
+  // Read again while exiting, the map may be empty: the earlier one stays.
+  if (!maps.empty() || !procs_.count(pid)) procs_[pid] = std::move(maps);
+}
+
+UserFrame ProcessSymbolizer::symbolize(uint32_t pid, uint64_t addr, bool is_return_addr) {
+  UserFrame out;
+  std::shared_ptr<ElfFile> file;
+  {
+    std::lock_guard lock(mu_);
+    auto proc = procs_.find(pid);
+    if (proc == procs_.end()) return out;
+    auto& maps = proc->second;
+    auto m = std::find_if(maps.begin(), maps.end(), [&](const Mapping& m) {
+      return addr >= m.range.start && addr < m.range.end;
+    });
+    if (m == maps.end()) return out;
+    out.mapped = true;
+    out.binary = m->range.path;
+    out.file_offset = addr - m->range.start + m->range.file_offset;
+    file = m->file;
+  }
+  // Outside the lock: reading a large file's DWARF must not hold up record_process().
+  if (file) out.sym = file->lookup(out.file_offset, is_return_addr);
+  return out;
+}
+
+}  // namespace retsnoop

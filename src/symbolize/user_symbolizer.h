@@ -1,0 +1,64 @@
+// User-space stack addresses -> function, source line and mapped file (-U). Each process's memory
+// map is recorded while it runs (its first session), so that its stacks are symbolized after it
+// exited.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "symbolize/elf_file.h"
+#include "symbolize/proc_maps.h"
+#include "symbolize/symbolizer.h"
+
+namespace retsnoop {
+
+struct UserFrame {
+  SymbolizedAddr sym;       // symbol and source line; found == false when the file has none
+  bool mapped = false;      // the address lies in a mapped file
+  std::string binary;       // that file, as the process sees it
+  uint64_t file_offset = 0;
+};
+
+// What the renderers need; a fake in their unit tests.
+class UserSymbols {
+ public:
+  virtual ~UserSymbols() = default;
+  // is_return_addr: every frame but the innermost (which is where the thread entered the kernel).
+  virtual UserFrame symbolize(uint32_t pid, uint64_t addr, bool is_return_addr) = 0;
+};
+
+class ProcessSymbolizer : public UserSymbols {
+ public:
+  // host_root: the root of retsnoop's own files ("" in production), searched for debug files
+  // after the process's root.
+  explicit ProcessSymbolizer(std::string host_root = "");
+
+  // Reads /proc/PID/maps and opens each mapped file as the process sees it (its mount namespace).
+  // A process already gone is skipped: its stacks show addresses only. Thread-safe.
+  void record_process(uint32_t pid);
+  // From one thread at a time (the files' libdw handles are not thread-safe); safe to run
+  // alongside record_process().
+  UserFrame symbolize(uint32_t pid, uint64_t addr, bool is_return_addr) override;
+
+ private:
+  struct Mapping {
+    MappedRange range;
+    std::shared_ptr<ElfFile> file;  // null when the file could not be opened
+  };
+  std::shared_ptr<ElfFile> open_file(uint32_t pid, const MappedRange& range);
+
+  std::string host_root_;
+  std::mutex mu_;
+  std::unordered_map<uint32_t, std::vector<Mapping>> procs_;
+  // Shared by every process mapping the same file (device and inode as the map lists them),
+  // opened and read once.
+  std::map<std::pair<uint64_t, uint64_t>, std::shared_ptr<ElfFile>> files_;
+};
+
+}  // namespace retsnoop

@@ -1,0 +1,126 @@
+#include "app/command.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <thread>
+
+#include "app/exit_status.h"
+#include "temp_dir.h"
+#include "util/error.h"
+
+namespace retsnoop {
+namespace {
+
+std::string make_script(const test::TempDir& dir, const std::string& name, const std::string& body,
+                        mode_t mode = 0755) {
+  std::string path = dir.write(name, "#!/bin/sh\n" + body);
+  chmod(path.c_str(), mode);
+  return path;
+}
+
+int wait_for_exit(Command& cmd) {
+  for (int i = 0; i < 500; ++i) {
+    if (auto st = cmd.exit_status()) return *st;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ADD_FAILURE() << "the command did not exit";
+  return -1;
+}
+
+TEST(ResolveCommand, SearchesPathInOrderAndSkipsNonExecutables) {
+  test::TempDir a, b;
+  make_script(a, "tool", "exit 0\n", 0644);
+  std::string in_b = make_script(b, "tool", "exit 0\n");
+  EXPECT_EQ(resolve_command("tool", a.path() + ":" + b.path()), in_b);
+  EXPECT_EQ(resolve_command("missing", a.path() + ":" + b.path()), std::nullopt);
+}
+
+TEST(ResolveCommand, PathsWithASlashAreTakenAsTheyAre) {
+  test::TempDir d;
+  std::string tool = make_script(d, "tool", "exit 0\n");
+  EXPECT_EQ(resolve_command(tool, "/nonexistent"), tool);
+  EXPECT_EQ(resolve_command(d.path() + "/none", "/nonexistent"), std::nullopt);
+  EXPECT_EQ(resolve_command(d.path(), ""), std::nullopt);  // a directory
+}
+
+TEST(Command, UnknownCommandIsRefusedWithoutStarting) {
+  try {
+    Command cmd({"retsnoop-no-such-command"}, std::nullopt);
+    ADD_FAILURE() << "expected a UserError";
+  } catch (const UserError& e) {
+    EXPECT_STREQ(e.what(), "command not found: 'retsnoop-no-such-command' (searched PATH)");
+  }
+}
+
+TEST(Command, RunsAfterReleaseAndReportsItsStatus) {
+  test::TempDir d;
+  std::string marker = d.path() + "/ran";
+  std::string tool = make_script(d, "tool", "touch " + marker + "\nexit 7\n");
+  Command cmd({tool}, std::nullopt);
+  pid_t pid = cmd.start();
+  EXPECT_GT(pid, 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_EQ(cmd.exit_status(), std::nullopt);  // held before exec
+  EXPECT_NE(access(marker.c_str(), F_OK), 0);
+  cmd.release();
+  EXPECT_EQ(exit_status_of_command(wait_for_exit(cmd)), 7);
+  EXPECT_EQ(access(marker.c_str(), F_OK), 0);
+}
+
+TEST(Command, HeldAtExecBeforeItRuns) {
+  test::TempDir d;
+  std::string marker = d.path() + "/ran";
+  std::string tool = make_script(d, "tool", "touch " + marker + "\nexit 5\n");
+  Command cmd({tool}, std::nullopt);
+  pid_t pid = cmd.start();
+  bool held = false;
+  cmd.release([&](pid_t p) {
+    held = true;
+    EXPECT_EQ(p, pid);
+    EXPECT_NE(access(marker.c_str(), F_OK), 0);  // exec'd, not run yet
+    char exe[256] = {};
+    EXPECT_GT(readlink(("/proc/" + std::to_string(p) + "/exe").c_str(), exe, sizeof(exe) - 1), 0);
+    EXPECT_NE(std::string(exe).find("sh"), std::string::npos);  // the script's interpreter
+  });
+  EXPECT_TRUE(held);
+  EXPECT_EQ(exit_status_of_command(wait_for_exit(cmd)), 5);
+  EXPECT_EQ(access(marker.c_str(), F_OK), 0);
+}
+
+TEST(Command, ChildGetsDefaultSignalsAndAnEmptyMask) {
+  test::TempDir d;
+  // A shell that inherited SIGINT blocked or ignored would survive kill -INT $$.
+  std::string tool = make_script(d, "tool", "kill -INT $$\nexit 0\n");
+  sigset_t block, old;
+  sigemptyset(&block);
+  sigaddset(&block, SIGINT);
+  sigprocmask(SIG_BLOCK, &block, &old);
+  auto old_pipe = signal(SIGPIPE, SIG_IGN);
+  Command cmd({tool}, std::nullopt);
+  cmd.start();
+  cmd.release();
+  int status = wait_for_exit(cmd);
+  sigprocmask(SIG_SETMASK, &old, nullptr);
+  signal(SIGPIPE, old_pipe);
+  EXPECT_EQ(exit_status_of_command(status), 128 + SIGINT);
+}
+
+TEST(Command, AnUnreleasedChildIsKilled) {
+  test::TempDir d;
+  std::string marker = d.path() + "/ran";
+  std::string tool = make_script(d, "tool", "touch " + marker + "\n");
+  pid_t pid;
+  {
+    Command cmd({tool}, std::nullopt);
+    pid = cmd.start();
+  }
+  EXPECT_EQ(kill(pid, 0), -1);  // reaped
+  EXPECT_NE(access(marker.c_str(), F_OK), 0);
+}
+
+}  // namespace
+}  // namespace retsnoop
