@@ -19,7 +19,7 @@ ctest --test-dir "$build" --output-on-failure -j"$(nproc)"
 echo "== end-to-end tests (QEMU, x86-64)"
 e2e amd64 "$build"
 echo "== arm64 build and end-to-end tests (QEMU, arm64)"
-BUILD_DIR=$build_arm64 bash "$root/scripts/build.sh" --arch arm64
+BUILD_DIR=$build_arm64 BUILD_DIR_NATIVE=$build bash "$root/scripts/build.sh" --arch arm64
 echo "== arm64 package"
 version=$("$build/retsnoop" --version | sed -n 's/^retsnoop v//p')  # the same sources' version
 bash "$root/tests/packaging/deb.sh" "$build_arm64" "$version" arm64 >/dev/null
