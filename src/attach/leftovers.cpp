@@ -13,8 +13,6 @@ namespace retsnoop {
 
 namespace {
 
-constexpr std::string_view kLockSuffix = ".lock";
-
 // Removes the events of each dead run's group; returns how many went.
 size_t remove_dead_events(const KprobeEventsFile& file, const std::optional<RunStateDir>& dir) {
   std::set<std::string> groups;
@@ -41,10 +39,8 @@ void forget_dead_runs(const RunStateDir& dir, const KprobeEventsFile* file) {
       if (auto id = group_run_id(ev.group)) with_events.insert(*id);
   std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator(dir.path(), ec)) {
-    std::string name = entry.path().filename();
-    if (!name.ends_with(kLockSuffix)) continue;
-    std::string id = name.substr(0, name.size() - kLockSuffix.size());
-    if (!with_events.contains(id) && run_liveness(dir, id) == Liveness::Dead) forget_run(dir, id);
+    std::optional<std::string> id = lock_file_run_id(entry.path().filename().string());
+    if (id && !with_events.contains(*id) && run_liveness(dir, *id) == Liveness::Dead) forget_run(dir, *id);
   }
 }
 

@@ -82,6 +82,13 @@ bool is_run_id(std::string_view id) {
          std::all_of(id.begin(), id.end(), [](char c) { return std::isxdigit(c) && !std::isupper(c); });
 }
 
+std::optional<std::string> lock_file_run_id(std::string_view file_name) {
+  if (!file_name.ends_with(kLockSuffix)) return std::nullopt;
+  std::string_view id = file_name.substr(0, file_name.size() - kLockSuffix.size());
+  if (!is_run_id(id)) return std::nullopt;
+  return std::string(id);
+}
+
 Liveness run_liveness(const RunStateDir& dir, std::string_view id) {
   if (!is_run_id(id)) return Liveness::Unknown;
   OwnedFd fd(openat(dir.fd(), lock_name(id).c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));

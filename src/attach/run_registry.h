@@ -59,6 +59,8 @@ void forget_run(const RunStateDir& dir, std::string_view id);
 
 // Ids are 12 lower-case hex digits.
 bool is_run_id(std::string_view id);
+// The run id a file of the state directory is the lock file of; nullopt for any other file.
+std::optional<std::string> lock_file_run_id(std::string_view file_name);
 
 // This run's registration: a fresh random id and its held lock file, removed at destruction.
 class RunLock {

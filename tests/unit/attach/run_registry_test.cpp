@@ -91,6 +91,13 @@ TEST_F(RunRegistryTest, MissingDirectoryIsCreatedOnlyWhenAsked) {
   EXPECT_EQ(st.st_mode & 07777, 0755u);
 }
 
+TEST(RunRegistry, LockFileNamesItsRun) {
+  EXPECT_EQ(lock_file_run_id("0123456789ab.lock"), "0123456789ab");
+  EXPECT_FALSE(lock_file_run_id("rcu_expedited.knob"));
+  EXPECT_FALSE(lock_file_run_id("0123456789ab"));
+  EXPECT_FALSE(lock_file_run_id("..lock"));
+}
+
 TEST_F(RunRegistryTest, UnregisteredRunStillHasAnId) {
   RunLock run(nullptr);
   EXPECT_TRUE(is_run_id(run.id()));
