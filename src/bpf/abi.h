@@ -65,6 +65,7 @@ enum rs_rec_type {
 	RS_REC_PROBE = 7,  /* -T: an injected probe (-J) hit inside a session */
 	RS_REC_USTACK = 8, /* -U: rs_u64[cnt]: user stack, innermost frame first */
 	RS_REC_PROC = 9,   /* -U: struct rs_proc_rec, a process's first session just started */
+	RS_REC_ARGS = 10,  /* -A: struct rs_args_rec, the arguments of one traced call */
 };
 
 /* Header of every part record; the payload follows without padding. */
@@ -168,6 +169,64 @@ struct rs_probe_rec {
  * own copy of the program, in which user space replaces this 64-bit immediate by the probe id.
  */
 #define RS_PROBE_ID_MARK 0x52534a50524f4245ULL /* "RSJPROBE" */
+
+/*
+ * -A: argument capture. Arguments are read at function entry from register slots: the kprobe's
+ * registers in the architecture's calling convention (x86-64: rdi, rsi, rdx, rcx, r8, r9;
+ * arm64: x0..x7), or the fentry context, which holds the same slots in the same order.
+ */
+#define RS_MAX_ARG_SLOTS 8
+
+enum rs_arg_kind {
+	RS_ARG_REG = 0, /* the slot values only: scalars, pointers without known pointee */
+	RS_ARG_PTR = 1, /* the slot value, plus spec.size bytes read at that address */
+	RS_ARG_STR = 2, /* the slot value, plus the NUL-terminated string at that address */
+};
+
+enum rs_arg_flags {
+	RS_ARG_USER = 1u << 0,   /* a __user pointer: read with bpf_probe_read_user() */
+	RS_ARG_KERNEL = 1u << 1, /* a kernel pointer; with neither flag the address decides */
+};
+
+/* How one argument is captured. */
+struct rs_arg_spec {
+	rs_u8 kind;  /* enum rs_arg_kind */
+	rs_u8 flags; /* enum rs_arg_flags */
+	rs_u8 slot;  /* first register slot */
+	rs_u8 slots; /* 1, or 2 for a struct or union of 9..16 bytes passed by value */
+	rs_u32 size; /* RS_ARG_PTR: the pointee's size, before the max-sized-arg-size limit */
+};
+
+/* Per traced function (array map indexed by function id): what its entry captures. */
+struct rs_func_args {
+	rs_u32 cnt; /* captured arguments, at most RS_MAX_ARG_SLOTS */
+	rs_u32 pad;
+	struct rs_arg_spec args[RS_MAX_ARG_SLOTS];
+};
+
+/* Negative data lengths in struct rs_args_rec. */
+#define RS_ARG_ERR_FAULT (-14)  /* the pointer could not be read (-EFAULT) */
+#define RS_ARG_ERR_BUDGET (-7)  /* skipped: the call's max-total-args-size was used up (-E2BIG) */
+
+/*
+ * One traced call's arguments, sent at its entry under the session's id, before that entry's
+ * -T record. User space ties it to the stack frame or -T entry with the same call_seq.
+ */
+struct rs_args_rec {
+	rs_u32 type; /* RS_REC_ARGS */
+	rs_u32 func_id;
+	rs_u64 session_id;
+	rs_u32 call_seq;  /* struct rs_frame's seq of this call */
+	rs_u32 data_len;  /* bytes in data[] */
+	rs_u64 slots[RS_MAX_ARG_SLOTS];  /* raw register slot values */
+	/*
+	 * Per argument: bytes of data[] it took (>= 0; for RS_ARG_STR the terminating NUL included
+	 * when it fitted), or RS_ARG_ERR_*. Each argument's data starts at an 8-byte-aligned offset
+	 * following the previous one's. RS_ARG_REG arguments take none.
+	 */
+	rs_s32 lens[RS_MAX_ARG_SLOTS];
+	/* rs_u8 data[data_len] follows */
+};
 
 /* Counters user space reads at exit (BPF global data). */
 struct rs_stats {

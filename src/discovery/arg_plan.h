@@ -1,0 +1,49 @@
+// -A: which arguments of a traced function are captured, and how, decided from its BTF
+// prototype. The same plan drives the BPF side (struct rs_func_args) and the renderer, which
+// needs each argument's name and BTF type to print the captured bytes.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "bpf/abi.h"
+
+struct btf;
+
+namespace retsnoop {
+
+// Limits of -C args.*, checked at start-up and enforced again in BPF.
+struct ArgLimits {
+  uint32_t max_total_args_size = 3072;  // per call, all arguments' data together
+  uint32_t max_sized_arg_size = 256;    // bytes read at one pointer to a sized type
+  uint32_t max_str_arg_size = 256;      // bytes of one string, NUL included
+  bool capture_raw_ptrs = false;        // print the pointer value next to &{...}
+};
+
+// Register slots the calling convention passes arguments in: 6 on x86-64, 8 on arm64.
+uint32_t arg_register_slots();
+
+struct ArgInfo {
+  std::string name;      // BTF parameter name; "argN" when unnamed or without BTF
+  uint32_t type_id = 0;  // BTF type of the parameter; 0: raw register slot, no type
+  rs_arg_spec spec{};    // what BPF captures for it
+};
+
+struct FuncArgs {
+  const struct btf* btf = nullptr;  // where type ids point (owned by KernelBtf); null: raw
+  std::vector<ArgInfo> args;        // captured arguments, in order
+  bool variadic = false;            // "..." follows the captured arguments: not captured
+  uint32_t uncaptured = 0;          // parameters that are not in register slots
+  std::string raw_reason;           // non-empty when falling back to raw slots: why (for -v)
+
+  // The BPF map value for this function.
+  rs_func_args to_bpf() const;
+};
+
+// The plan for function proto_id (a BTF_KIND_FUNC or BTF_KIND_FUNC_PROTO id) of btf.
+FuncArgs plan_func_args(const struct btf* btf, uint32_t func_or_proto_id);
+// Raw register slots arg0..argN-1, for functions without usable BTF.
+FuncArgs raw_func_args(std::string reason);
+
+}  // namespace retsnoop
