@@ -85,12 +85,15 @@ class TracerObject {
   void fill_func_descs(const FuncTable& funcs);
   void fill_func_ids(const FuncTable& funcs);
   void fill_filters(const TracerConfig& cfg);
+  // -U: a process that execs is announced again (RS_REC_PROC) with its new memory map.
+  void watch_execs();
 
   AttachKind kind_;
   bool kprobe_session_;
   bool kprobe_events_;
   rs_tracer* skel_ = nullptr;
   LinkPtr fork_link_;  // command mode: the fork tracepoint, attached by follow()
+  LinkPtr exec_link_;  // -U: the exec tracepoint
 };
 
 }  // namespace retsnoop

@@ -90,7 +90,7 @@ json probe_record_json(const TraceRecord& r, const ProbeTable& probes) {
 json user_stack_json(const Session& s, const FormatContext& ctx) {
   json stack = json::array();
   for (size_t i = 0; i < s.ustack.size(); ++i) {
-    UserFrame frame = ctx.user_symbols->symbolize(s.pid, s.ustack[i], i > 0);
+    UserFrame frame = ctx.user_symbols->symbolize(s.pid, s.id, s.ustack[i], i > 0);
     json j = {{"addr", s.ustack[i]}};
     if (frame.sym.found) {
       j["symbol"] = frame.sym.name;
