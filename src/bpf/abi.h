@@ -12,6 +12,7 @@ typedef unsigned short rs_u16;
 typedef unsigned int rs_u32;
 typedef unsigned long long rs_u64;
 typedef long long rs_s64;
+typedef int rs_s32;
 #else
 #include <stdint.h>
 typedef uint8_t rs_u8;
@@ -19,6 +20,7 @@ typedef uint16_t rs_u16;
 typedef uint32_t rs_u32;
 typedef uint64_t rs_u64;
 typedef int64_t rs_s64;
+typedef int32_t rs_s32;
 #endif
 
 #define RS_MAX_DEPTH 64     /* traced call levels kept per session */
