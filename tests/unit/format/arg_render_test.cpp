@@ -35,7 +35,10 @@ struct Capture {
     cap.data.push_back(std::move(data));
     return *this;
   }
-  Capture& bytes(std::vector<uint8_t> data) { return arg(int32_t(data.size()), std::move(data)); }
+  Capture& bytes(std::vector<uint8_t> data) {
+    int32_t len = int32_t(data.size());
+    return arg(len, std::move(data));
+  }
   Capture& none() { return arg(0); }
 };
 
@@ -50,7 +53,7 @@ class ArgRender : public ::testing::Test {
   int boolean = b.int_type("_Bool", 1, BTF_INT_BOOL);
   int i128 = b.int_type("unsigned __int128", 16, 0);
   int cchar_p = b.ptr(b.konst(chr));
-  int attr = b.composite(true, "bpf_attr", 16,
+  int attr = b.composite(false, "bpf_attr", 16,
                          {{"map_type", u32, 0}, {"key_size", u32, 32}, {"value_size", u32, 64},
                           {"max_entries", u32, 96}});
 
@@ -130,7 +133,7 @@ TEST_F(ArgRender, ZeroScalarsPrintAllZeroStructsAreEmpty) {
   FuncArgs p = plan({{"attr", b.ptr(attr)}, {"flags", u32}, {"s", small}});
   Capture c = Capture().slot(kAttrAddr).slot(0).slot(0).bytes(std::vector<uint8_t>(16)).none().none();
   EXPECT_EQ(compact(p, c), "› attr=&{} flags=0 s={}");
-  EXPECT_EQ(json(p, c), R"({"attr":{"addr":18446612136234946560,"value":{}},"flags":0,"s":{}})");
+  EXPECT_EQ(json(p, c), R"({"attr":{"addr":18446612686365003776,"value":{}},"flags":0,"s":{}})");
 }
 
 TEST_F(ArgRender, NullUnreadableAndOverBudgetPointers) {
@@ -152,14 +155,14 @@ TEST_F(ArgRender, NullUnreadableAndOverBudgetPointers) {
             "s=NULL t=&<unreadable 0x7ffd0000>");
   EXPECT_EQ(json(p, c),
             R"({"a":{"addr":0,"value":null},"b":{"addr":16045481047390945536,"value":"<unreadable>"},)"
-            R"("c":{"addr":18446612136234946560,"value":"<over budget>"},"s":null,)"
+            R"("c":{"addr":18446612686365003776,"value":"<over budget>"},"s":null,)"
             R"("t":{"addr":2147287040,"value":"<unreadable>"}})");
 }
 
 TEST_F(ArgRender, RawPointerValuesOnRequest) {
   opts.limits.capture_raw_ptrs = true;
   FuncArgs p = plan({{"attr", b.ptr(attr)}, {"name", cchar_p}, {"none", b.ptr(attr)}});
-  Capture c = Capture().slot(kAttrAddr).slot(0x1000).slot(0).bytes(attr_bytes()).bytes(bytes_of("x")).none();
+  Capture c = Capture().slot(kAttrAddr).slot(0x1000).slot(0).bytes(attr_bytes()).bytes(bytes_of(std::string("x", 2))).none();
   EXPECT_EQ(compact(p, c),
             "› attr=(0xffff888100001000)&{.map_type=2,.key_size=4,.value_size=4} name=(0x1000)'x' none=NULL");
 }
@@ -173,7 +176,9 @@ TEST_F(ArgRender, StringsAreQuotedEscapedAndMarkedWhenCut) {
   c.bytes(std::vector<uint8_t>{0});
   EXPECT_EQ(compact(p, c), R"(› path='a\tb\nc\\d\'e\x01\xff' cut='abc'... empty='')");
   EXPECT_EQ(json(p, c),
-            R"({"cut":{"truncated":true,"value":"abc"},"empty":"","path":"a\tb\nc\\d'e\u0001\ufffd"})");
+            // Bytes that are not UTF-8 become U+FFFD, as everywhere in --json.
+            R"({"cut":{"truncated":true,"value":"abc"},"empty":"","path":"a\tb\nc\\d'e\u0001)"
+            "\xef\xbf\xbd\"}");
 }
 
 TEST_F(ArgRender, DataShorterThanTheTypeIsMarked) {
@@ -182,7 +187,7 @@ TEST_F(ArgRender, DataShorterThanTheTypeIsMarked) {
   Capture c = Capture().slot(kAttrAddr).slot(72).bytes(d).none();
   EXPECT_EQ(compact(attr_plan(), c), "› attr=&{.map_type=2,...} size=72");
   EXPECT_EQ(json(attr_plan(), c),
-            R"({"attr":{"addr":18446612136234946560,"truncated":true,"value":{"map_type":2}},"size":72})");
+            R"({"attr":{"addr":18446612686365003776,"truncated":true,"value":{"map_type":2}},"size":72})");
   opts.mode = ArgFmtMode::Verbose;
   EXPECT_EQ(lines(attr_plan(), c), (Lines{"› attr = &{", "    .map_type = 2", "    ...", "  }", "› size = 72"}));
 }
@@ -197,8 +202,10 @@ TEST_F(ArgRender, ScalarPointeeThatDidNotFit) {
 }
 
 TEST_F(ArgRender, RecursiveListHeadPointersPrintAsAddresses) {
+  // struct list_head { struct list_head *next, *prev; }: the pointer refers to the next id.
+  int lh_ptr = b.ptr(int(btf__type_cnt(b.get())) + 1);
   int list_head = SyntheticBtf::checked(btf__add_struct(b.get(), "list_head", 16));
-  int lh_ptr = b.ptr(list_head);
+  ASSERT_EQ(list_head, lh_ptr + 1);
   SyntheticBtf::ok(btf__add_field(b.get(), "next", lh_ptr, 0, 0));
   SyntheticBtf::ok(btf__add_field(b.get(), "prev", lh_ptr, 64, 0));
   int cb = b.ptr(b.proto(0, {{"x", i32}}));
@@ -229,9 +236,9 @@ TEST_F(ArgRender, RecursiveListHeadPointersPrintAsAddresses) {
             "cb=&do_something cb2=0xffffffff81000030");
   EXPECT_EQ(json(p, c),
             R"({"cb":{"addr":18446744071578845200,"symbol":"do_something"},"cb2":18446744071578845232,)"
-            R"("head":{"addr":8192,"value":{"next":18446612136234950656,"prev":18446612136234954752}},)"
-            R"("it":{"addr":18446612136234946560,"value":{"fn":{"addr":18446744071578845200,"symbol":"do_something"},)"
-            R"("fn2":18446744071578845216,"id":7,"node":{"next":18446612136234950656,"prev":18446612136234954752}}}})");
+            R"("head":{"addr":8192,"value":{"next":18446612686365007872,"prev":18446612686365011968}},)"
+            R"("it":{"addr":18446612686365003776,"value":{"fn":{"addr":18446744071578845200,"symbol":"do_something"},)"
+            R"("fn2":18446744071578845216,"id":7,"node":{"next":18446612686365007872,"prev":18446612686365011968}}}})");
 }
 
 TEST_F(ArgRender, FlexibleArrayMemberPrintsNothing) {
@@ -373,7 +380,7 @@ TEST_F(ArgRender, RawSlotsInHex) {
   Capture c;
   for (uint32_t i = 0; i < arg_register_slots(); ++i) c.slot(i == 0 ? kAttrAddr : i - 1);
   std::string want = "› arg0=0xffff888100001000";
-  std::string want_json = R"({"arg0":18446612136234946560)";
+  std::string want_json = R"({"arg0":18446612686365003776)";
   for (uint32_t i = 1; i < arg_register_slots(); ++i) {
     want += " arg" + std::to_string(i) + "=0x" + std::to_string(i - 1);
     want_json += ",\"arg" + std::to_string(i) + "\":" + std::to_string(i - 1);
@@ -393,7 +400,7 @@ TEST_F(ArgRender, RenderArgsGivesNamesAndValues) {
 
 TEST_F(ArgRender, JsonOfTheAttrExample) {
   EXPECT_EQ(json(attr_plan(), attr_capture()),
-            R"({"attr":{"addr":18446612136234946560,"value":{"key_size":4,"map_type":2,"value_size":4}},"size":72})");
+            R"({"attr":{"addr":18446612686365003776,"value":{"key_size":4,"map_type":2,"value_size":4}},"size":72})");
 }
 
 }  // namespace
