@@ -21,6 +21,13 @@ void put(std::vector<uint8_t>& buf, size_t off, T v) {
   std::memcpy(buf.data() + off, &v, sizeof(v));
 }
 
+// A buffer holding each {offset, value} as an int.
+std::vector<uint8_t> ints_at(std::initializer_list<std::pair<size_t, int32_t>> values) {
+  std::vector<uint8_t> buf;
+  for (auto [off, v] : values) put(buf, off, v);
+  return buf;
+}
+
 std::vector<uint8_t> bytes_of(const std::string& s) { return {s.begin(), s.end()}; }
 
 // One capture: slots, and per argument its length (or RS_ARG_ERR_*) and bytes.
@@ -71,12 +78,7 @@ class ArgRender : public ::testing::Test {
 
   // The bpf(BPF_MAP_CREATE) attr of a map with map_type 2, key 4, value 4 and no max_entries.
   static std::vector<uint8_t> attr_bytes() {
-    std::vector<uint8_t> d;
-    put<uint32_t>(d, 0, 2);
-    put<uint32_t>(d, 4, 4);
-    put<uint32_t>(d, 8, 4);
-    put<uint32_t>(d, 12, 0);
-    return d;
+    return ints_at({{0, 2}, {4, 4}, {8, 4}, {12, 0}});
   }
   FuncArgs attr_plan() { return plan({{"attr", b.ptr(attr)}, {"size", u32}}); }
   Capture attr_capture() { return Capture().slot(kAttrAddr).slot(72).bytes(attr_bytes()).none(); }
@@ -105,12 +107,7 @@ TEST_F(ArgRender, VerboseNestsStructsAndArraysOfStructs) {
   int inner = b.structure("inner", 8, {{"x", i32, 0}, {"y", i32, 32}});
   int outer = b.structure("outer", 32, {{"id", i32, 0}, {"in", inner, 32}, {"list", b.array(inner, 2), 96},
                                         {"nums", b.array(i32, 1), 224}});
-  std::vector<uint8_t> d;
-  put<int32_t>(d, 0, 1);
-  put<int32_t>(d, 4, 2);
-  put<int32_t>(d, 12, 3);
-  put<int32_t>(d, 24, 4);
-  put<int32_t>(d, 28, 5);
+  std::vector<uint8_t> d = ints_at({{0, 1}, {4, 2}, {12, 3}, {24, 4}, {28, 5}});
   opts.mode = ArgFmtMode::Verbose;
   EXPECT_EQ(lines(plan({{"o", b.ptr(outer)}}), Capture().slot(kAttrAddr).bytes(d)),
             (Lines{"› o = &{", "    .id = 1", "    .in = {", "      .x = 2", "    }", "    .list = [",
@@ -243,8 +240,7 @@ TEST_F(ArgRender, RecursiveListHeadPointersPrintAsAddresses) {
 
 TEST_F(ArgRender, FlexibleArrayMemberPrintsNothing) {
   int flex = b.structure("flex", 4, {{"n", i32, 0}, {"data", b.array(i32, 0), 32}});
-  std::vector<uint8_t> d;
-  put<int32_t>(d, 0, 3);
+  std::vector<uint8_t> d = ints_at({{0, 3}});
   FuncArgs p = plan({{"f", b.ptr(flex)}});
   Capture c = Capture().slot(0x1000).bytes(d);
   EXPECT_EQ(compact(p, c), "› f=&{.n=3}");
@@ -333,8 +329,7 @@ TEST_F(ArgRender, HugeAndCutArraysStayBounded) {
   std::vector<uint8_t> d;
   for (int i = 0; i < 3; ++i) put<int32_t>(d, 4 * i, i + 1);
   d.resize(14);
-  std::vector<uint8_t> h;
-  put<int32_t>(h, 0, 1);
+  std::vector<uint8_t> h = ints_at({{0, 1}});
   Capture c = Capture().slot(0x1000).slot(0x2000).bytes(d).bytes(h);
   EXPECT_EQ(compact(p, c), "› ints=&[1,2,3,...] h=&{.n=1}");
   EXPECT_EQ(json(p, c), R"({"h":{"addr":8192,"value":{"n":1}},"ints":{"addr":4096,"truncated":true,"value":[1,2,3]}})");
@@ -345,8 +340,7 @@ TEST_F(ArgRender, DepthLimitStopsSelfContainingTypes) {
   int self = SyntheticBtf::checked(btf__add_struct(b.get(), "self", 4));
   SyntheticBtf::ok(btf__add_field(b.get(), "x", i32, 0, 0));
   SyntheticBtf::ok(btf__add_field(b.get(), "in", self, 0, 0));
-  std::vector<uint8_t> d;
-  put<int32_t>(d, 0, 1);
+  std::vector<uint8_t> d = ints_at({{0, 1}});
   std::string want = "{...}";
   for (int i = 0; i < 17; ++i) want = "{.x=1,.in=" + want + "}";
   opts.max_arg_width = 0;
