@@ -1,5 +1,6 @@
 // -A: the argument plan of every traced function, typed from vmlinux or module BTF when the
-// function has an exact-name BTF FUNC, raw register slots otherwise.
+// function has an exact-name BTF FUNC (or is a ThinLTO ".llvm.N" rename of one), raw register
+// slots otherwise: without BTF, and for compiler clones whose registers may differ.
 #pragma once
 
 #include <vector>

@@ -21,9 +21,10 @@ TEST(FuncArgsPlan, TypedForExactBtfNamesRawOtherwise) {
       {.name = "kvm_read_guest", .module = "kvm", .has_btf = true, .btf_id = kvm.btf_id},
       {.name = "__sys_bpf.isra.0", .has_btf = true},
       {.name = "no_btf_at_all"},
+      {.name = "__sys_bpf.llvm.123456", .has_btf = true},
   };
   std::vector<FuncArgs> plans = plan_args(btf, funcs);
-  ASSERT_EQ(plans.size(), 4u);
+  ASSERT_EQ(plans.size(), 5u);
 
   EXPECT_EQ(plans[0].btf, btf.btf_of(""));
   ASSERT_EQ(plans[0].args.size(), 1u);
@@ -41,6 +42,11 @@ TEST(FuncArgsPlan, TypedForExactBtfNamesRawOtherwise) {
 
   EXPECT_EQ(plans[3].raw_reason, "no BTF prototype");
   EXPECT_EQ(plans[3].args.size(), arg_register_slots());
+
+  // A ThinLTO rename keeps the code, so its source prototype holds.
+  EXPECT_EQ(plans[4].btf, btf.btf_of(""));
+  ASSERT_EQ(plans[4].args.size(), 1u);
+  EXPECT_EQ(plans[4].args[0].name, "cmd");
 }
 
 TEST(FuncArgsPlan, NoBtfForTheModule) {

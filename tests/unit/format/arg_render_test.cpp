@@ -392,6 +392,34 @@ TEST_F(ArgRender, RenderArgsGivesNamesAndValues) {
   EXPECT_EQ(r[1].value, "72");
 }
 
+TEST_F(ArgRender, QualifiedAndTypedefPointers) {
+  int attr_t = b.typedef_of("attr_t", b.typedef_of("attr_inner_t", attr));
+  int cv = SyntheticBtf::checked(btf__add_volatile(b.get(), b.konst(attr_t)));
+  int cptr = b.konst(b.ptr(cv));  // const volatile attr_t *const
+  EXPECT_EQ(compact(plan({{"attr", cptr}, {"size", u32}}), attr_capture()),
+            "› attr=&{.map_type=2,.key_size=4,.value_size=4} size=72");
+}
+
+TEST_F(ArgRender, LargeStructByValueReadThroughItsAddress) {
+  // arm64 passes a struct over 16 bytes by reference; the plan reads it like a pointer.
+  int big = b.structure("big", 24, {{"a", u64, 0}, {"b", u64, 64}, {"c", u64, 128}});
+  FuncArgs p;
+  p.btf = b.get();
+  p.args.push_back({"big", uint32_t(big), {RS_ARG_PTR, 0, 0, 1, 24}});
+  std::vector<uint8_t> d;
+  put<uint64_t>(d, 0, 1);
+  put<uint64_t>(d, 16, 3);
+  EXPECT_EQ(compact(p, Capture().slot(0x1000).bytes(d)), "› big={.a=1,.c=3}");
+  EXPECT_EQ(compact(p, Capture().slot(0x1000).arg(RS_ARG_ERR_FAULT)), "› big=&<unreadable 0x1000>");
+}
+
+TEST_F(ArgRender, VerboseKeepsScalarsAndStringsOnTheirLine) {
+  opts.mode = ArgFmtMode::Verbose;
+  FuncArgs p = plan({{"name", cchar_p}, {"n", i32}, {"e", b.ptr(attr)}});
+  EXPECT_EQ(lines(p, Capture().slot(0x1000).slot(5).slot(0x2000).bytes(bytes_of("ab")).none().bytes(std::vector<uint8_t>(16))),
+            (Lines{"› name = 'ab'...", "› n = 5", "› e = &{}"}));
+}
+
 TEST_F(ArgRender, JsonOfTheAttrExample) {
   EXPECT_EQ(json(attr_plan(), attr_capture()),
             R"({"attr":{"addr":18446612686365003776,"value":{"key_size":4,"map_type":2,"value_size":4}},"size":72})");
