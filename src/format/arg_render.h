@@ -47,8 +47,9 @@ std::vector<RenderedArg> render_args(const FuncArgs& plan, const CapturedArgs& c
 
 // The lines to print under a stack frame or -T row, without the caller's indentation:
 // Compact: one line "› name=value name=value ..."; Multiline: "› name = value" per argument;
-// Verbose: like Multiline with struct fields one per line. A trailing note line says when
-// variadic or stack-passed arguments were not captured.
+// Verbose: like Multiline with struct fields one per line (continuation lines start with two
+// spaces, under the "› "). A trailing note line says when variadic or stack-passed arguments
+// were not captured. No lines for a function without parameters.
 std::vector<std::string> arg_lines(const FuncArgs& plan, const CapturedArgs& cap,
                                    const ArgRenderOptions& opts);
 
