@@ -13,7 +13,6 @@ typedef unsigned int rs_u32;
 typedef unsigned long long rs_u64;
 typedef int rs_s32;
 typedef long long rs_s64;
-typedef int rs_s32;
 #else
 #include <stdint.h>
 typedef uint8_t rs_u8;
@@ -22,7 +21,6 @@ typedef uint32_t rs_u32;
 typedef uint64_t rs_u64;
 typedef int32_t rs_s32;
 typedef int64_t rs_s64;
-typedef int32_t rs_s32;
 #endif
 
 #define RS_MAX_DEPTH 64     /* traced call levels kept per session */
