@@ -5,18 +5,22 @@
 #   call   MECH ROLE NS_PER_CALL
 #   skip   MECH SIZE REASON
 #
-# Usage: attach-guest.sh "MECHS" "SIZES" CAPS CALLS
+# Usage: attach-guest.sh "MECHS" "SIZES" CAPS CALLS TRACED IDLE_ENTRY
 #   MECHS  attach options to compare, e.g. "-M -K -F"; a comma joins the options of one
 #          mechanism, e.g. "-K,-Cattach.expedite-rcu=yes"
 #   SIZES  function counts, "all" for every traceable function, e.g. "100 1000 10000 all"
 #   CAPS   "MECH:N ..." skips sizes above N for MECH (too slow under TCG), e.g. "-F:1000"
 #   CALLS  failing bpf() calls per cost measurement
+#   TRACED the function every bpf() call runs whose cost is measured (__x64_sys_bpf)
+#   IDLE_ENTRY an entry function that never runs, for the non-entry role (__x64_sys_reboot)
 set -u
 
 MECHS=$1
 SIZES=$2
 CAPS=$3
 CALLS=$4
+TRACED=$5
+IDLE_ENTRY=$6
 WORK=/tmp/rs-bench
 FUNCS=/sys/kernel/tracing/available_filter_functions
 
@@ -107,14 +111,14 @@ time_calls() {
   echo $(($(now_cs) - t0))
 }
 
-# Extra ns per bpf() call with __x64_sys_bpf traced as ROLE: "entry" opens, records and reports
-# a session per call; "non-entry" only looks for a session (none is open) and returns.
+# Extra ns per bpf() call with TRACED traced as ROLE: "entry" opens, records and reports a
+# session per call; "non-entry" only looks for a session (none is open) and returns.
 measure_call() {
   mech=$1 role=$2 base=$3 out=$WORK/out
   if [ "$role" = entry ]; then
-    set -- -e __x64_sys_bpf
+    set -- -e "$TRACED"
   else
-    set -- -e __x64_sys_reboot -a __x64_sys_bpf
+    set -- -e "$IDLE_ENTRY" -a "$TRACED"
   fi
   # Straight to a file: every call prints a session, and a FIFO would add a copy and a wakeup
   # of the reader to each. The attach is small, so polling for it costs little here.

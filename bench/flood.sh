@@ -8,15 +8,17 @@
 #   stop   the same flood, SIGINT after STOP_AFTER seconds while sessions are still pouring in:
 #          how long the stop took, printed/reported and the loss report.
 #
-# Usage: bench/flood.sh [--kernel 6.1|6.12] [--build DIR] [-n N] [-- RETSNOOP_ARGS...]
-#   default: --kernel 6.12 (multi-kprobe), --build <repo>/build, -n 200000.
+# Usage: bench/flood.sh [--kernel 6.1|6.12] [--arch amd64|arm64] [--build DIR] [-n N]
+#                       [-- RETSNOOP_ARGS...]
+#   default: --kernel 6.12 (multi-kprobe on amd64, kprobes on arm64), --arch amd64,
+#   --build <repo>/build (<repo>/build-arm64 with --arch arm64), -n 200000.
 #   Env: STOP_AFTER (default 5) seconds into the flood for the stop run; VM_TIMEOUT (default 1800).
 set -euo pipefail
 
 # shellcheck source=../tests/e2e/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../tests/e2e/lib.sh"
 
-usage() { sed -n '12,15s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2; exit 2; }
+usage() { sed -n '11,15s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2; exit 2; }
 
 # The guest half (busybox sh). Times are in centiseconds of /proc/uptime.
 guest_script() {
@@ -88,10 +90,11 @@ EOF
 }
 
 main() {
-  local kver=6.12 build=${RETSNOOP_BUILD:-$REPO_DIR/build} n=200000 kdir work
+  local kver=6.12 build=${RETSNOOP_BUILD:-} n=200000 kdir work
   while (($#)); do
     case "$1" in
       --kernel) kver=${2:?}; shift ;;
+      --arch) set_arch "${2:-}" || usage; shift ;;
       --build) build=${2:?}; shift ;;
       -n) n=${2:?}; shift ;;
       --) shift; break ;;
@@ -99,8 +102,9 @@ main() {
     esac
     shift
   done
+  [[ -n $build ]] || build=$(default_build_dir)
   guest_binaries "$build"
-  kdir=$("$E2E_DIR/fetch-kernel.sh" "$kver")
+  kdir=$("$E2E_DIR/fetch-kernel.sh" "$kver" --arch "$E2E_ARCH")
   work=$build/bench/flood-$kver
   mkdir -p "$work"
   guest_script "$n" "${STOP_AFTER:-5}" "$*" >"$work/guest.sh"

@@ -11,6 +11,21 @@ die() { say "$*"; exit 2; }
 # The guests' architecture: amd64 or arm64 (set by the scripts' --arch).
 E2E_ARCH=${E2E_ARCH:-amd64}
 
+# set_arch VALUE: takes an --arch value; returns 1 for an architecture the guests don't boot.
+set_arch() {
+  case "$1" in
+    amd64 | arm64) E2E_ARCH=$1 ;;
+    *) return 1 ;;
+  esac
+}
+
+# The build dir of E2E_ARCH when none is given: <repo>/build, <repo>/build-arm64.
+default_build_dir() {
+  local build=$REPO_DIR/build
+  [[ $E2E_ARCH == amd64 ]] || build+=-$E2E_ARCH
+  echo "$build"
+}
+
 # Prints a static busybox for E2E_ARCH: the host's for amd64; for arm64 Debian's busybox-static,
 # downloaded once into the kernel cache (it cannot be installed beside the host's).
 guest_busybox() {

@@ -119,22 +119,14 @@ main() {
         esac
         shift ;;
       --build) build=${2:?}; shift ;;
-      --arch)
-        case "${2:-}" in
-          amd64 | arm64) E2E_ARCH=$2 ;;
-          *) usage ;;
-        esac
-        shift ;;
+      --arch) set_arch "${2:-}" || usage; shift ;;
       -h | --help) usage ;;
       -*) usage ;;
       *) filter=$1 ;;
     esac
     shift
   done
-  if [[ -z $build ]]; then
-    build=$REPO_DIR/build
-    [[ $E2E_ARCH == amd64 ]] || build+=-$E2E_ARCH
-  fi
+  [[ -n $build ]] || build=$(default_build_dir)
   guest_binaries "$build" optional
   local kver
   for kver in "${kernels[@]}"; do run_kernel "$kver" "$filter" "$build/e2e"; done
