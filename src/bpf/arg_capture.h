@@ -23,9 +23,10 @@ const volatile __u32 args_max_str = 256;     /* args.max-str-arg-size */
 /*
  * One call's record under construction: far too large for the BPF stack, and for a
  * PERCPU_ARRAY value (32 KiB at most), so one ARRAY entry per possible CPU, indexed by the CPU
- * the program runs on (migration is disabled while it runs). data has room for a masked offset
- * (below RS_MAX_ARGS_DATA) plus a masked length (below 2 * RS_MAX_ARG_DATA), which is all the
- * verifier can prove of them.
+ * the program runs on (migration is disabled while it runs; an fentry program nesting on the same
+ * CPU from an interrupt can overwrite a record being built; kprobe programs never nest). data has room for
+ * a masked offset (below RS_MAX_ARGS_DATA) plus a masked length (below 2 * RS_MAX_ARG_DATA),
+ * which is all the verifier can prove of them.
  */
 struct args_buf {
 	/*

@@ -59,6 +59,22 @@ std::string level_choice(const Spelled<E>& l) {
   return others.empty() ? text : text + " (" + others + ")";
 }
 
+template <typename E, size_t N>
+E parse_spelled(const Spelled<E> (&names)[N], std::string_view text) {
+  for (const auto& l : names) {
+    if (spells(l, text)) return l.level;
+  }
+  throw InvalidValue("expected one of " + join_names(names, level_choice<E>));
+}
+
+template <typename E, size_t N>
+const char* spelled_name(const Spelled<E> (&names)[N], E level) {
+  for (const auto& l : names) {
+    if (level == l.level) return l.spellings[0].data();
+  }
+  return nullptr;
+}
+
 // std::from_chars on the whole text: no sign, no spaces, nothing trailing.
 bool parse_decimal(std::string_view text, uint64_t& value) {
   const char* end = text.data() + text.size();
@@ -90,26 +106,6 @@ bool parse_bool(std::string_view text) {
   }
   throw InvalidValue(std::string("expected ") + kBoolChoices);
 }
-
-namespace {
-
-template <typename E, size_t N>
-E parse_spelled(const Spelled<E> (&names)[N], std::string_view text) {
-  for (const auto& l : names) {
-    if (spells(l, text)) return l.level;
-  }
-  throw InvalidValue("expected one of " + join_names(names, level_choice<E>));
-}
-
-template <typename E, size_t N>
-const char* spelled_name(const Spelled<E> (&names)[N], E level) {
-  for (const auto& l : names) {
-    if (level == l.level) return l.spellings[0].data();
-  }
-  return nullptr;
-}
-
-}  // namespace
 
 SymbLevel parse_symbolize_level(std::string_view text) { return parse_spelled(kLevelNames, text); }
 
