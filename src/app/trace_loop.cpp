@@ -267,7 +267,7 @@ void start_command(Command& cmd, TracerObject& obj, StopSignal& stop,
   obj.follow(pid);
   stop.spare_first_interrupt(pid);
   Command::AtExec at_exec;
-  if (user_symbols) at_exec = [user_symbols](pid_t p) { user_symbols->record_process(p); };
+  if (user_symbols) at_exec = [user_symbols](pid_t p) { user_symbols->record_process(p, 0); };
   cmd.release(at_exec);
   logf(LOG_INFO, "Started %s as PID %d.\n", cmd.path().c_str(), int(pid));
 }
@@ -315,7 +315,9 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
   RingbufReader::ProcessHandler on_process;
   if (in.opts.user_stacks) {
     user_symbols = std::make_unique<ProcessSymbolizer>();
-    on_process = [&](uint32_t pid) { user_symbols->record_process(pid); };
+    on_process = [&](uint32_t pid, uint64_t session_id) {
+      user_symbols->record_process(pid, session_id);
+    };
   }
   ArgRenderOptions arg_opts = arg_render_options(in.opts, in.ksyms, ksyms_loaded);
   ArgsContext args_ctx{in.arg_plans, arg_opts};

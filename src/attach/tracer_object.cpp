@@ -24,7 +24,7 @@ static_assert(sizeof(rs_part_hdr) == 16, "part header must keep payloads 8-byte 
 static_assert(sizeof(rs_call_rec) == 40, "rs_call_rec layout must match BPF");
 static_assert(sizeof(rs_probe_rec) == 32, "rs_probe_rec layout must match BPF");
 static_assert(sizeof(rs_session_rec) == 112, "rs_session_rec layout must match BPF");
-static_assert(sizeof(rs_proc_rec) == 8, "rs_proc_rec layout must match BPF");
+static_assert(sizeof(rs_proc_rec) == 16, "rs_proc_rec layout must match BPF");
 static_assert(sizeof(rs_func_args) == 72, "rs_func_args layout must match BPF");
 static_assert(sizeof(rs_args_rec) == 120, "rs_args_rec layout must match BPF");
 
@@ -101,6 +101,7 @@ TracerObject::TracerObject(const TracerConfig& cfg, const FuncTable& funcs)
     if (kprobe_events_) fill_func_ids(funcs);
     fill_filters(cfg);
     fill_func_args(cfg.func_args);
+    if (cfg.capture_ustack) watch_execs();
   } catch (...) {
     rs_tracer__destroy(skel_);
     throw;
@@ -109,6 +110,7 @@ TracerObject::TracerObject(const TracerConfig& cfg, const FuncTable& funcs)
 
 TracerObject::~TracerObject() {
   fork_link_.reset();
+  exec_link_.reset();
   rs_tracer__destroy(skel_);
 }
 
@@ -148,6 +150,7 @@ void TracerObject::configure(const TracerConfig& cfg, size_t nr_funcs) {
   bpf_program__set_autoload(skel_->progs.rs_probe_tp, cfg.tracepoint_probes);
   bpf_program__set_autoload(skel_->progs.rs_probe_rawtp, cfg.raw_tracepoint_probes);
   bpf_program__set_autoload(skel_->progs.rs_fork, cfg.follow_command);
+  bpf_program__set_autoload(skel_->progs.rs_exec, cfg.capture_ustack);
   if (kprobe_session_)
     bpf_program__set_expected_attach_type(
         skel_->progs.rs_ksession, static_cast<bpf_attach_type>(multi_link_attach_type(MultiLinkKind::Session)));
@@ -278,6 +281,12 @@ void TracerObject::follow(int pid) {
   uint8_t one = 1;
   if (bpf_map_update_elem(bpf_map__fd(skel_->maps.command_pids), &key, &one, BPF_ANY))
     fail("command_pids: update failed", errno);
+}
+
+// Before any session can open: handlers record nothing until activate().
+void TracerObject::watch_execs() {
+  exec_link_.reset(bpf_program__attach(skel_->progs.rs_exec));
+  if (!exec_link_) fail("can't attach the sched_process_exec tracepoint", errno);
 }
 
 void TracerObject::activate() { __atomic_store_n(&skel_->bss->ready, true, __ATOMIC_RELEASE); }

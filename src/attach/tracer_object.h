@@ -91,12 +91,15 @@ class TracerObject {
   void fill_filters(const TracerConfig& cfg);
   void configure_args(const TracerConfig& cfg);
   void fill_func_args(const std::vector<rs_func_args>& func_args);
+  // -U: a process that execs is announced again (RS_REC_PROC) with its new memory map.
+  void watch_execs();
 
   AttachKind kind_;
   bool kprobe_session_;
   bool kprobe_events_;
   rs_tracer* skel_ = nullptr;
   LinkPtr fork_link_;  // command mode: the fork tracepoint, attached by follow()
+  LinkPtr exec_link_;  // -U: the exec tracepoint
 };
 
 }  // namespace retsnoop

@@ -12,7 +12,9 @@ typedef unsigned short rs_u16;
 typedef unsigned int rs_u32;
 typedef int rs_s32;
 typedef unsigned long long rs_u64;
+typedef int rs_s32;
 typedef long long rs_s64;
+typedef int rs_s32;
 #else
 #include <stdint.h>
 typedef uint8_t rs_u8;
@@ -20,7 +22,9 @@ typedef uint16_t rs_u16;
 typedef uint32_t rs_u32;
 typedef int32_t rs_s32;
 typedef uint64_t rs_u64;
+typedef int32_t rs_s32;
 typedef int64_t rs_s64;
+typedef int32_t rs_s32;
 #endif
 
 #define RS_MAX_DEPTH 64     /* traced call levels kept per session */
@@ -127,12 +131,14 @@ struct rs_session_rec {
 };
 
 /*
- * -U: sent when a process opens its first session, while it still runs, so that user space reads
- * its memory map before it can exit; user stacks are symbolized against that map.
+ * -U: sent when a process opens its first session, and its first after each exec, while it still
+ * runs, so that user space reads its memory map before it can exit; user stacks are symbolized
+ * against the map read for the latest such session at or before theirs.
  */
 struct rs_proc_rec {
 	rs_u32 type; /* RS_REC_PROC */
 	rs_u32 pid;
+	rs_u64 session_id; /* the session being opened */
 };
 
 /* -T record: one entry or exit of a traced function. */

@@ -145,7 +145,10 @@ struct {
 	__type(value, __u8);
 } command_pids SEC(".maps");
 
-/* -U: processes whose memory map user space was told to read (struct rs_proc_rec). */
+/*
+ * -U: processes whose memory map user space was told to read (struct rs_proc_rec) since their
+ * last exec.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 8192);
@@ -183,9 +186,9 @@ static __always_inline __u64 next_session_id(void)
 }
 
 /* Woken up at once: the process may exit soon after its failing call. */
-static __always_inline void announce_process(__u32 pid)
+static __always_inline void announce_process(__u32 pid, __u64 session_id)
 {
-	struct rs_proc_rec r = { .type = RS_REC_PROC, .pid = pid };
+	struct rs_proc_rec r = { .type = RS_REC_PROC, .pid = pid, .session_id = session_id };
 	__u8 one = 1;
 
 	if (!pid || bpf_map_update_elem(&procs_seen, &pid, &one, BPF_NOEXIST))
@@ -226,7 +229,7 @@ static __always_inline struct session *session_open(__u64 key, __u64 pid_tgid, _
 	__builtin_memcpy(s->rec.task_comm, comm, sizeof(comm));
 	BPF_CORE_READ_STR_INTO(&s->rec.proc_comm, task, group_leader, comm);
 	if (capture_ustack)
-		announce_process(pid);
+		announce_process(pid, s->id);
 	return s;
 }
 
@@ -642,5 +645,18 @@ int BPF_PROG(rs_fork, struct task_struct *parent, struct task_struct *child)
 	if (child_tgid == parent_tgid || !bpf_map_lookup_elem(&command_pids, &parent_tgid))
 		return 0;
 	bpf_map_update_elem(&command_pids, &child_tgid, &one, BPF_ANY);
+	return 0;
+}
+
+/*
+ * -U: an exec replaces the process's memory map. Forgetting the process makes its next session
+ * announce it again, so that user space reads the new map for the sessions from then on.
+ */
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(rs_exec, struct task_struct *p, int old_pid, struct linux_binprm *bprm)
+{
+	__u32 pid = bpf_get_current_pid_tgid() >> 32;
+
+	bpf_map_delete_elem(&procs_seen, &pid);
 	return 0;
 }

@@ -41,6 +41,8 @@ struct pt_regs {
 #error "retsnoop's BPF programs support x86 and arm64 (__TARGET_ARCH_x86 or __TARGET_ARCH_arm64)"
 #endif
 
+struct linux_binprm;
+
 struct task_struct {
 	int pid;
 	int tgid;

@@ -174,6 +174,11 @@ bool KernelBtf::has_func(std::string_view module, std::string_view name) {
   return src && src->find(name) != 0;
 }
 
+const struct btf* KernelBtf::btf_of(std::string_view module) {
+  Source* src = source_for(module);
+  return src ? src->btf.get() : nullptr;
+}
+
 int KernelBtf::type_id(int kind, const char* name) {
   Source* src = vmlinux();
   int id = src ? btf__find_by_name_kind(src->btf.get(), name, kind) : 0;

@@ -35,6 +35,9 @@ class KernelBtf {
   FuncType func_type(std::string_view module, std::string_view name);
   // Whether the module's (vmlinux's when empty) BTF has a FUNC named exactly name.
   bool has_func(std::string_view module, std::string_view name);
+  // The parsed BTF of the module (of vmlinux when empty), owned by this object; null when
+  // there is none. Type ids of FuncType::btf_id point into it.
+  const struct btf* btf_of(std::string_view module);
 
   // vmlinux type ids. kind is BTF_KIND_STRUCT, BTF_KIND_FUNC, ...; 0 when there is no such
   // type, or no BTF.

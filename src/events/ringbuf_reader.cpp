@@ -47,7 +47,7 @@ void RingbufReader::consume(const void* data, size_t size) {
   if (size == sizeof(proc)) {
     std::memcpy(&proc, data, sizeof(proc));
     if (proc.type == RS_REC_PROC) {
-      if (on_process_) on_process_(proc.pid);
+      if (on_process_) on_process_(proc.pid, proc.session_id);
       return;
     }
   }

@@ -13,8 +13,9 @@ namespace retsnoop {
 class RingbufReader {
  public:
   using Handler = std::function<void(Session&&)>;
-  // -U: a process opened its first session (RS_REC_PROC); called on the polling thread.
-  using ProcessHandler = std::function<void(uint32_t pid)>;
+  // -U: a process opened its first session since it started or last exec'd (RS_REC_PROC),
+  // session_id; called on the polling thread.
+  using ProcessHandler = std::function<void(uint32_t pid, uint64_t session_id)>;
 
   // Throws UserError if the ring buffer cannot be mapped.
   RingbufReader(int map_fd, Handler handler, ProcessHandler on_process = {});

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <span>
 #include <string>
@@ -37,13 +38,18 @@ std::vector<RenderedArg> render_args(const FuncArgs& plan, const CapturedArgs& c
 
 // The lines to print under a stack frame or -T row, without the caller's indentation:
 // Compact: one line "› name=value name=value ..."; Multiline: "› name = value" per argument;
-// Verbose: like Multiline with struct fields one per line. A trailing note line says when
-// variadic or stack-passed arguments were not captured.
+// Verbose: like Multiline with struct fields one per line (continuation lines start with two
+// spaces, under the "› "). A trailing note line says when variadic or stack-passed arguments
+// were not captured. No lines for a function without parameters.
 std::vector<std::string> arg_lines(const FuncArgs& plan, const CapturedArgs& cap,
                                    const ArgRenderOptions& opts);
 
 // The arguments as a JSON object {"name": value, ...}: numbers as numbers, strings as strings,
 // structs and unions as objects, pointers as {"addr": N, "value": pointee}.
+// A value that is cut short is {"value": ..., "truncated": true}; see README "Argument capture".
 std::string args_json(const FuncArgs& plan, const CapturedArgs& cap, const ArgRenderOptions& opts);
+// The same object, to embed in a larger JSON document.
+nlohmann::json args_json_value(const FuncArgs& plan, const CapturedArgs& cap,
+                               const ArgRenderOptions& opts);
 
 }  // namespace retsnoop

@@ -25,10 +25,11 @@ std::vector<std::string> call_arg_lines(const Session& s, uint32_t call_seq, con
   return arg_lines(f->plan, f->cap, ctx->opts);
 }
 
-std::optional<std::string> call_args_json(const Session& s, uint32_t call_seq, const ArgsContext* ctx) {
+std::optional<nlohmann::json> call_args_json(const Session& s, uint32_t call_seq,
+                                             const ArgsContext* ctx) {
   std::optional<Found> f = find(s, call_seq, ctx);
   if (!f) return std::nullopt;
-  return args_json(f->plan, f->cap, ctx->opts);
+  return args_json_value(f->plan, f->cap, ctx->opts);
 }
 
 }  // namespace retsnoop

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,7 +23,8 @@ struct ArgsContext {
 // The lines to print under (or, compact, next to) call call_seq; empty when its arguments were
 // not captured.
 std::vector<std::string> call_arg_lines(const Session& s, uint32_t call_seq, const ArgsContext* ctx);
-// The arguments of call call_seq as a JSON object text; nullopt when not captured.
-std::optional<std::string> call_args_json(const Session& s, uint32_t call_seq, const ArgsContext* ctx);
+// The arguments of call call_seq as a JSON object; nullopt when not captured.
+std::optional<nlohmann::json> call_args_json(const Session& s, uint32_t call_seq,
+                                             const ArgsContext* ctx);
 
 }  // namespace retsnoop

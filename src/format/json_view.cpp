@@ -53,8 +53,7 @@ json call_json(const StackCall& call, const FuncInfo& fn) {
 
 // -A: the call's arguments, when captured, as an "args" object.
 void add_args(json& j, const Session& s, uint32_t call_seq, const FormatContext& ctx) {
-  if (std::optional<std::string> args = call_args_json(s, call_seq, ctx.args))
-    j["args"] = json::parse(*args);
+  if (std::optional<json> args = call_args_json(s, call_seq, ctx.args)) j["args"] = std::move(*args);
 }
 
 json stack_json(const Session& s, const FormatContext& ctx) {
@@ -101,7 +100,7 @@ json probe_record_json(const TraceRecord& r, const ProbeTable& probes) {
 json user_stack_json(const Session& s, const FormatContext& ctx) {
   json stack = json::array();
   for (size_t i = 0; i < s.ustack.size(); ++i) {
-    UserFrame frame = ctx.user_symbols->symbolize(s.pid, s.ustack[i], i > 0);
+    UserFrame frame = ctx.user_symbols->symbolize(s.pid, s.id, s.ustack[i], i > 0);
     json j = {{"addr", s.ustack[i]}};
     if (frame.sym.found) {
       j["symbol"] = frame.sym.name;

@@ -93,7 +93,7 @@ std::vector<StackRow> user_rows(const Session& s, const FormatContext& ctx) {
   std::vector<StackRow> rows;
   if (!ctx.user_symbols) return rows;
   for (size_t i = 0; i < s.ustack.size(); ++i) {
-    UserFrame frame = ctx.user_symbols->symbolize(s.pid, s.ustack[i], i > 0);
+    UserFrame frame = ctx.user_symbols->symbolize(s.pid, s.id, s.ustack[i], i > 0);
     rows.push_back(StackRow{.text = user_frame_line(s.ustack[i], frame, ctx.opts)});
   }
   return rows;

@@ -45,7 +45,7 @@ std::shared_ptr<ElfFile> ProcessSymbolizer::open_file(uint32_t pid, const Mapped
   return files_.try_emplace(key, std::move(file)).first->second;
 }
 
-void ProcessSymbolizer::record_process(uint32_t pid) {
+void ProcessSymbolizer::record_process(uint32_t pid, uint64_t from_session) {
   auto text = read_text_file(proc_dir(pid) + "/maps");
   if (!text) {
     logf(LOG_DEBUG, "PID %u exited before its memory map was read: its user stacks stay raw\n",
@@ -57,20 +57,43 @@ void ProcessSymbolizer::record_process(uint32_t pid) {
     auto file = open_file(pid, range);
     maps.push_back({std::move(range), std::move(file)});
   }
-  logf(LOG_DEBUG, "PID %u: %zu file mappings recorded\n", pid, maps.size());
+  logf(LOG_DEBUG, "PID %u: %zu file mappings recorded for sessions from %" PRIu64 " on\n", pid,
+       maps.size(), from_session);
   std::lock_guard lock(mu_);
-  // Read again while exiting, the map may be empty: the earlier one stays.
-  if (!maps.empty() || !procs_.count(pid)) procs_[pid] = std::move(maps);
+  auto& history = procs_[pid];
+  // Read while exiting, the map may be empty: the earlier one stays in use.
+  if (maps.empty() && !history.empty()) return;
+  auto at = std::find_if(history.begin(), history.end(),
+                         [&](const ProcessMap& p) { return p.from_session >= from_session; });
+  if (at != history.end() && at->from_session == from_session)
+    at->maps = std::move(maps);
+  else
+    history.insert(at, ProcessMap{from_session, std::move(maps)});
+  if (history.size() > kMapsPerProcess) history.erase(history.begin());
 }
 
-UserFrame ProcessSymbolizer::symbolize(uint32_t pid, uint64_t addr, bool is_return_addr) {
+// The latest map recorded for a session at or before session_id; else the earliest one known.
+// Called with mu_ held.
+const ProcessSymbolizer::ProcessMap* ProcessSymbolizer::map_for(uint32_t pid,
+                                                                uint64_t session_id) const {
+  auto proc = procs_.find(pid);
+  if (proc == procs_.end() || proc->second.empty()) return nullptr;
+  const auto& history = proc->second;
+  auto after = std::upper_bound(
+      history.begin(), history.end(), session_id,
+      [](uint64_t id, const ProcessMap& p) { return id < p.from_session; });
+  return after == history.begin() ? &history.front() : &*std::prev(after);
+}
+
+UserFrame ProcessSymbolizer::symbolize(uint32_t pid, uint64_t session_id, uint64_t addr,
+                                       bool is_return_addr) {
   UserFrame out;
   std::shared_ptr<ElfFile> file;
   {
     std::lock_guard lock(mu_);
-    auto proc = procs_.find(pid);
-    if (proc == procs_.end()) return out;
-    auto& maps = proc->second;
+    const ProcessMap* proc = map_for(pid, session_id);
+    if (!proc) return out;
+    auto& maps = proc->maps;
     auto m = std::find_if(maps.begin(), maps.end(), [&](const Mapping& m) {
       return addr >= m.range.start && addr < m.range.end;
     });

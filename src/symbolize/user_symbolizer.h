@@ -1,6 +1,6 @@
 // User-space stack addresses -> function, source line and mapped file (-U). Each process's memory
-// map is recorded while it runs (its first session), so that its stacks are symbolized after it
-// exited.
+// map is recorded while it runs (at its first session, and again at its first after each exec),
+// so that its stacks are symbolized after it exited or exec'd another program.
 #pragma once
 
 #include <cstdint>
@@ -29,8 +29,10 @@ struct UserFrame {
 class UserSymbols {
  public:
   virtual ~UserSymbols() = default;
-  // is_return_addr: every frame but the innermost (which is where the thread entered the kernel).
-  virtual UserFrame symbolize(uint32_t pid, uint64_t addr, bool is_return_addr) = 0;
+  // addr of process pid's stack in session session_id. is_return_addr: every frame but the
+  // innermost (which is where the thread entered the kernel).
+  virtual UserFrame symbolize(uint32_t pid, uint64_t session_id, uint64_t addr,
+                              bool is_return_addr) = 0;
 };
 
 class ProcessSymbolizer : public UserSymbols {
@@ -40,22 +42,34 @@ class ProcessSymbolizer : public UserSymbols {
   explicit ProcessSymbolizer(std::string host_root = "");
 
   // Reads /proc/PID/maps and opens each mapped file as the process sees it (its mount namespace).
-  // A process already gone is skipped: its stacks show addresses only. Thread-safe.
-  void record_process(uint32_t pid);
+  // The map serves the sessions from from_session on (their ids grow), until a map recorded for a
+  // later session. A process already gone is skipped: its stacks show addresses only (or those
+  // of the map recorded before). Thread-safe.
+  void record_process(uint32_t pid, uint64_t from_session);
   // From one thread at a time (the files' libdw handles are not thread-safe); safe to run
   // alongside record_process().
-  UserFrame symbolize(uint32_t pid, uint64_t addr, bool is_return_addr) override;
+  UserFrame symbolize(uint32_t pid, uint64_t session_id, uint64_t addr,
+                      bool is_return_addr) override;
+
+  // Maps kept per process: a process that execs in a loop must not grow them without bound.
+  static constexpr size_t kMapsPerProcess = 8;
 
  private:
   struct Mapping {
     MappedRange range;
     std::shared_ptr<ElfFile> file;  // null when the file could not be opened
   };
+  struct ProcessMap {
+    uint64_t from_session = 0;
+    std::vector<Mapping> maps;
+  };
   std::shared_ptr<ElfFile> open_file(uint32_t pid, const MappedRange& range);
+  const ProcessMap* map_for(uint32_t pid, uint64_t session_id) const;
 
   std::string host_root_;
   std::mutex mu_;
-  std::unordered_map<uint32_t, std::vector<Mapping>> procs_;
+  // Per process, ordered by from_session.
+  std::unordered_map<uint32_t, std::vector<ProcessMap>> procs_;
   // Shared by every process mapping the same file (device and inode as the map lists them),
   // opened and read once.
   std::map<std::pair<uint64_t, uint64_t>, std::shared_ptr<ElfFile>> files_;

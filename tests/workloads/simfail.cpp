@@ -23,15 +23,19 @@ struct Options {
   unsigned hold_sec = 0;
   bool quiet = false;
   const char* comm = nullptr;
+  const char* then_exec = nullptr;
+  std::vector<const char*> case_names;
 };
 
 void print_usage(FILE* out) {
   std::fprintf(out,
-               "Usage: simfail [-q] [-n N] [--hold SEC] [--comm NAME] CASE...\n"
+               "Usage: simfail [-q] [-n N] [--hold SEC] [--comm NAME] [--then-exec PROG] CASE...\n"
                "       simfail --list\n"
                "  -n, --repeat N  run each case N times in a tight loop (default 1)\n"
                "      --hold SEC  keep the objects of the last run open SEC seconds\n"
                "      --comm NAME run under this comm (the kernel keeps 15 characters)\n"
+               "      --then-exec PROG  then exec PROG (a simfail) with the same CASEs and\n"
+               "                  --hold, in this process\n"
                "  -q, --quiet     print only cases that misbehaved\n"
                "  -l, --list      list the cases\n");
 }
@@ -56,10 +60,11 @@ long parse_count(const char* text, const char* option, long min) {
 }
 
 Options parse_options(int argc, char** argv) {
-  enum { kOptHold = 256, kOptComm };
+  enum { kOptHold = 256, kOptComm, kOptThenExec };
   static const option long_opts[] = {
       {"repeat", required_argument, nullptr, 'n'}, {"hold", required_argument, nullptr, kOptHold},
       {"comm", required_argument, nullptr, kOptComm},
+      {"then-exec", required_argument, nullptr, kOptThenExec},
       {"quiet", no_argument, nullptr, 'q'},        {"list", no_argument, nullptr, 'l'},
       {"help", no_argument, nullptr, 'h'},         {nullptr, 0, nullptr, 0},
   };
@@ -70,6 +75,7 @@ Options parse_options(int argc, char** argv) {
       case 'n': opts.repeat = parse_count(optarg, "--repeat", 1); break;
       case kOptHold: opts.hold_sec = static_cast<unsigned>(parse_count(optarg, "--hold", 0)); break;
       case kOptComm: opts.comm = optarg; break;
+      case kOptThenExec: opts.then_exec = optarg; break;
       case 'q': opts.quiet = true; break;
       case 'l': list_cases(); std::exit(0);
       case 'h': print_usage(stdout); std::exit(0);
@@ -80,6 +86,7 @@ Options parse_options(int argc, char** argv) {
     const Case* c = find_case(argv[i]);
     if (c == nullptr) usage_error(std::string("unknown case '") + argv[i] + "' (see --list)");
     opts.cases.push_back(c);
+    opts.case_names.push_back(argv[i]);
   }
   if (opts.cases.empty()) usage_error("no case given");
   return opts;
@@ -126,6 +133,22 @@ bool run_case(const Case& c, const Options& opts) {
   return true;
 }
 
+// The same process goes on as another program: what a tracer that caches memory maps must notice.
+int exec_next(const Options& opts) {
+  std::vector<char*> args{const_cast<char*>(opts.then_exec)};
+  std::string hold = std::to_string(opts.hold_sec);
+  if (opts.hold_sec) {
+    args.push_back(const_cast<char*>("--hold"));
+    args.push_back(hold.data());
+  }
+  for (const char* name : opts.case_names) args.push_back(const_cast<char*>(name));
+  args.push_back(nullptr);
+  std::fflush(stdout);
+  execv(opts.then_exec, args.data());
+  std::perror("simfail: execv");
+  return 1;
+}
+
 }  // namespace
 }  // namespace simfail
 
@@ -138,5 +161,6 @@ int main(int argc, char** argv) {
   }
   bool all_ok = true;
   for (const simfail::Case* c : opts.cases) all_ok = simfail::run_case(*c, opts) && all_ok;
+  if (opts.then_exec && all_ok) return simfail::exec_next(opts);
   return all_ok ? 0 : 1;
 }

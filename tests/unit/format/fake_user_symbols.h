@@ -10,7 +10,7 @@ namespace retsnoop::test {
 
 class FakeUserSymbols : public UserSymbols {
  public:
-  UserFrame symbolize(uint32_t, uint64_t addr, bool is_return_addr) override {
+  UserFrame symbolize(uint32_t, uint64_t, uint64_t addr, bool is_return_addr) override {
     returns_[addr] = is_return_addr;
     auto it = frames().find(addr);
     return it == frames().end() ? UserFrame{} : it->second;

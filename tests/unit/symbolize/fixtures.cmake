@@ -63,8 +63,23 @@ add_custom_command(
   DEPENDS ${rs_user_fix_out}/user_target
   COMMENT "Stripping user-stack fixture"
   VERBATIM)
+# A PIE next to the shared library it calls, both with DWARF, found through its $ORIGIN run path.
+set(rs_user_lib_src ${CMAKE_CURRENT_SOURCE_DIR}/fixtures/user_elf/user_lib.c)
+set(rs_user_lib_main_src ${CMAKE_CURRENT_SOURCE_DIR}/fixtures/user_elf/user_lib_main.c)
+add_custom_command(
+  OUTPUT ${rs_user_fix_out}/libuser_lib.so ${rs_user_fix_out}/user_lib_main
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${rs_user_fix_out}
+  COMMAND ${RS_FIXTURE_GCC} -O1 -g -fPIC -shared -fno-omit-frame-pointer -Wl,--build-id=sha1
+          -o ${rs_user_fix_out}/libuser_lib.so ${rs_user_lib_src}
+  COMMAND ${RS_FIXTURE_GCC} -O1 -g -fPIE -pie -fno-omit-frame-pointer -Wl,--build-id=sha1
+          -o ${rs_user_fix_out}/user_lib_main ${rs_user_lib_main_src}
+          -L${rs_user_fix_out} -luser_lib "-Wl,-rpath,$ORIGIN"
+  DEPENDS ${rs_user_lib_src} ${rs_user_lib_main_src}
+  COMMENT "Building user-stack fixture user_lib_main and its shared library"
+  VERBATIM)
 add_custom_target(rs_user_fixtures DEPENDS ${rs_user_fixtures}
-                  ${rs_user_fix_out}/user_target-stripped ${rs_user_fix_out}/user_target.debug)
+                  ${rs_user_fix_out}/user_target-stripped ${rs_user_fix_out}/user_target.debug
+                  ${rs_user_fix_out}/libuser_lib.so ${rs_user_fix_out}/user_lib_main)
 foreach(src ${rs_sym_tests})
   get_filename_component(name ${src} NAME_WE)
   add_dependencies(${name} rs_user_fixtures)

@@ -19,19 +19,23 @@ std::string fixture(const std::string& name) {
   return std::string(RS_TEST_BINARY_DIR) + "/fixtures/user_elf/" + name;
 }
 
-// The line of main's call to user_target in the fixture source.
-int call_line() {
-  std::ifstream in(std::string(RS_FIXTURES_DIR) + "/user_elf/user_target.c");
+// The line of the fixture source file that carries marker.
+int marked_line(const std::string& file, const std::string& marker) {
+  std::ifstream in(std::string(RS_FIXTURES_DIR) + "/user_elf/" + file);
   std::string line;
   for (int n = 1; std::getline(in, line); ++n)
-    if (line.find("USER_TARGET_CALL_LINE") != std::string::npos) return n;
+    if (line.find(marker) != std::string::npos) return n;
   return -1;
 }
 
-// The fixture program, running until destroyed, and the two addresses it printed.
+// The line of main's call to user_target in the fixture source.
+int call_line() { return marked_line("user_target.c", "USER_TARGET_CALL_LINE"); }
+
+// A fixture program, running until destroyed, and the two addresses it printed: a function's
+// start and its return address.
 class Target {
  public:
-  explicit Target(const std::string& path) {
+  explicit Target(const std::string& path, const std::string& arg = "") {
     int in[2], out[2];
     EXPECT_EQ(pipe2(in, O_CLOEXEC), 0);
     EXPECT_EQ(pipe2(out, O_CLOEXEC), 0);
@@ -39,17 +43,27 @@ class Target {
     if (pid_ == 0) {
       dup2(in[0], 0);
       dup2(out[1], 1);
-      execl(path.c_str(), path.c_str(), nullptr);
+      if (arg.empty())
+        execl(path.c_str(), path.c_str(), nullptr);
+      else
+        execl(path.c_str(), path.c_str(), arg.c_str(), nullptr);
       _exit(127);
     }
     close(in[0]);
     close(out[1]);
     stdin_ = in[1];
-    FILE* f = fdopen(out[0], "r");
-    EXPECT_EQ(std::fscanf(f, "%" SCNx64 " %" SCNx64, &func_, &ret_), 2);
-    std::fclose(f);
+    out_ = fdopen(out[0], "r");
+    read_addresses();
   }
-  ~Target() { exit(); }
+  ~Target() {
+    exit();
+    std::fclose(out_);
+  }
+  // The fixture execs its argument, which prints its own addresses.
+  void exec_argument() {
+    EXPECT_EQ(write(stdin_, "e", 1), 1);
+    read_addresses();
+  }
   void exit() {
     if (exited_) return;
     close(stdin_);
@@ -57,29 +71,34 @@ class Target {
     exited_ = true;
   }
   uint32_t pid() const { return pid_; }
-  uint64_t func() const { return func_; }  // user_target's start
-  uint64_t ret() const { return ret_; }    // its return address in main
+  uint64_t func() const { return func_; }  // the printing function's start
+  uint64_t ret() const { return ret_; }    // its return address
 
  private:
+  void read_addresses() {
+    EXPECT_EQ(std::fscanf(out_, "%" SCNx64 " %" SCNx64, &func_, &ret_), 2);
+  }
+
   pid_t pid_ = -1;
   bool exited_ = false;
   int stdin_ = -1;
+  FILE* out_ = nullptr;
   uint64_t func_ = 0, ret_ = 0;
 };
 
 TEST(UserSymbolizer, PieWithDwarfAfterTheProcessExited) {
   Target t(fixture("user_target"));
   ProcessSymbolizer sym;
-  sym.record_process(t.pid());
+  sym.record_process(t.pid(), 0);
   t.exit();
-  UserFrame f = sym.symbolize(t.pid(), t.func(), false);
+  UserFrame f = sym.symbolize(t.pid(), 1, t.func(), false);
   EXPECT_TRUE(f.mapped);
   EXPECT_EQ(f.binary, fixture("user_target"));
   EXPECT_TRUE(f.sym.found);
   EXPECT_EQ(f.sym.name, "user_target");
   EXPECT_EQ(f.sym.offset, 0u);
   EXPECT_TRUE(f.sym.loc.file.ends_with("user_elf/user_target.c"));
-  UserFrame r = sym.symbolize(t.pid(), t.ret(), true);
+  UserFrame r = sym.symbolize(t.pid(), 1, t.ret(), true);
   EXPECT_EQ(r.sym.name, "main");
   EXPECT_GT(r.sym.offset, 0u);
   EXPECT_EQ(r.sym.loc.line, call_line());
@@ -88,8 +107,8 @@ TEST(UserSymbolizer, PieWithDwarfAfterTheProcessExited) {
 TEST(UserSymbolizer, PieWithoutDwarfHasSymbolsOnly) {
   Target t(fixture("user_target-nodwarf"));
   ProcessSymbolizer sym;
-  sym.record_process(t.pid());
-  UserFrame r = sym.symbolize(t.pid(), t.ret(), true);
+  sym.record_process(t.pid(), 0);
+  UserFrame r = sym.symbolize(t.pid(), 1, t.ret(), true);
   EXPECT_EQ(r.sym.name, "main");
   EXPECT_FALSE(r.sym.loc.known());
 }
@@ -105,26 +124,76 @@ TEST(UserSymbolizer, StrippedFileUsesTheDebugFileOfItsBuildId) {
 
   Target t(stripped);
   ProcessSymbolizer without;
-  without.record_process(t.pid());
-  UserFrame bare = without.symbolize(t.pid(), t.ret(), true);
+  without.record_process(t.pid(), 0);
+  UserFrame bare = without.symbolize(t.pid(), 1, t.ret(), true);
   EXPECT_TRUE(bare.mapped);
   EXPECT_FALSE(bare.sym.found);  // no symbol table left
   EXPECT_GT(bare.file_offset, 0u);
 
   ProcessSymbolizer with(host_root.path());
-  with.record_process(t.pid());
-  UserFrame r = with.symbolize(t.pid(), t.ret(), true);
+  with.record_process(t.pid(), 0);
+  UserFrame r = with.symbolize(t.pid(), 1, t.ret(), true);
   EXPECT_EQ(r.sym.name, "main");
   EXPECT_EQ(r.sym.loc.line, call_line());
 }
 
 TEST(UserSymbolizer, UnknownProcessOrAddress) {
   ProcessSymbolizer sym;
-  EXPECT_FALSE(sym.symbolize(1u << 30, 0x1000, false).mapped);
-  sym.record_process(getpid());
-  UserFrame f = sym.symbolize(getpid(), 0x10, false);  // never mapped
+  EXPECT_FALSE(sym.symbolize(1u << 30, 1, 0x1000, false).mapped);
+  sym.record_process(getpid(), 0);
+  UserFrame f = sym.symbolize(getpid(), 1, 0x10, false);  // never mapped
   EXPECT_FALSE(f.mapped);
   EXPECT_FALSE(f.sym.found);
+}
+
+TEST(UserSymbolizer, SharedLibraryNextToThePie) {
+  Target t(fixture("user_lib_main"));
+  ProcessSymbolizer sym;
+  sym.record_process(t.pid(), 0);
+  UserFrame f = sym.symbolize(t.pid(), 1, t.func(), false);
+  EXPECT_EQ(f.binary, fixture("libuser_lib.so"));
+  EXPECT_EQ(f.sym.name, "user_lib_target");
+  EXPECT_EQ(f.sym.offset, 0u);
+  EXPECT_TRUE(f.sym.loc.file.ends_with("user_elf/user_lib.c"));
+  UserFrame r = sym.symbolize(t.pid(), 1, t.ret(), true);
+  EXPECT_EQ(r.binary, fixture("user_lib_main"));
+  EXPECT_EQ(r.sym.name, "main");
+  EXPECT_EQ(r.sym.loc.line, marked_line("user_lib_main.c", "USER_LIB_CALL_LINE"));
+}
+
+// Sessions before the exec are symbolized with the old program's map, later ones with the new.
+TEST(UserSymbolizer, ExecRecordsANewMapForLaterSessions) {
+  Target t(fixture("user_target"), fixture("user_target-nodwarf"));
+  ProcessSymbolizer sym;
+  sym.record_process(t.pid(), 3);
+  uint64_t old_ret = t.ret();
+  t.exec_argument();
+  sym.record_process(t.pid(), 10);
+  t.exit();
+
+  UserFrame before = sym.symbolize(t.pid(), 5, old_ret, true);
+  EXPECT_EQ(before.binary, fixture("user_target"));
+  EXPECT_EQ(before.sym.loc.line, call_line());
+  UserFrame earliest = sym.symbolize(t.pid(), 1, old_ret, true);
+  EXPECT_EQ(earliest.binary, fixture("user_target"));
+  UserFrame after = sym.symbolize(t.pid(), 12, t.ret(), true);
+  EXPECT_EQ(after.binary, fixture("user_target-nodwarf"));
+  EXPECT_EQ(after.sym.name, "main");
+  EXPECT_FALSE(after.sym.loc.known());
+
+  // Read after the process is gone, the map stays the last one recorded.
+  sym.record_process(t.pid(), 20);
+  EXPECT_EQ(sym.symbolize(t.pid(), 21, t.ret(), true).binary, fixture("user_target-nodwarf"));
+}
+
+TEST(UserSymbolizer, KeepsABoundedNumberOfMapsPerProcess) {
+  ProcessSymbolizer sym;
+  for (uint64_t id = 1; id <= ProcessSymbolizer::kMapsPerProcess + 3; ++id)
+    sym.record_process(getpid(), id * 10);
+  // The oldest maps were dropped: an early session falls back to the earliest map kept, which
+  // still maps this test's own code.
+  UserFrame f = sym.symbolize(getpid(), 5, reinterpret_cast<uint64_t>(&call_line), false);
+  EXPECT_TRUE(f.mapped);
 }
 
 }  // namespace
