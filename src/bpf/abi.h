@@ -235,7 +235,7 @@ struct rs_args_rec {
 	/*
 	 * Per argument: bytes of data[] it took (>= 0; for RS_ARG_STR the terminating NUL included
 	 * when it fitted), or RS_ARG_ERR_*. Each argument's data starts at an 8-byte-aligned offset
-	 * following the previous one's. RS_ARG_REG arguments take none.
+	 * following the previous one's. RS_ARG_REG arguments and NULL pointers take none.
 	 */
 	rs_s32 lens[RS_MAX_ARG_SLOTS];
 	/* rs_u8 data[data_len] follows */

@@ -90,6 +90,8 @@ static __always_inline __s32 read_arg_data(__u8 *data, __u32 off, const struct r
 	__u32 len;
 	long n;
 
+	if (!addr)
+		return 0; /* NULL: nothing to read, and no fault to report */
 	if (!room)
 		return RS_ARG_ERR_BUDGET;
 	if (spec->kind == RS_ARG_STR) {
