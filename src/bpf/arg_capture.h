@@ -165,7 +165,8 @@ static __always_inline bool rs_capture_args(void *ctx, void *ringbuf, __u64 sess
 	size = sizeof(b->rec) + len;
 	if (!args_rec_fits(ringbuf, size))
 		return false;
-	return bpf_ringbuf_output(ringbuf, &b->rec, size, 0) == 0;
+	/* A part: the session's header or discard header follows and wakes the consumer. */
+	return bpf_ringbuf_output(ringbuf, &b->rec, size, BPF_RB_NO_WAKEUP) == 0;
 }
 
 #endif /* RETSNOOP_BPF_ARG_CAPTURE_H */
