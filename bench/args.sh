@@ -10,15 +10,16 @@
 # record costs apart from the copy), each also as a ratio to the untraced call timed in the same
 # boot.
 #
-# Usage: bench/args.sh [--kernel 6.1|6.12|all] [--build DIR] [--calls N]
+# Usage: bench/args.sh [--kernel 6.1|6.12|all] [--build DIR] [--calls N] [--rounds N]
 #   --build   build dir with the static binaries (env RETSNOOP_BUILD, default <repo>/build)
-#   --calls   getrlimit() calls per measurement (default 200000)
+#   --calls   getrlimit() calls per measurement (default 500000)
+#   --rounds  interleaved rounds of every measurement; the table shows medians (default 3)
 set -euo pipefail
 
 # shellcheck source=../tests/e2e/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../tests/e2e/lib.sh"
 
-usage() { sed -n '13,15s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2; exit 2; }
+usage() { sed -n '13,16s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2; exit 2; }
 
 # Debian's 6.1 has no multi-kprobes (no CONFIG_FPROBE): single kprobes are its default.
 mechs_of() {
@@ -34,6 +35,7 @@ guest_script() {
 #!/bin/sh
 CALLS=$1
 MECHS='$2'
+ROUNDS=$3
 EOF
   cat <<'EOF'
 now_cs() { read -r up _ </proc/uptime; echo "${up%.*}${up#*.}"; }
@@ -44,7 +46,8 @@ time_calls() {
   echo $(($(now_cs) - t0))
 }
 
-# Extra ns per call with do_prlimit traced by MECH ($1) and the other retsnoop options.
+# Extra ns per call over the untraced time ($base) with do_prlimit traced by MECH ($1) and the
+# other retsnoop options.
 measure() {
   mech=$1 what=$2
   shift 2
@@ -61,33 +64,53 @@ measure() {
   traced=$(time_calls)
   kill -INT "$pid"
   wait "$pid"
-  extra=$(((traced - base) * 10000000 / CALLS))
-  echo "call $mech $what $extra $((extra * 100 / base_ns))"
+  echo "call $mech $what $(((traced - base) * 10000000 / CALLS)) $((base * 10000000 / CALLS))"
 }
 
-base=$(time_calls)
-base_ns=$((base * 10000000 / CALLS))
-echo "untraced $base_ns"
-for mech in $MECHS; do
-  measure "$mech" without-A
-  measure "$mech" with-A -A -C args.max-sized-arg-size=1024
-  measure "$mech" with-A-16B -A -C args.max-sized-arg-size=16
+# Interleaved rounds, each with its own untraced time: a host busy for a while skews one round,
+# not one variant.
+round=0
+while [ "$round" -lt "$ROUNDS" ]; do
+  round=$((round + 1))
+  base=$(time_calls)
+  for mech in $MECHS; do
+    measure "$mech" without-A
+    measure "$mech" with-A -A -C args.max-sized-arg-size=1024
+    measure "$mech" with-A-16B -A -C args.max-sized-arg-size=16
+  done
 done
 EOF
 }
 
-# "call MECH WHAT NS PERCENT" lines as a table.
+# "call MECH WHAT EXTRA_NS UNTRACED_NS" lines, one per round, as a table of medians.
 print_table() {
   awk '
-    /^untraced / { base = $2; printf "untraced getrlimit(): %d ns\n", base }
+    function median(list,   n, v, i, j, t) {
+      n = split(list, v, " ")
+      for (i = 2; i <= n; i++)
+        for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
+      return v[int((n + 1) / 2)]
+    }
     /^skip / { print; next }
     /^call / {
-      printf "%-3s %-10s +%7d ns per call (%d.%02dx the untraced call)\n", $2, $3, $4, $5 / 100, $5 % 100
+      key = $2 " " $3
+      if (!(key in extra)) order[++n] = key
+      extra[key] = extra[key] " " $4
+      ratio[key] = ratio[key] " " $4 / $5
+      base = base " " $5
+    }
+    END {
+      printf "untraced getrlimit(): %d ns (median of the rounds)\n", median(base)
+      for (i = 1; i <= n; i++) {
+        split(order[i], k, " ")
+        printf "%-3s %-10s +%6d ns per call (%.2fx the untraced call; rounds: %s ns)\n", k[1], k[2],
+          median(extra[order[i]]), median(ratio[order[i]]), substr(extra[order[i]], 2)
+      }
     }'
 }
 
 main() {
-  local kernels=(6.1 6.12) build=${RETSNOOP_BUILD:-$REPO_DIR/build} calls=200000 kver kdir work
+  local kernels=(6.1 6.12) build=${RETSNOOP_BUILD:-$REPO_DIR/build} calls=500000 rounds=3 kver kdir work
   while (($#)); do
     case "$1" in
       --kernel)
@@ -99,6 +122,7 @@ main() {
         shift ;;
       --build) build=${2:?}; shift ;;
       --calls) calls=${2:?}; shift ;;
+      --rounds) rounds=${2:?}; shift ;;
       *) usage ;;
     esac
     shift
@@ -108,8 +132,8 @@ main() {
     kdir=$("$E2E_DIR/fetch-kernel.sh" "$kver")
     work=$build/bench/args-$kver
     mkdir -p "$work"
-    guest_script "$calls" "$(mechs_of "$kver")" >"$work/guest.sh"
-    echo "=== kernel $(cat "$kdir/kernel-version"): $calls getrlimit() calls, do_prlimit traced"
+    guest_script "$calls" "$(mechs_of "$kver")" "$rounds" >"$work/guest.sh"
+    echo "=== kernel $(cat "$kdir/kernel-version"): $calls getrlimit() calls, do_prlimit traced, $rounds rounds"
     boot_guest "$kdir" "$work" "$work/guest.sh" 3600 1024 | tee "$work/guest.log" | print_table
   done
 }
