@@ -24,9 +24,9 @@ const volatile __u32 args_max_str = 256;     /* args.max-str-arg-size */
  * One call's record under construction: far too large for the BPF stack, and for a
  * PERCPU_ARRAY value (32 KiB at most), so one ARRAY entry per possible CPU, indexed by the CPU
  * the program runs on (migration is disabled while it runs; an fentry program nesting on the same
- * CPU from an interrupt can overwrite a record being built; kprobe programs never nest). data has room for
- * a masked offset (below RS_MAX_ARGS_DATA) plus a masked length (below 2 * RS_MAX_ARG_DATA),
- * which is all the verifier can prove of them.
+ * CPU from an interrupt can overwrite a record being built; kprobe programs never nest). data
+ * has room for a masked offset (below RS_MAX_ARGS_DATA) plus a masked length (below
+ * 2 * RS_MAX_ARG_DATA), which is all the verifier can prove of them.
  */
 struct args_buf {
 	/*
@@ -165,7 +165,7 @@ static __always_inline bool rs_capture_args(void *ctx, void *ringbuf, __u64 sess
 	size = sizeof(b->rec) + len;
 	if (!args_rec_fits(ringbuf, size))
 		return false;
-	/* A part: the session's header or discard header follows and wakes the consumer. */
+	/* Like a session's other parts, it wakes no consumer: user space collects it with its session. */
 	return bpf_ringbuf_output(ringbuf, &b->rec, size, BPF_RB_NO_WAKEUP) == 0;
 }
 

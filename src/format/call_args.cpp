@@ -19,7 +19,8 @@ std::optional<Found> find(const Session& s, uint32_t call_seq, const ArgsContext
 
 }  // namespace
 
-std::vector<std::string> call_arg_lines(const Session& s, uint32_t call_seq, const ArgsContext* ctx) {
+std::vector<std::string> call_arg_lines(const Session& s, uint32_t call_seq,
+                                        const ArgsContext* ctx) {
   std::optional<Found> f = find(s, call_seq, ctx);
   if (!f) return {};
   return arg_lines(f->plan, f->cap, ctx->opts);

@@ -22,7 +22,8 @@ struct ArgsContext {
 
 // The lines to print under (or, compact, next to) call call_seq; empty when its arguments were
 // not captured.
-std::vector<std::string> call_arg_lines(const Session& s, uint32_t call_seq, const ArgsContext* ctx);
+std::vector<std::string> call_arg_lines(const Session& s, uint32_t call_seq,
+                                        const ArgsContext* ctx);
 // The arguments of call call_seq as a JSON object; nullopt when not captured.
 std::optional<nlohmann::json> call_args_json(const Session& s, uint32_t call_seq,
                                              const ArgsContext* ctx);

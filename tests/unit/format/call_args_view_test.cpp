@@ -55,8 +55,8 @@ TEST(CallArgsView, StackLinesSitUnderTheirFrameAlignedWithItsName) {
   c.session.args[12] = raw_capture(alloc, 12, 0x1234);
   ArgsSetup a(c.funcs);
   FormatOptions fopts{.symb = SymbLevel::None};
-  std::vector<std::string> lines = split_lines(
-      format_stack(c.session, {c.funcs.table, c.symbolizer, fopts, nullptr, kNoProbes, nullptr, &a.ctx}));
+  FormatContext ctx{c.funcs.table, c.symbolizer, fopts, nullptr, kNoProbes, nullptr, &a.ctx};
+  std::vector<std::string> lines = split_lines(format_stack(c.session, ctx));
   size_t frame = line_with(lines, "array_map_alloc");
   ASSERT_LT(frame + 1, lines.size());
   EXPECT_EQ(lines[frame + 1].find_first_not_of(' '), column_of(lines[frame], "array_map_alloc"));
