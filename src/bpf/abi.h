@@ -233,8 +233,8 @@ struct rs_args_rec {
 	rs_u32 data_len;  /* bytes in data[] */
 	rs_u64 slots[RS_MAX_ARG_SLOTS];  /* raw register slot values */
 	/*
-	 * Per argument: bytes of data[] it took (>= 0; for RS_ARG_STR the terminating NUL included
-	 * when it fitted), or RS_ARG_ERR_*. Each argument's data starts at an 8-byte-aligned offset
+	 * Per argument: bytes of data[] it took (>= 0; for RS_ARG_STR the terminating NUL included,
+	 * except for a string that filled its limit and may go on), or RS_ARG_ERR_*. Each argument's data starts at an 8-byte-aligned offset
 	 * following the previous one's. RS_ARG_REG arguments and NULL pointers take none.
 	 */
 	rs_s32 lens[RS_MAX_ARG_SLOTS];

@@ -99,7 +99,13 @@ static __always_inline __s32 read_arg_data(__u8 *data, __u32 off, const struct r
 		len &= 2 * RS_MAX_ARG_DATA - 1;
 		n = user ? bpf_probe_read_user_str(dst, len, (void *)addr)
 			 : bpf_probe_read_kernel_str(dst, len, (void *)addr);
-		return n < 0 ? RS_ARG_ERR_FAULT : n;
+		if (n < 0)
+			return RS_ARG_ERR_FAULT;
+		/*
+		 * The helpers always end with a NUL, also when they cut the string: one that filled
+		 * the buffer is sent without it, which marks it as possibly longer.
+		 */
+		return n == len ? n - 1 : n;
 	}
 	/* A pointee larger than what is left is read in part: the renderer marks it truncated. */
 	len = spec->size < args_max_sized ? spec->size : args_max_sized;
