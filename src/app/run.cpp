@@ -10,6 +10,7 @@
 #include "kernel/libbpf_logging.h"
 #include "app/command.h"
 #include "app/malloc_tuning.h"
+#include "discovery/arg_plan_report.h"
 #include "discovery/never_failing_entries.h"
 #include "kernel/privileges.h"
 #include "kernel/rlimits.h"
@@ -83,7 +84,13 @@ PlanOptions plan_options(const Options& o) {
   p.allow_globs = o.allow_globs;
   p.deny_globs = o.deny_globs;
   p.presets = o.presets;
+  p.capture_args = o.capture_args;
   return p;
+}
+
+void report_arg_plans(const FuncTable& funcs, const std::vector<FuncArgs>& plans) {
+  if (!log_enabled(LOG_INFO)) return;
+  for (const std::string& line : arg_plan_notes(funcs, plans)) logf(LOG_INFO, "%s", line.c_str());
 }
 
 // What the command line asked for, parsed before any kernel access.
@@ -120,6 +127,7 @@ Discovery discover(const Options& opts, Selection sel, AttachKind kind) {
   plan_opts.source_index = cu_index.get();
   plan_for_attach(plan_opts, kind);
   d.plan = timed("plan", [&] { return plan_functions(std::move(sel.globs), plan_opts, d.ksyms); });
+  if (opts.capture_args) report_arg_plans(d.plan.funcs, d.plan.args);
   if (opts.success_stacks != SuccessStacks::Yes) {
     for (const auto& line : never_failing_entry_warnings(d.plan.funcs))
       logf(LOG_WARN, "%s", line.c_str());
@@ -180,7 +188,7 @@ int run(const Options& opts) {
   StopSignal stop;
   std::fflush(stdout);
   OutputSink out(STDOUT_FILENO);
-  return trace_loop({opts, d.plan.funcs, d.probes, *symbolizer, d.ksyms, level, kind, features,
+  return trace_loop({opts, d.plan.funcs, d.plan.args, d.probes, *symbolizer, d.ksyms, level, kind, features,
                      state_dir, run_lock, command ? &*command : nullptr},
                     stop, out);
 }

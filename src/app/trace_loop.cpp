@@ -26,6 +26,7 @@
 #include "attach/probe_attacher.h"
 #include "attach/shared_knob.h"
 #include "discovery/kallsyms.h"
+#include "format/call_args.h"
 #include "symbolize/awaiting_symbolizer.h"
 #include "symbolize/user_symbolizer.h"
 #include "util/error.h"
@@ -61,7 +62,8 @@ bool has_probe(const ProbeTable& probes, InjectKind kind) {
                      [&](const ProbeSpec& p) { return p.kind == kind; });
 }
 
-TracerConfig tracer_config(const Options& o, AttachKind kind, const ProbeTable& probes) {
+TracerConfig tracer_config(const Options& o, AttachKind kind, const ProbeTable& probes,
+                           const std::vector<FuncArgs>& arg_plans) {
   TracerConfig c;
   c.kind = kind;
   c.success_stacks = o.success_stacks == SuccessStacks::Yes;
@@ -79,6 +81,8 @@ TracerConfig tracer_config(const Options& o, AttachKind kind, const ProbeTable& 
   c.raw_tracepoint_probes = has_probe(probes, InjectKind::RawTracepoint);
   c.follow_command = !o.command.empty();
   c.capture_ustack = o.user_stacks;
+  for (const FuncArgs& plan : arg_plans) c.func_args.push_back(plan.to_bpf());
+  c.arg_limits = o.arg_limits;
   c.ringbuf_size = o.ringbuf_size;
   c.sessions_size = o.sessions_size;
   return c;
@@ -100,6 +104,23 @@ FormatOptions format_options(const Options& o, SymbLevel symb) {
 ReportOptions report_options(const Options& o) {
   return {o.json, o.summary, std::chrono::seconds(o.summary_interval_s), o.export_trace,
           o.export_folded};
+}
+
+// -A: function pointer arguments name their target when it is a function start in kallsyms,
+// which is complete once the background read is done.
+ArgRenderOptions arg_render_options(const Options& o, const Kallsyms& ksyms,
+                                    std::shared_future<void> ksyms_loaded) {
+  ArgRenderOptions a;
+  a.mode = o.arg_fmt_mode;
+  a.max_arg_width = o.arg_max_width;
+  a.limits = o.arg_limits;
+  a.name_addr = [&ksyms, ksyms_loaded](uint64_t addr) -> std::optional<std::string> {
+    ksyms_loaded.wait();
+    const KSym* sym = ksyms.find_by_addr(addr);
+    if (!sym || sym->addr != addr) return std::nullopt;
+    return sym->name;
+  };
+  return a;
 }
 
 // Status lines go to standard output like the sessions; when it can no longer take them (a
@@ -271,7 +292,7 @@ int finish_status(StopCause cause, const StopSignal& stop, const OutputSink& out
 
 int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
   SessionReport report(report_options(in.opts));
-  TracerConfig cfg = tracer_config(in.opts, in.kind, in.probes);
+  TracerConfig cfg = tracer_config(in.opts, in.kind, in.probes, in.arg_plans);
   cfg.kprobe_session = in.features.has(Feature::KprobeSession);
   cfg.kprobe_events = in.kind == AttachKind::Kprobe && in.opts.kprobe_events && kprobe_events_usable(in.features);
   auto obj = timed("BPF object load", [&] { return std::make_unique<TracerObject>(cfg, in.funcs); });
@@ -298,7 +319,10 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
       user_symbols->record_process(pid, session_id);
     };
   }
-  FormatContext ctx{in.funcs, symbolizer, fopts, &report.host(), in.probes, user_symbols.get()};
+  ArgRenderOptions arg_opts = arg_render_options(in.opts, in.ksyms, ksyms_loaded);
+  ArgsContext args_ctx{in.arg_plans, arg_opts};
+  FormatContext ctx{in.funcs,           symbolizer,        fopts, &report.host(), in.probes,
+                    user_symbols.get(), in.opts.capture_args ? &args_ctx : nullptr};
   int64_t clock_offset = mono_to_real_ns();
   SessionFilter filter{ErrorFilter(in.opts.allow_errors, in.opts.deny_errors),
                        RetvalFilter(in.opts.allow_retvals, in.opts.deny_retvals)};

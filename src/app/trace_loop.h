@@ -8,6 +8,7 @@
 #include "attach/run_registry.h"
 #include "attach/tracer_object.h"
 #include "cli/options.h"
+#include "discovery/arg_plan.h"
 #include "discovery/func_info.h"
 #include "discovery/probe_spec.h"
 #include "format/format_options.h"
@@ -22,6 +23,7 @@ class Symbolizer;
 struct TraceLoopInputs {
   const Options& opts;
   const FuncTable& funcs;
+  const std::vector<FuncArgs>& arg_plans;  // -A: indexed like funcs; empty without -A
   const ProbeTable& probes;  // -J
   Symbolizer& symbolizer;
   Kallsyms& ksyms;  // the symbolizer's; read to its end once attached, [bpf] symbols re-read

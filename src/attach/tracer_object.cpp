@@ -25,6 +25,8 @@ static_assert(sizeof(rs_call_rec) == 40, "rs_call_rec layout must match BPF");
 static_assert(sizeof(rs_probe_rec) == 32, "rs_probe_rec layout must match BPF");
 static_assert(sizeof(rs_session_rec) == 112, "rs_session_rec layout must match BPF");
 static_assert(sizeof(rs_proc_rec) == 16, "rs_proc_rec layout must match BPF");
+static_assert(sizeof(rs_func_args) == 72, "rs_func_args layout must match BPF");
+static_assert(sizeof(rs_args_rec) == 120, "rs_args_rec layout must match BPF");
 
 [[noreturn]] void fail(const std::string& what, int err) {
   throw UserError(what + ": " + std::strerror(err < 0 ? -err : err));
@@ -98,6 +100,7 @@ TracerObject::TracerObject(const TracerConfig& cfg, const FuncTable& funcs)
     fill_func_descs(funcs);
     if (kprobe_events_) fill_func_ids(funcs);
     fill_filters(cfg);
+    fill_func_args(cfg.func_args);
     if (cfg.capture_ustack) watch_execs();
   } catch (...) {
     rs_tracer__destroy(skel_);
@@ -129,6 +132,7 @@ void TracerObject::configure(const TracerConfig& cfg, size_t nr_funcs) {
   resize_map(skel_->maps.func_ids, kprobe_events_ && nr_funcs ? nr_funcs : 1);
   resize_map(skel_->maps.pid_filter, filter_entries(cfg.allow_pids, cfg.deny_pids));
   resize_map(skel_->maps.comm_filter, filter_entries(cfg.allow_comms, cfg.deny_comms));
+  configure_args(cfg);
 
   // Only the programs of the chosen mechanism are loaded: a kernel without multi-kprobe or
   // session support would reject the others, and trampoline programs need a target.
@@ -166,6 +170,28 @@ void TracerObject::fill_func_descs(const FuncTable& funcs) {
     descs[id].flags = funcs[id].is_entry ? RS_FUNC_ENTRY : 0;
   }
   update_all(skel_->maps.func_descs, ids, descs);
+}
+
+// Without -A the capture code is dead at load time and its maps keep one entry each.
+void TracerObject::configure_args(const TracerConfig& cfg) {
+  auto* ro = skel_->rodata;
+  bool on = !cfg.func_args.empty();
+  ro->capture_args = on;
+  ro->args_fentry_ctx = cfg.kind == AttachKind::Fentry;
+  ro->args_max_total = cfg.arg_limits.max_total_args_size;
+  ro->args_max_sized = cfg.arg_limits.max_sized_arg_size;
+  ro->args_max_str = cfg.arg_limits.max_str_arg_size;
+  if (!on) return;
+  int cpus = libbpf_num_possible_cpus();
+  if (cpus < 0) fail("can't count the possible CPUs", cpus);
+  resize_map(skel_->maps.args_bufs, cpus);
+  resize_map(skel_->maps.func_args, cfg.func_args.size());
+}
+
+void TracerObject::fill_func_args(const std::vector<rs_func_args>& func_args) {
+  std::vector<uint32_t> ids(func_args.size());
+  for (uint32_t id = 0; id < ids.size(); ++id) ids[id] = id;
+  update_all(skel_->maps.func_args, ids, func_args);
 }
 
 void TracerObject::fill_func_ids(const FuncTable& funcs) {

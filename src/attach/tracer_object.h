@@ -9,6 +9,7 @@
 
 #include "attach/link_ptr.h"
 #include "bpf/abi.h"
+#include "discovery/arg_plan.h"
 #include "discovery/func_info.h"
 #include "discovery/probe_spec.h"
 
@@ -31,6 +32,9 @@ struct TracerConfig {
   bool interim_stacks = false;  // -I
   bool capture_ustack = false;  // -U
   uint64_t min_duration_ns = 0;
+  // -A: what each function's entry captures, indexed by function id; empty: nothing captured.
+  std::vector<rs_func_args> func_args;
+  ArgLimits arg_limits;
   std::vector<int> allow_pids, deny_pids;
   std::vector<std::string> allow_comms, deny_comms;
   // Injected probes (-J) of these kinds exist: their programs are loaded, the others not.
@@ -85,6 +89,8 @@ class TracerObject {
   void fill_func_descs(const FuncTable& funcs);
   void fill_func_ids(const FuncTable& funcs);
   void fill_filters(const TracerConfig& cfg);
+  void configure_args(const TracerConfig& cfg);
+  void fill_func_args(const std::vector<rs_func_args>& func_args);
   // -U: a process that execs is announced again (RS_REC_PROC) with its new memory map.
   void watch_execs();
 

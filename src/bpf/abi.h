@@ -10,6 +10,7 @@
 typedef unsigned char rs_u8;
 typedef unsigned short rs_u16;
 typedef unsigned int rs_u32;
+typedef int rs_s32;
 typedef unsigned long long rs_u64;
 typedef int rs_s32;
 typedef long long rs_s64;
@@ -18,6 +19,7 @@ typedef long long rs_s64;
 typedef uint8_t rs_u8;
 typedef uint16_t rs_u16;
 typedef uint32_t rs_u32;
+typedef int32_t rs_s32;
 typedef uint64_t rs_u64;
 typedef int32_t rs_s32;
 typedef int64_t rs_s64;
@@ -94,7 +96,7 @@ struct rs_lbr_entry {
 
 enum rs_session_flags {
 	RS_SESS_ERROR = 1u << 0,       /* the reported chain ends in a failure */
-	RS_SESS_DISCARD = 1u << 1,     /* -T only: not reported, user space frees its records */
+	RS_SESS_DISCARD = 1u << 1,     /* -T, -A: not reported, user space frees its records */
 	RS_SESS_KSTACK_ERR = 1u << 2,  /* bpf_get_stack failed */
 	RS_SESS_PART_LOST = 1u << 3,   /* a part record did not fit in the ring buffer */
 	RS_SESS_INTERIM = 1u << 4,     /* -I: a failing chain about to be lost, sent mid-session */
@@ -151,7 +153,10 @@ struct rs_call_rec {
 	 * stays right when records in between were lost, the entry's own included.
 	 */
 	rs_u64 time_ns;
-	rs_s64 res;   /* exits only */
+	union {
+		rs_s64 res;       /* exits */
+		rs_u32 call_seq;  /* entries: struct rs_frame's seq of the call, for its -A arguments */
+	};
 };
 
 /*
@@ -180,6 +185,8 @@ struct rs_probe_rec {
  * arm64: x0..x7), or the fentry context, which holds the same slots in the same order.
  */
 #define RS_MAX_ARG_SLOTS 8
+#define RS_MAX_ARGS_DATA 65536 /* upper bound of args.max-total-args-size: one call's data */
+#define RS_MAX_ARG_DATA 16384  /* upper bound of args.max-sized-arg-size and max-str-arg-size */
 
 enum rs_arg_kind {
 	RS_ARG_REG = 0, /* the slot values only: scalars, pointers without known pointee */
@@ -224,9 +231,9 @@ struct rs_args_rec {
 	rs_u32 data_len;  /* bytes in data[] */
 	rs_u64 slots[RS_MAX_ARG_SLOTS];  /* raw register slot values */
 	/*
-	 * Per argument: bytes of data[] it took (>= 0; for RS_ARG_STR the terminating NUL included
-	 * when it fitted), or RS_ARG_ERR_*. Each argument's data starts at an 8-byte-aligned offset
-	 * following the previous one's. RS_ARG_REG arguments take none.
+	 * Per argument: bytes of data[] it took (>= 0; for RS_ARG_STR the terminating NUL included,
+	 * except for a string that filled its limit and may go on), or RS_ARG_ERR_*. Each argument's data starts at an 8-byte-aligned offset
+	 * following the previous one's. RS_ARG_REG arguments and NULL pointers take none.
 	 */
 	rs_s32 lens[RS_MAX_ARG_SLOTS];
 	/* rs_u8 data[data_len] follows */

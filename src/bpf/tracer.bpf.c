@@ -41,7 +41,8 @@ struct session {
 	__u32 trace_lost;  /* -T records that did not fit */
 	bool kstack_err;
 	bool ustack_err;
-	__u8 pad[6];
+	bool args_sent;    /* -A records sent: user space frees them if the session is discarded */
+	__u8 pad[5];
 	struct rs_session_rec rec; /* who and when, filled at open; the rest at each report */
 	struct rs_chain chain;
 	struct rs_part_hdr kstack_hdr;
@@ -56,6 +57,8 @@ struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 8 << 20); /* resized by user space */
 } rb SEC(".maps");
+
+#include "arg_capture.h"
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -263,8 +266,12 @@ static __always_inline void emit_call_rec(struct session *s, __u32 id, __u32 dep
 		.func_id = id,
 		.seq = s->trace_cnt + s->trace_lost,
 		.time_ns = time_ns,
-		.res = res,
 	};
+
+	if (entry)
+		r.call_seq = s->chain.next_seq - 1; /* ties its -A record to it */
+	else
+		r.res = res;
 
 	emit_trace_rec(s, &r, sizeof(r));
 }
@@ -297,6 +304,8 @@ static __always_inline int handle_entry(void *ctx, __u32 id)
 		__sync_fetch_and_add(&stats.depth_overflow, 1);
 		return 0;
 	}
+	if (capture_args)
+		s->args_sent |= rs_capture_args(ctx, &rb, s->id, id, s->chain.next_seq - 1);
 	if (emit_trace)
 		emit_call_rec(s, id, s->chain.depth - 1, true, now, 0);
 	return 0;
@@ -403,10 +412,10 @@ static __always_inline void report_interim(struct session *s, __u64 now)
 	session_report(s, next_session_id(), RS_SESS_INTERIM, now);
 }
 
-/* With -T, user space holds a session's call records until its header arrives. */
+/* With -T or -A, user space holds a session's records until its header arrives. */
 static __always_inline void session_discard(struct session *s)
 {
-	if (!emit_trace || !s->trace_cnt)
+	if (!(emit_trace && s->trace_cnt) && !s->args_sent)
 		return;
 	s->rec.type = RS_REC_SESSION;
 	s->rec.session_id = s->id;

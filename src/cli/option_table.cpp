@@ -48,13 +48,6 @@ void enable_lbr(CliState& st, const char* arg) {
   if (arg) st.opts.lbr_flags |= parse_lbr_flags(arg);
 }
 
-// Rejects at parse time what is accepted for compatibility but not implemented, so a user
-// never believes an option took effect when it did not.
-[[noreturn]] void not_supported(const char* option) {
-  throw UserError(std::string(option) + " is not supported yet",
-                  "Run without it; the option is reserved for a future version.");
-}
-
 // "@FILE" is read with the function globs, before any kernel access; a spec typed on the
 // command line is checked here, where the error can name the option.
 void add_probe(CliState& st, const char* arg) {
@@ -165,8 +158,10 @@ const OptionSpec kOptions[] = {
     {{"lbr-max-count", kLbrMaxCount, "N", 0,
       "Print at most N of the most relevant LBR records (same as -C fmt.lbr-max-count=N)."},
      [](CliState& st, const char* arg) { st.opts.lbr_max_count = parse_positive(arg, INT_MAX); }},
-    {{"capture-args", 'A', nullptr, 0, "Capture function arguments (not supported yet)."},
-     [](CliState&, const char*) { not_supported("-A/--capture-args"); }},
+    {{"capture-args", 'A', nullptr, 0,
+      "Also capture the arguments of every traced call, typed from BTF, and print them with "
+      "its stack frame and -T row (-C args.* sets limits and format)."},
+     [](CliState& st, const char*) { st.opts.capture_args = true; }},
     {{"inject-probe", 'J', "SPEC", 0,
       "Show hits of an extra probe in the call trace (-T) of sessions running on the same thread: "
       "kprobe:FUNC[+OFFSET], kretprobe:FUNC, tp:CATEGORY:NAME or rawtp:NAME (tracepoint names "

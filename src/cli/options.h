@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "discovery/arg_plan.h"
+#include "util/arg_fmt_mode.h"
 #include "util/symb_level.h"
 
 namespace retsnoop {
@@ -36,6 +38,7 @@ struct Options {
   bool interim_stacks = false;  // -I
   bool dry_run = false;
   bool user_stacks = false;  // -U
+  bool capture_args = false;  // -A
   AttachMode attach_mode = AttachMode::Default;
 
   // Filters.
@@ -75,6 +78,9 @@ struct Options {
   bool stacks_unfiltered = false;
   bool stacks_dec_offs = false;
   uint32_t summary_interval_s = 0;  // with --summary: also report every N seconds; 0: at exit only
+  ArgLimits arg_limits;             // args.max-*-size, args.capture-raw-ptrs
+  ArgFmtMode arg_fmt_mode = ArgFmtMode::Compact;
+  uint32_t arg_max_width = 120;     // args.fmt-max-arg-width; 0: no cut
 };
 
 }  // namespace retsnoop

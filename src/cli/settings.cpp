@@ -3,6 +3,7 @@
 #include <bit>
 #include <climits>
 
+#include "bpf/abi.h"
 #include "cli/value_parsers.h"
 
 namespace retsnoop {
@@ -66,12 +67,31 @@ std::string seconds_values() {
   return "0 (at exit only) to " + std::to_string(kMaxSummaryInterval) + " seconds";
 }
 
+// 0 turns the cut off; wider than a wide terminal line would only wrap.
+constexpr uint32_t kMaxArgWidth = 250;
+
+uint32_t parse_arg_width(std::string_view value) {
+  if (value == "0") return 0;
+  try {
+    return parse_positive(value, kMaxArgWidth);
+  } catch (const InvalidValue&) {
+    throw InvalidValue("expected an integer from 0 to " + std::to_string(kMaxArgWidth));
+  }
+}
+
+std::string total_args_values() { return "1 to " + std::to_string(RS_MAX_ARGS_DATA) + " bytes"; }
+std::string arg_size_values() { return "1 to " + std::to_string(RS_MAX_ARG_DATA) + " bytes"; }
+std::string arg_width_values() {
+  return "0 (no cut) to " + std::to_string(kMaxArgWidth) + " characters";
+}
+
 std::string show_symbolize(std::optional<SymbLevel> level) {
   return level ? symbolize_level_name(*level) : "inlines when a vmlinux with DWARF is found, else none";
 }
 
 const std::vector<std::string> kBoolWords = {"yes", "no"};
 const std::vector<std::string> kSymbolizeWords = {"none", "lines", "inlines"};
+const std::vector<std::string> kFmtModeWords = {"compact", "multiline", "verbose"};
 
 const Setting kSettings[] = {
     {"bpf.ringbuf-size", ringbuf_values,
@@ -108,6 +128,39 @@ const Setting kSettings[] = {
     {"fmt.lbr-max-count", int_values, "Print at most this many of the most relevant LBR records.",
      [](Options& o, std::string_view v) { o.lbr_max_count = parse_positive(v, INT_MAX); },
      [](const Options& o) { return o.lbr_max_count ? std::to_string(o.lbr_max_count) : "all"; }},
+    {"args.max-total-args-size", total_args_values,
+     "-A: bytes of argument data captured per call, all arguments together; arguments past it "
+     "are marked as not captured.",
+     [](Options& o, std::string_view v) {
+       o.arg_limits.max_total_args_size = parse_positive(v, RS_MAX_ARGS_DATA);
+     },
+     [](const Options& o) { return std::to_string(o.arg_limits.max_total_args_size); }},
+    {"args.max-sized-arg-size", arg_size_values,
+     "-A: bytes read at a pointer to a struct, union, array or integer; larger ones are "
+     "marked as truncated.",
+     [](Options& o, std::string_view v) {
+       o.arg_limits.max_sized_arg_size = parse_positive(v, RS_MAX_ARG_DATA);
+     },
+     [](const Options& o) { return std::to_string(o.arg_limits.max_sized_arg_size); }},
+    {"args.max-str-arg-size", arg_size_values,
+     "-A: bytes of a string argument, the terminating NUL included; longer ones end in '...'.",
+     [](Options& o, std::string_view v) {
+       o.arg_limits.max_str_arg_size = parse_positive(v, RS_MAX_ARG_DATA);
+     },
+     [](const Options& o) { return std::to_string(o.arg_limits.max_str_arg_size); }},
+    {"args.capture-raw-ptrs", bool_values,
+     "-A: also print the pointer value next to the data it points to.",
+     [](Options& o, std::string_view v) { o.arg_limits.capture_raw_ptrs = parse_bool(v); },
+     [](const Options& o) { return show_bool(o.arg_limits.capture_raw_ptrs); }, kBoolWords},
+    {"args.fmt-mode", arg_fmt_mode_choices,
+     "-A: all arguments of a call on one line (compact), one line per argument (multiline), "
+     "or one line per struct field too (verbose).",
+     [](Options& o, std::string_view v) { o.arg_fmt_mode = parse_arg_fmt_mode(v); },
+     [](const Options& o) { return std::string(arg_fmt_mode_name(o.arg_fmt_mode)); }, kFmtModeWords},
+    {"args.fmt-max-arg-width", arg_width_values,
+     "-A: compact and multiline modes cut each argument's value at this many characters.",
+     [](Options& o, std::string_view v) { o.arg_max_width = parse_arg_width(v); },
+     [](const Options& o) { return std::to_string(o.arg_max_width); }},
     {"summary.interval", seconds_values,
      "With --summary, also report the summary so far every this many seconds (service mode), "
      "when a session arrives after the interval ran out.",

@@ -7,16 +7,23 @@
 namespace retsnoop {
 namespace {
 
-// The first spelling is the name we print; upstream's "linenum" and the one-letter forms are
-// accepted too, so configurations written for either tool work.
-struct LevelName {
-  SymbLevel level;
+// A value of a choice setting and how it may be typed. The first spelling is the name we print;
+// upstream's "linenum" and the one-letter forms are accepted too, so configurations written for
+// either tool work.
+template <typename E>
+struct Spelled {
+  E level;
   std::string_view spellings[3];
 };
-constexpr LevelName kLevelNames[] = {
+constexpr Spelled<SymbLevel> kLevelNames[] = {
     {SymbLevel::None, {"none", "n"}},
     {SymbLevel::Lines, {"lines", "linenum", "l"}},
     {SymbLevel::Inlines, {"inlines", "i"}},
+};
+constexpr Spelled<ArgFmtMode> kFmtModeNames[] = {
+    {ArgFmtMode::Compact, {"compact", "c"}},
+    {ArgFmtMode::Multiline, {"multiline", "m"}},
+    {ArgFmtMode::Verbose, {"verbose", "v"}},
 };
 
 struct BoolName {
@@ -36,18 +43,36 @@ bool same_word(std::string_view a, std::string_view b) {
                     [&](char x, char y) { return lower(x) == lower(y); });
 }
 
-bool spells(const LevelName& l, std::string_view text) {
+template <typename E>
+bool spells(const Spelled<E>& l, std::string_view text) {
   return std::any_of(std::begin(l.spellings), std::end(l.spellings),
                      [&](std::string_view s) { return !s.empty() && same_word(s, text); });
 }
 
 // "lines (linenum, l)": a level with its other spellings.
-std::string level_choice(const LevelName& l) {
+template <typename E>
+std::string level_choice(const Spelled<E>& l) {
   std::string text(l.spellings[0]);
   std::string others;
   for (size_t i = 1; i < std::size(l.spellings) && !l.spellings[i].empty(); ++i)
     others.append(others.empty() ? "" : ", ").append(l.spellings[i]);
   return others.empty() ? text : text + " (" + others + ")";
+}
+
+template <typename E, size_t N>
+E parse_spelled(const Spelled<E> (&names)[N], std::string_view text) {
+  for (const auto& l : names) {
+    if (spells(l, text)) return l.level;
+  }
+  throw InvalidValue("expected one of " + join_names(names, level_choice<E>));
+}
+
+template <typename E, size_t N>
+const char* spelled_name(const Spelled<E> (&names)[N], E level) {
+  for (const auto& l : names) {
+    if (level == l.level) return l.spellings[0].data();
+  }
+  return nullptr;
 }
 
 // std::from_chars on the whole text: no sign, no spaces, nothing trailing.
@@ -82,21 +107,17 @@ bool parse_bool(std::string_view text) {
   throw InvalidValue(std::string("expected ") + kBoolChoices);
 }
 
-SymbLevel parse_symbolize_level(std::string_view text) {
-  for (const auto& l : kLevelNames) {
-    if (spells(l, text)) return l.level;
-  }
-  throw InvalidValue("expected one of " + symbolize_level_choices());
-}
+SymbLevel parse_symbolize_level(std::string_view text) { return parse_spelled(kLevelNames, text); }
 
-std::string symbolize_level_choices() { return join_names(kLevelNames, level_choice); }
+std::string symbolize_level_choices() { return join_names(kLevelNames, level_choice<SymbLevel>); }
 
-const char* symbolize_level_name(SymbLevel level) {
-  for (const auto& l : kLevelNames) {
-    if (level == l.level) return l.spellings[0].data();
-  }
-  return nullptr;
-}
+const char* symbolize_level_name(SymbLevel level) { return spelled_name(kLevelNames, level); }
+
+ArgFmtMode parse_arg_fmt_mode(std::string_view text) { return parse_spelled(kFmtModeNames, text); }
+
+std::string arg_fmt_mode_choices() { return join_names(kFmtModeNames, level_choice<ArgFmtMode>); }
+
+const char* arg_fmt_mode_name(ArgFmtMode mode) { return spelled_name(kFmtModeNames, mode); }
 
 uint64_t parse_byte_size(std::string_view text) {
   unsigned shift = 0;

@@ -41,6 +41,10 @@ SymbLevel parse_symbolize_level(std::string_view text);
 std::string symbolize_level_choices();
 // The inverse: the level's first spelling.
 const char* symbolize_level_name(SymbLevel level);
+// compact (c), multiline (m) or verbose (v), any case; the choices and names as above.
+ArgFmtMode parse_arg_fmt_mode(std::string_view text);
+std::string arg_fmt_mode_choices();
+const char* arg_fmt_mode_name(ArgFmtMode mode);
 // Bytes with an optional K, M or G suffix (binary units).
 uint64_t parse_byte_size(std::string_view text);
 

@@ -1,8 +1,10 @@
 #include "discovery/func_plan.h"
 
 #include <algorithm>
+#include <memory>
 #include <span>
 
+#include "discovery/func_args_plan.h"
 #include "discovery/kernel_btf.h"
 #include "discovery/candidates.h"
 #include "discovery/case_presets.h"
@@ -172,7 +174,8 @@ FuncPlan plan_functions(GlobSelection sel, const PlanOptions& opts, Kallsyms& ks
   add_fixed(sel.deny, builtin_deny_globs(), "built-in");
   for (GlobSet* set : {&sel.entry, &sel.allow, &sel.deny}) set->resolve_paths(opts.source_index);
   FuncPlan plan;
-  KernelBtf btf = timed("BTF", [&] { return KernelBtf(opts.btf_dir); });
+  auto btf_owner = timed("BTF", [&] { return std::make_shared<KernelBtf>(opts.btf_dir); });
+  KernelBtf& btf = *btf_owner;
   TraceableList traceable =
       timed("traceable functions", [&] { return load_traceable(opts, ksyms, btf, plan.stats); });
   std::vector<Match> matches;
@@ -190,6 +193,10 @@ FuncPlan plan_functions(GlobSelection sel, const PlanOptions& opts, Kallsyms& ks
       add_function(matches[i], addrs[i], btf, opts.fentry, plan);
   });
   check_entries_left(plan.funcs);
+  if (opts.capture_args) {
+    plan.args = timed("argument plans", [&] { return plan_args(btf, plan.funcs); });
+    plan.btf = std::move(btf_owner);
+  }
   for (const GlobSet* set : {&sel.entry, &sel.allow, &sel.deny}) {
     std::vector<GlobCount> counts = set->counts();
     plan.glob_counts.insert(plan.glob_counts.end(), counts.begin(), counts.end());

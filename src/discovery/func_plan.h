@@ -2,9 +2,11 @@
 // results are judged.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "discovery/arg_plan.h"
 #include "discovery/func_info.h"
 #include "discovery/glob_set.h"
 #include "discovery/kallsyms.h"
@@ -13,6 +15,8 @@
 
 namespace retsnoop {
 
+class KernelBtf;
+
 struct PlanOptions {
   // As typed with -e/-a/-d: "name", "name [mod]", ":path", "@file".
   std::vector<std::string> entry_globs;
@@ -20,6 +24,7 @@ struct PlanOptions {
   std::vector<std::string> deny_globs;
   std::vector<std::string> presets;  // -c NAME
   bool fentry = false;               // attach with fentry/fexit: needs each function's BTF id
+  bool capture_args = false;         // -A: plan each function's arguments from its BTF
   std::vector<std::string> tracefs_dirs = kDefaultTracefsDirs;
   std::string btf_dir = "/sys/kernel/btf";
   SourcePathIndex* source_index = nullptr;  // null when no vmlinux with DWARF was found
@@ -41,6 +46,8 @@ struct PlanStats {
 
 struct FuncPlan {
   FuncTable funcs;  // sorted by (module, name, address); index = function id
+  std::vector<FuncArgs> args;       // -A: indexed like funcs; empty without -A
+  std::shared_ptr<KernelBtf> btf;   // -A: the BTF that args' type ids point into
   PlanStats stats;
   std::vector<GlobCount> glob_counts;  // entry, allow, deny globs in that order
 };

@@ -2,8 +2,11 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
+
+#include "events/captured_args.h"
 
 namespace retsnoop {
 
@@ -26,6 +29,7 @@ struct TraceRecord {
   uint32_t func_id = 0;   // Entry and Exit
   uint32_t probe_id = 0;  // Probe: index into the table of injected probes
   uint32_t seq = 0;
+  uint32_t call_seq = 0;  // Entry: StackCall::seq of the call, which keys its -A arguments
   uint16_t depth = 0;     // Probe: calls running when it hit, like a nested call's entry
   TraceEvent event = TraceEvent::Exit;
   uint64_t ts_ns = 0;   // entries and probes: CLOCK_MONOTONIC
@@ -55,6 +59,7 @@ struct Session {
   bool ustack_failed = false;
   std::vector<LbrRecord> lbr;     // oldest first
   std::vector<TraceRecord> trace; // in seq order
+  std::map<uint32_t, CapturedArgs> args;  // -A: by StackCall::seq of the call
   uint32_t trace_lost = 0;
   bool incomplete = false;  // some records of this session were lost
 };

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "events/args_decoder.h"
 #include "util/log.h"
 
 namespace retsnoop {
@@ -99,6 +100,10 @@ std::optional<Session> SessionAssembler::consume(const void* data, size_t size) 
     add_probe(rec);
     return std::nullopt;
   }
+  if (type == RS_REC_ARGS) {
+    if (!add_args(data, size)) ++stats_.malformed;
+    return std::nullopt;
+  }
   if (size >= sizeof(rs_part_hdr)) {
     rs_part_hdr hdr;
     std::memcpy(&hdr, data, sizeof(hdr));
@@ -134,6 +139,7 @@ void SessionAssembler::add_call(const rs_call_rec& rec) {
   TraceEvent event = entry ? TraceEvent::Entry : TraceEvent::Exit;
   pending_[rec.session_id].trace.push_back(TraceRecord{.func_id = rec.func_id,
                                                        .seq = rec.seq,
+                                                       .call_seq = entry ? rec.call_seq : 0,
                                                        .depth = rec.depth,
                                                        .event = event,
                                                        .ts_ns = entry ? rec.time_ns : 0,
@@ -150,6 +156,18 @@ void SessionAssembler::add_probe(const rs_probe_rec& rec) {
                                                        .ts_ns = rec.time_ns});
 }
 
+bool SessionAssembler::add_args(const void* data, size_t size) {
+  rs_args_rec rec;
+  if (size < sizeof(rec)) return false;
+  std::memcpy(&rec, data, sizeof(rec));
+  std::optional<CapturedArgs> args =
+      decode_args(rec, static_cast<const uint8_t*>(data) + sizeof(rec), size - sizeof(rec));
+  if (!args) return false;
+  newest_id_ = std::max(newest_id_, rec.session_id);
+  pending_[rec.session_id].args[rec.call_seq] = std::move(*args);
+  return true;
+}
+
 std::optional<Session> SessionAssembler::finish(const rs_session_rec& rec) {
   Parts parts;
   if (auto it = pending_.find(rec.session_id); it != pending_.end()) {
@@ -160,8 +178,8 @@ std::optional<Session> SessionAssembler::finish(const rs_session_rec& rec) {
   evict_orphans();
   if (rec.flags & RS_SESS_DISCARD) {
     ++stats_.discarded;
-    logf(LOG_DEBUG, "session %llu: discarded, %zu -T records freed\n",
-         (unsigned long long)rec.session_id, parts.trace.size());
+    logf(LOG_DEBUG, "session %llu: discarded, %zu -T and %zu -A records freed\n",
+         (unsigned long long)rec.session_id, parts.trace.size(), parts.args.size());
     return std::nullopt;
   }
 
@@ -181,7 +199,17 @@ std::optional<Session> SessionAssembler::finish(const rs_session_rec& rec) {
   s.kstack.assign(parts.kstack.rbegin(), parts.kstack.rend());
   s.ustack = std::move(parts.ustack);
   for (auto it = parts.lbr.rbegin(); it != parts.lbr.rend(); ++it) s.lbr.push_back({it->from, it->to});
-  s.trace = s.interim ? trace_so_far(rec.trace_id) : std::move(parts.trace);
+  if (s.interim) {
+    // An interim report shows the -T and -A records of its session received so far; they stay
+    // pending for the final report.
+    if (const Parts* so_far = pending_parts(rec.trace_id)) {
+      s.trace = so_far->trace;
+      s.args = so_far->args;
+    }
+  } else {
+    s.trace = std::move(parts.trace);
+    s.args = std::move(parts.args);
+  }
   s.trace_lost = rec.trace_lost + (rec.trace_cnt > s.trace.size() ? rec.trace_cnt - s.trace.size() : 0);
   s.incomplete = parts_missing(rec, s, parts.frames.size(), parts.saved.size());
   ++stats_.sessions;
@@ -190,11 +218,9 @@ std::optional<Session> SessionAssembler::finish(const rs_session_rec& rec) {
   return s;
 }
 
-// An interim report shows the -T records of its session received so far; they stay pending for
-// the final report.
-std::vector<TraceRecord> SessionAssembler::trace_so_far(uint64_t trace_id) const {
-  auto it = pending_.find(trace_id);
-  return it == pending_.end() ? std::vector<TraceRecord>{} : it->second.trace;
+const SessionAssembler::Parts* SessionAssembler::pending_parts(uint64_t id) const {
+  auto it = pending_.find(id);
+  return it == pending_.end() ? nullptr : &it->second;
 }
 
 void SessionAssembler::evict_orphans() {

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <unordered_map>
 #include <vector>
@@ -35,13 +36,15 @@ class SessionAssembler {
     std::vector<uint64_t> ustack;
     std::vector<rs_lbr_entry> lbr;
     std::vector<TraceRecord> trace;
+    std::map<uint32_t, CapturedArgs> args;
   };
 
   bool add_part(const rs_part_hdr& hdr, const void* payload, size_t payload_size);
   void add_call(const rs_call_rec& rec);
   void add_probe(const rs_probe_rec& rec);
+  bool add_args(const void* data, size_t size);
   std::optional<Session> finish(const rs_session_rec& rec);
-  std::vector<TraceRecord> trace_so_far(uint64_t trace_id) const;
+  const Parts* pending_parts(uint64_t id) const;
   void evict_orphans();
 
   std::unordered_map<uint64_t, Parts> pending_;

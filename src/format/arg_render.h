@@ -11,19 +11,10 @@
 #include <vector>
 
 #include "discovery/arg_plan.h"
+#include "events/captured_args.h"
+#include "util/arg_fmt_mode.h"
 
 namespace retsnoop {
-
-enum class ArgFmtMode : uint8_t { Compact, Multiline, Verbose };
-
-// One call's captured arguments, decoded from struct rs_args_rec.
-struct CapturedArgs {
-  uint32_t func_id = 0;
-  uint32_t call_seq = 0;
-  std::vector<uint64_t> slots;            // raw register slot values
-  std::vector<int32_t> lens;              // per argument: bytes in data, or RS_ARG_ERR_*
-  std::vector<std::vector<uint8_t>> data; // per argument: its captured bytes
-};
 
 // Names a kernel address for function pointers (&do_something); nullopt when unknown.
 using AddrNamer = std::function<std::optional<std::string>(uint64_t)>;

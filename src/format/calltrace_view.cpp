@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <map>
 
+#include "format/call_args.h"
 #include "format/func_lookup.h"
 #include "format/probe_lookup.h"
 #include "format/result_format.h"
@@ -26,6 +27,10 @@ struct TraceRow {
   std::string func;  // indentation, arrow, name
   std::string result;
   std::string duration;
+  // -A: compact arguments after an entry row's name (not counted in the column width: entry
+  // rows have no other columns), and lines under the row, aligned with the name.
+  std::string inline_args;
+  std::vector<std::string> args;
 };
 
 std::string indent(size_t level) { return std::string(4 * std::min(level, kMaxIndentLevels), ' '); }
@@ -39,7 +44,7 @@ std::string duration_text(uint64_t ns) {
 
 class TraceTable {
  public:
-  TraceTable(const Session& s, const FormatContext& ctx) : recs_(s.trace), ctx_(ctx) {
+  TraceTable(const Session& s, const FormatContext& ctx) : s_(s), recs_(s.trace), ctx_(ctx) {
     for (const TraceRecord& r : recs_) base_depth_ = std::min<size_t>(base_depth_, r.depth);
   }
 
@@ -91,11 +96,25 @@ class TraceTable {
   void add_entry(const TraceRecord& r) {
     open_[r.depth] = r.func_id;
     rows_.push_back({indent(level(r)) + "→ " + name(r), "", ""});
+    add_args(r, true);
   }
 
   void add_leaf(const TraceRecord& entry, const TraceRecord& exit) {
     rows_.push_back({indent(level(entry)) + "↔ " + name(entry), result(exit),
                      duration_text(exit.dur_ns)});
+    add_args(entry, false);
+  }
+
+  void add_args(const TraceRecord& entry, bool inline_compact) {
+    TraceRow& row = rows_.back();
+    row.args = call_arg_lines(s_, entry.call_seq, ctx_.args);
+    if (inline_compact && ctx_.args && ctx_.args->opts.mode == ArgFmtMode::Compact &&
+        row.args.size() == 1) {
+      row.inline_args = std::move(row.args.front());
+      row.args.clear();
+    }
+    std::string arg_indent(display_width(row.func) - display_width(name(entry)), ' ');
+    for (std::string& line : row.args) line = arg_indent + line;
   }
 
   void add_probe(const TraceRecord& r) {
@@ -115,6 +134,7 @@ class TraceTable {
     return format_result(r.res, lookup_func(ctx_.funcs, r.func_id).ret);
   }
 
+  const Session& s_;
   const std::vector<TraceRecord>& recs_;
   const FormatContext& ctx_;
   size_t base_depth_ = SIZE_MAX;
@@ -139,9 +159,12 @@ TraceWidths measure(const std::vector<TraceRow>& rows) {
 }
 
 std::string render(const TraceRow& row, const TraceWidths& w) {
-  std::string line = pad_right(row.func, w.func) + "   " + pad_right(row.result, w.result) + "  " +
+  std::string func = row.inline_args.empty() ? row.func : row.func + "  " + row.inline_args;
+  std::string line = pad_right(func, w.func) + "   " + pad_right(row.result, w.result) + "  " +
                      pad_left(row.duration, w.duration);
-  return std::string(trim_right(line)) + "\n";
+  std::string out = std::string(trim_right(line)) + "\n";
+  for (const std::string& arg : row.args) out += arg + "\n";
+  return out;
 }
 
 std::string header(const TraceWidths& w) {

@@ -11,6 +11,8 @@
 
 namespace retsnoop {
 
+struct ArgsContext;
+
 // -sn / -s / -ss: how much of what the symbolizer knows reaches the output.
 
 struct FormatOptions {
@@ -36,6 +38,7 @@ struct FormatContext {
   const HostIdentity* host = nullptr;  // --json names the host in every session when set
   const ProbeTable& probes = kNoProbes;  // -J, indexed by probe id
   UserSymbols* user_symbols = nullptr;  // -U
+  const ArgsContext* args = nullptr;     // -A
 };
 
 }  // namespace retsnoop

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "format/call_args.h"
 #include "format/func_lookup.h"
 #include "format/probe_lookup.h"
 #include "format/result_format.h"
@@ -50,23 +51,32 @@ json call_json(const StackCall& call, const FuncInfo& fn) {
   return j;
 }
 
+// -A: the call's arguments, when captured, as an "args" object.
+void add_args(json& j, const Session& s, uint32_t call_seq, const FormatContext& ctx) {
+  if (std::optional<json> args = call_args_json(s, call_seq, ctx.args)) j["args"] = std::move(*args);
+}
+
 json stack_json(const Session& s, const FormatContext& ctx) {
   json stack = json::array();
   for (const MergedFrame& level : merge_stack(s, ctx)) {
     json j = level.has_frame ? symbol_json(level.addr, level.sym, ctx.opts) : json::object();
     j["kernel_frame"] = level.has_frame;
-    if (level.call) j["traced"] = call_json(*level.call, lookup_func(ctx.funcs, level.call->func_id));
+    if (level.call) {
+      j["traced"] = call_json(*level.call, lookup_func(ctx.funcs, level.call->func_id));
+      add_args(j["traced"], s, level.call->seq, ctx);
+    }
     stack.push_back(std::move(j));
   }
   return stack;
 }
 
-json call_record_json(const TraceRecord& r, const FuncTable& funcs) {
-  const FuncInfo& fn = lookup_func(funcs, r.func_id);
+json call_record_json(const Session& s, const TraceRecord& r, const FormatContext& ctx) {
+  const FuncInfo& fn = lookup_func(ctx.funcs, r.func_id);
   json j = {{"seq", r.seq}, {"depth", r.depth}, {"function", fn.name}};
   if (r.event == TraceEvent::Entry) {
     j["event"] = "entry";
     j["ts_ns"] = r.ts_ns;
+    add_args(j, s, r.call_seq, ctx);
   } else {
     j["event"] = "exit";
     j["duration_ns"] = r.dur_ns;
@@ -110,7 +120,7 @@ json trace_json(const Session& s, const FormatContext& ctx) {
   json trace = json::array();
   for (const TraceRecord& r : s.trace) {
     trace.push_back(r.event == TraceEvent::Probe ? probe_record_json(r, ctx.probes)
-                                                 : call_record_json(r, ctx.funcs));
+                                                 : call_record_json(s, r, ctx));
   }
   return trace;
 }

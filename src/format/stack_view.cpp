@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "format/call_args.h"
 #include "format/frame_text.h"
 #include "format/func_lookup.h"
 #include "format/result_format.h"
@@ -21,11 +22,12 @@ struct StackRow {
   std::string duration;
   std::string result;
   TextLine text;
+  std::vector<std::string> args;  // -A: lines under the row, aligned with its symbol
 };
 
 class RowBuilder {
  public:
-  explicit RowBuilder(const FormatContext& ctx) : ctx_(ctx) {}
+  RowBuilder(const Session& s, const FormatContext& ctx) : s_(s), ctx_(ctx) {}
 
   void add(const MergedFrame& level) {
     if (!level.has_frame) {
@@ -48,11 +50,13 @@ class RowBuilder {
  private:
   void fill_call(StackRow& row, const StackCall& call) const {
     if (call.stitched) row.marks[1] = '*';
+    row.args = call_arg_lines(s_, call.seq, ctx_.args);
     if (call.running) return;  // interim report: the call has not returned yet
     row.duration = std::to_string(call.dur_ns / 1000) + "us";
     row.result = format_result(call.res, lookup_func(ctx_.funcs, call.func_id).ret);
   }
 
+  const Session& s_;
   const FormatContext& ctx_;
   std::vector<StackRow> rows_;
 };
@@ -77,7 +81,10 @@ std::string render(const StackRow& row, const StackWidths& w) {
   std::string line = row.marks + " " + pad_left(row.duration, w.duration) + " " +
                      pad_right(row.result, w.result) + "  " + pad_right(row.text.symbol, w.symbol) + "  " +
                      row.text.source;
-  return std::string(trim_right(line)) + "\n";
+  std::string out = std::string(trim_right(line)) + "\n";
+  std::string indent(row.marks.size() + 1 + w.duration + 1 + w.result + 2, ' ');
+  for (const std::string& arg : row.args) out += indent + arg + "\n";
+  return out;
 }
 
 // -U: the user stack, innermost frame first, under the kernel's in its duration and result
@@ -95,7 +102,7 @@ std::vector<StackRow> user_rows(const Session& s, const FormatContext& ctx) {
 }  // namespace
 
 std::string format_stack(const Session& s, const FormatContext& ctx) {
-  RowBuilder builder(ctx);
+  RowBuilder builder(s, ctx);
   for (const MergedFrame& level : merge_stack(s, ctx)) builder.add(level);
   std::vector<StackRow> rows = builder.take();
   StackWidths widths = measure(rows);

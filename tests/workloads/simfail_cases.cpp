@@ -1,5 +1,7 @@
 #include "simfail_cases.h"
 
+#include <fcntl.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -69,6 +71,22 @@ Outcome load_long_prog(Objects& objects) {
   return load_prog(objects, insns);
 }
 
+// A path under a directory that does not exist: open() fails with ENOENT on any root file system.
+constexpr const char* kMissingPath = "/nonexistent-simfail-dir/missing-file";
+
+Outcome open_missing_file() {
+  int fd = open(kMissingPath, O_RDONLY);
+  if (fd >= 0) close(fd);
+  return {.err = fd < 0 ? errno : 0};
+}
+
+// getrlimit(): a cheap syscall whose do_prlimit() takes the task (a struct far larger than
+// 1 KiB) by pointer, for argument capture benchmarks.
+Outcome get_rlimit() {
+  rlimit r;
+  return {.err = getrlimit(RLIMIT_NOFILE, &r) == 0 ? 0 : errno};
+}
+
 Outcome sleep_in_syscall(time_t sec, long nsec) {
   timespec ts{.tv_sec = sec, .tv_nsec = nsec};
   return {.err = nanosleep(&ts, nullptr) == 0 ? 0 : errno};
@@ -98,6 +116,9 @@ constexpr Case kCases[] = {
     {"bpf-simple-obj", "load and verify the program \"r0 = 0; exit\"", false, load_trivial_prog},
     {"bpf-long-obj", "load and verify a straight-line program of 4000 instructions", false,
      load_long_prog},
+    {"open-missing-file", "open() of /nonexistent-simfail-dir/missing-file", true,
+     [](Objects&) { return open_missing_file(); }},
+    {"syscall-getrlimit", "getrlimit(RLIMIT_NOFILE)", false, [](Objects&) { return get_rlimit(); }},
     {"syscall-long-sleep", "nanosleep() for 1 s", false,
      [](Objects&) { return sleep_in_syscall(1, 0); }},
     {"syscall-short-sleep", "nanosleep() for 10 ms", false,

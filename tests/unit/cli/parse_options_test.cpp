@@ -136,11 +136,13 @@ TEST(ParseOptions, LbrMaxCount) {
   }
 }
 
-TEST(ParseOptions, UnimplementedOptionsFailLoudly) {
-  UserError a = parse_error({"-A"});
-  EXPECT_STREQ(a.what(), "-A/--capture-args is not supported yet");
-  EXPECT_FALSE(a.hint().empty());
-  EXPECT_STREQ(parse_error({"--capture-args"}).what(), "-A/--capture-args is not supported yet");
+TEST(ParseOptions, CaptureArgs) {
+  EXPECT_FALSE(parse({}).capture_args);
+  EXPECT_TRUE(parse({"-A"}).capture_args);
+  EXPECT_TRUE(parse({"--capture-args"}).capture_args);
+  Options o = parse({"-A", "-C", "args.fmt-mode=verbose", "-C", "args.max-str-arg-size=64"});
+  EXPECT_EQ(o.arg_fmt_mode, ArgFmtMode::Verbose);
+  EXPECT_EQ(o.arg_limits.max_str_arg_size, 64u);
 }
 
 TEST(ParseOptions, InjectedProbesKeepTheirSpecs) {

@@ -140,11 +140,60 @@ TEST(Settings, HelpListsEveryKeyWithItsDefault) {
   }
 }
 
+TEST(Settings, ArgSizeLimits) {
+  Options defaults;
+  EXPECT_EQ(defaults.arg_limits.max_total_args_size, 3072u);
+  EXPECT_EQ(defaults.arg_limits.max_sized_arg_size, 256u);
+  EXPECT_EQ(defaults.arg_limits.max_str_arg_size, 256u);
+  EXPECT_EQ(with("args.max-total-args-size=65536").arg_limits.max_total_args_size, 65536u);
+  EXPECT_EQ(with("args.max-sized-arg-size=1024").arg_limits.max_sized_arg_size, 1024u);
+  EXPECT_EQ(with("args.max-str-arg-size=16384").arg_limits.max_str_arg_size, 16384u);
+  for (const char* bad : {"0", "65537", "1000000", "-1", "4K", "x"}) {
+    expect_error(std::string("args.max-total-args-size=") + bad,
+                 std::string("Invalid value '") + bad +
+                     "' for args.max-total-args-size: expected an integer from 1 to 65536");
+  }
+  for (const char* key : {"args.max-sized-arg-size", "args.max-str-arg-size"}) {
+    expect_error(std::string(key) + "=16385", std::string("Invalid value '16385' for ") + key +
+                                                  ": expected an integer from 1 to 16384");
+  }
+}
+
+TEST(Settings, ArgCaptureRawPtrs) {
+  EXPECT_FALSE(Options().arg_limits.capture_raw_ptrs);
+  EXPECT_TRUE(with("args.capture-raw-ptrs=yes").arg_limits.capture_raw_ptrs);
+  EXPECT_FALSE(with("args.capture-raw-ptrs=off").arg_limits.capture_raw_ptrs);
+}
+
+TEST(Settings, ArgFmtMode) {
+  EXPECT_EQ(Options().arg_fmt_mode, ArgFmtMode::Compact);
+  EXPECT_EQ(with("args.fmt-mode=multiline").arg_fmt_mode, ArgFmtMode::Multiline);
+  EXPECT_EQ(with("args.fmt-mode=V").arg_fmt_mode, ArgFmtMode::Verbose);
+  EXPECT_EQ(with("args.fmt-mode=Compact").arg_fmt_mode, ArgFmtMode::Compact);
+  EXPECT_EQ(with("args.fmt-mode=m").arg_fmt_mode, ArgFmtMode::Multiline);
+  expect_error("args.fmt-mode=fancy",
+               "Invalid value 'fancy' for args.fmt-mode: expected one of compact (c), multiline "
+               "(m), verbose (v)");
+}
+
+TEST(Settings, ArgFmtMaxWidth) {
+  EXPECT_EQ(Options().arg_max_width, 120u);
+  EXPECT_EQ(with("args.fmt-max-arg-width=0").arg_max_width, 0u);
+  EXPECT_EQ(with("args.fmt-max-arg-width=250").arg_max_width, 250u);
+  for (const char* bad : {"251", "-1", "wide"}) {
+    expect_error(std::string("args.fmt-max-arg-width=") + bad,
+                 std::string("Invalid value '") + bad +
+                     "' for args.fmt-max-arg-width: expected an integer from 0 to 250");
+  }
+}
+
 TEST(Settings, HelpGivesEveryKeyItsValues) {
   std::string help = settings_help();
   for (const char* key : {"bpf.ringbuf-size", "bpf.sessions-size", "attach.kprobe-events",
                           "stacks.symb-mode", "stacks.unfiltered", "stacks.emit-addrs",
-                          "stacks.dec-offs", "fmt.lbr-max-count"}) {
+                          "stacks.dec-offs", "fmt.lbr-max-count", "args.max-total-args-size",
+                          "args.max-sized-arg-size", "args.max-str-arg-size",
+                          "args.capture-raw-ptrs", "args.fmt-mode", "args.fmt-max-arg-width"}) {
     size_t at = help.find(std::string("  ") + key + " (default: ");
     ASSERT_NE(at, std::string::npos) << key;
     size_t next_line = help.find('\n', at) + 1;

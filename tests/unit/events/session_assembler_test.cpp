@@ -158,6 +158,71 @@ TEST(SessionAssembler, InterimReportShowsTheTraceSoFar) {
   EXPECT_EQ(a.pending(), 0u);
 }
 
+// -A: one call's arguments, with "abc" read at its first argument.
+std::vector<char> args_record(uint64_t sid, uint32_t call_seq) {
+  rs_args_rec r{};
+  r.type = RS_REC_ARGS;
+  r.func_id = 2;
+  r.session_id = sid;
+  r.call_seq = call_seq;
+  r.data_len = 3;
+  r.lens[0] = 3;
+  std::vector<char> buf(sizeof(r) + 3);
+  std::memcpy(buf.data(), &r, sizeof(r));
+  std::memcpy(buf.data() + sizeof(r), "abc", 3);
+  return buf;
+}
+
+TEST(SessionAssembler, ArgumentsReachTheSessionByCallSeq) {
+  SessionAssembler a;
+  feed(a, args_record(4, 7));
+  rs_call_rec entry{RS_REC_CALL, 0, 1, 0, 4, 2, 0, 100, 0};
+  entry.call_seq = 7;
+  a.consume(&entry, sizeof(entry));
+  feed(a, part(RS_REC_FRAMES, 4, std::vector{frame(2, 7, -22)}));
+  auto s = feed(a, traced(header(4, 1, 0), 4, 1));
+  ASSERT_TRUE(s);
+  ASSERT_EQ(s->args.count(7), 1u);
+  EXPECT_EQ(s->args.at(7).func_id, 2u);
+  EXPECT_EQ(std::string(s->args.at(7).data[0].begin(), s->args.at(7).data[0].end()), "abc");
+  ASSERT_EQ(s->trace.size(), 1u);
+  EXPECT_EQ(s->trace[0].call_seq, 7u);
+  EXPECT_EQ(a.stats().malformed, 0u);
+}
+
+// Like -T records: an interim report shows them, the final report still gets them.
+TEST(SessionAssembler, InterimReportShowsTheArgumentsSoFar) {
+  SessionAssembler a;
+  feed(a, args_record(4, 0));
+  auto first = feed(a, traced(header(9, 0, 0, RS_SESS_ERROR | RS_SESS_INTERIM), 4, 0));
+  ASSERT_TRUE(first);
+  EXPECT_EQ(first->args.size(), 1u);
+  feed(a, args_record(4, 1));
+  auto last = feed(a, header(4, 0, 0, 0));
+  ASSERT_TRUE(last);
+  EXPECT_EQ(last->args.size(), 2u);
+  EXPECT_EQ(a.pending(), 0u);
+}
+
+TEST(SessionAssembler, DiscardedSessionFreesArguments) {
+  SessionAssembler a;
+  feed(a, args_record(9, 0));
+  EXPECT_EQ(a.pending(), 1u);
+  EXPECT_FALSE(feed(a, header(9, 0, 0, RS_SESS_DISCARD)));
+  EXPECT_EQ(a.pending(), 0u);
+}
+
+TEST(SessionAssembler, ArgumentRecordsThatDoNotDecodeAreCounted) {
+  SessionAssembler a;
+  std::vector<char> rec = args_record(9, 0);
+  rec.resize(rec.size() - 1);  // data_len says 3 bytes, 2 came
+  feed(a, rec);
+  rec.resize(sizeof(rs_args_rec) - 1);
+  feed(a, rec);
+  EXPECT_EQ(a.stats().malformed, 2u);
+  EXPECT_EQ(a.pending(), 0u);
+}
+
 // BPF sends a saved chain only when it stitches (src/bpf/chain.h): its deeper levels follow.
 TEST(SessionAssembler, SavedChainLevelsBelowTheReportedOnesAreStitched) {
   SessionAssembler a;

@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * -A: captures a traced call's arguments at its entry into one struct rs_args_rec, as the
+ * function's struct rs_func_args (filled by user space from BTF) says, and sends it to the ring
+ * buffer. Without -A, capture_args is false at load time and the verifier drops every path
+ * that leads here.
+ */
+#ifndef RETSNOOP_BPF_ARG_CAPTURE_H
+#define RETSNOOP_BPF_ARG_CAPTURE_H
+
+#include "vmlinux_min.h"
+#include <bpf/bpf_helpers.h>
+#include "abi.h"
+#include "arg_regs.h"
+
+/* Set by user space before load. */
+const volatile bool capture_args = false;    /* -A */
+const volatile bool args_fentry_ctx = false; /* the entry program is fentry: no pt_regs */
+const volatile __u32 args_max_total = 3072;  /* args.max-total-args-size */
+const volatile __u32 args_max_sized = 256;   /* args.max-sized-arg-size */
+const volatile __u32 args_max_str = 256;     /* args.max-str-arg-size */
+
+/*
+ * One call's record under construction: far too large for the BPF stack, and for a
+ * PERCPU_ARRAY value (32 KiB at most), so one ARRAY entry per possible CPU, indexed by the CPU
+ * the program runs on (migration is disabled while it runs; an fentry program nesting on the same
+ * CPU from an interrupt can overwrite a record being built; kprobe programs never nest). data
+ * has room for a masked offset (below RS_MAX_ARGS_DATA) plus a masked length (below
+ * 2 * RS_MAX_ARG_DATA), which is all the verifier can prove of them.
+ */
+struct args_buf {
+	/*
+	 * Data bytes used so far. Kept here, not in a register: the verifier then sees the same
+	 * unknown value at every argument, whichever way the previous ones went, and prunes their
+	 * paths instead of multiplying them.
+	 */
+	__u32 end;
+	__u32 pad;
+	struct rs_args_rec rec;
+	__u8 data[RS_MAX_ARGS_DATA + 2 * RS_MAX_ARG_DATA];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1); /* resized to the possible CPUs with -A */
+	__type(key, __u32);
+	__type(value, struct args_buf);
+} args_bufs SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1); /* resized to the number of functions with -A */
+	__type(key, __u32);
+	__type(value, struct rs_func_args);
+} func_args SEC(".maps");
+
+/*
+ * fentry: bpf_get_func_arg() refuses, at run time, slots past the function's argument count;
+ * they stay 0.
+ */
+static __always_inline void read_arg_slots(void *ctx, __u64 *slots)
+{
+	int i;
+
+	if (!args_fentry_ctx) {
+		rs_read_reg_slots(ctx, slots);
+		return;
+	}
+#pragma clang loop unroll(full)
+	for (i = 0; i < RS_MAX_ARG_SLOTS; i++)
+		if (bpf_get_func_arg(ctx, i, &slots[i]))
+			break;
+}
+
+/* Kernel addresses have the top bit set on x86-64 and arm64 alike. */
+static __always_inline bool arg_is_user(const struct rs_arg_spec *spec, __u64 addr)
+{
+	if (spec->flags & RS_ARG_USER)
+		return true;
+	return !(spec->flags & RS_ARG_KERNEL) && (__s64)addr >= 0;
+}
+
+/* Reads one argument's data to data[off]: returns the bytes it took, or RS_ARG_ERR_*. */
+static __always_inline __s32 read_arg_data(__u8 *data, __u32 off, const struct rs_arg_spec *spec,
+					   __u64 addr)
+{
+	__u32 room = off < args_max_total ? args_max_total - off : 0;
+	bool user = arg_is_user(spec, addr);
+	__u8 *dst = data + (off & (RS_MAX_ARGS_DATA - 1));
+	__u32 len;
+	long n;
+
+	if (!addr)
+		return 0; /* NULL: nothing to read, and no fault to report */
+	if (!room)
+		return RS_ARG_ERR_BUDGET;
+	if (spec->kind == RS_ARG_STR) {
+		len = args_max_str < room ? args_max_str : room;
+		len &= 2 * RS_MAX_ARG_DATA - 1;
+		n = user ? bpf_probe_read_user_str(dst, len, (void *)addr)
+			 : bpf_probe_read_kernel_str(dst, len, (void *)addr);
+		if (n < 0)
+			return RS_ARG_ERR_FAULT;
+		/*
+		 * The helpers always end with a NUL, also when they cut the string: one that filled
+		 * the buffer is sent without it, which marks it as possibly longer.
+		 */
+		return n == len ? n - 1 : n;
+	}
+	/* A pointee larger than what is left is read in part: the renderer marks it truncated. */
+	len = spec->size < args_max_sized ? spec->size : args_max_sized;
+	len = len < room ? len : room;
+	len &= 2 * RS_MAX_ARG_DATA - 1;
+	n = user ? bpf_probe_read_user(dst, len, (void *)addr)
+		 : bpf_probe_read_kernel(dst, len, (void *)addr);
+	return n < 0 ? RS_ARG_ERR_FAULT : len;
+}
+
+/*
+ * Argument i (below RS_MAX_ARG_SLOTS). No subprogram (a bpf_loop() callback would be one):
+ * the fentry attacher loads copies of the entry program without BTF func_info, which the
+ * kernel requires of programs with subprograms.
+ */
+static __always_inline void capture_one_arg(struct args_buf *b, const struct rs_arg_spec *spec,
+					    __u32 i)
+{
+	__u32 off = (*(volatile __u32 *)&b->end + 7) & ~7u;
+	__s32 n;
+
+	if (spec->kind == RS_ARG_REG)
+		return;
+	n = read_arg_data(b->data, off, spec, b->rec.slots[spec->slot & (RS_MAX_ARG_SLOTS - 1)]);
+	b->rec.lens[i] = n;
+	if (n > 0)
+		*(volatile __u32 *)&b->end = off + n;
+}
+
+/* Like the -T records, argument records leave the last quarter of the ring buffer to headers. */
+static __always_inline bool args_rec_fits(void *ringbuf, __u64 size)
+{
+	__u64 limit = bpf_ringbuf_query(ringbuf, BPF_RB_RING_SIZE) / 4 * 3;
+
+	return bpf_ringbuf_query(ringbuf, BPF_RB_AVAIL_DATA) + size <= limit;
+}
+
+/* Sends the arguments of call call_seq of session session_id; true when the record went out. */
+static __always_inline bool rs_capture_args(void *ctx, void *ringbuf, __u64 session_id,
+					    __u32 func_id, __u32 call_seq)
+{
+	struct rs_func_args *fa = bpf_map_lookup_elem(&func_args, &func_id);
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct args_buf *b = bpf_map_lookup_elem(&args_bufs, &cpu);
+	__u64 size;
+	__u32 i, len;
+
+	if (!fa || !b)
+		return false;
+	__builtin_memset(&b->rec, 0, sizeof(b->rec));
+	b->rec.type = RS_REC_ARGS;
+	b->rec.func_id = func_id;
+	b->rec.session_id = session_id;
+	b->rec.call_seq = call_seq;
+	read_arg_slots(ctx, b->rec.slots);
+	b->end = 0;
+	for (i = 0; i < RS_MAX_ARG_SLOTS && i < fa->cnt; i++)
+		capture_one_arg(b, &fa->args[i], i);
+	len = b->end;
+	if (len > RS_MAX_ARGS_DATA)
+		len = RS_MAX_ARGS_DATA;
+	b->rec.data_len = len;
+	size = sizeof(b->rec) + len;
+	if (!args_rec_fits(ringbuf, size))
+		return false;
+	/* Like a session's other parts, it wakes no consumer: user space collects it with its session. */
+	return bpf_ringbuf_output(ringbuf, &b->rec, size, BPF_RB_NO_WAKEUP) == 0;
+}
+
+#endif /* RETSNOOP_BPF_ARG_CAPTURE_H */

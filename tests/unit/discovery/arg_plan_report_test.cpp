@@ -1,0 +1,44 @@
+#include "discovery/arg_plan_report.h"
+
+#include <gtest/gtest.h>
+
+namespace retsnoop {
+namespace {
+
+FuncInfo func(const std::string& name) {
+  FuncInfo f;
+  f.name = name;
+  return f;
+}
+
+FuncArgs plan(const std::string& raw_reason) {
+  FuncArgs p;
+  p.raw_reason = raw_reason;
+  return p;
+}
+
+TEST(ArgPlanReport, SummarizesAndNamesRawFallbacksOnce) {
+  FuncTable funcs = {func("typed"), func("dup"), func("dup"), func("other")};
+  std::vector<FuncArgs> plans = {plan(""), plan("no BTF"), plan("no BTF"), plan("no BTF FUNC")};
+  std::vector<std::string> notes = arg_plan_notes(funcs, plans);
+  ASSERT_EQ(notes.size(), 3u);
+  EXPECT_EQ(notes[0],
+            "Arguments will be captured (-A) for 4 functions: 1 typed from BTF, 3 as raw registers.\n");
+  EXPECT_EQ(notes[1], "  dup: raw registers, no BTF\n");
+  EXPECT_EQ(notes[2], "  other: raw registers, no BTF FUNC\n");
+}
+
+TEST(ArgPlanReport, ManyRawFallbacksAreCounted) {
+  FuncTable funcs;
+  std::vector<FuncArgs> plans;
+  for (size_t i = 0; i < kMaxRawNotes + 5; ++i) {
+    funcs.push_back(func("f" + std::to_string(i)));
+    plans.push_back(plan("no BTF"));
+  }
+  std::vector<std::string> notes = arg_plan_notes(funcs, plans);
+  ASSERT_EQ(notes.size(), kMaxRawNotes + 2);
+  EXPECT_EQ(notes.back(), "  ... and 5 more functions with raw registers\n");
+}
+
+}  // namespace
+}  // namespace retsnoop
