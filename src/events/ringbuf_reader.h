@@ -22,7 +22,8 @@ class RingbufReader {
   RingbufReader(const RingbufReader&) = delete;
   RingbufReader& operator=(const RingbufReader&) = delete;
 
-  // Waits up to timeout_ms for data and consumes what is there, but at most a batch of records:
+  // Waits up to timeout_ms for a wake-up and consumes what is there (also when the wait timed
+  // out: the tracer wakes user space only for batches), but at most a batch of records:
   // a flood must not keep the caller from noticing a stop request. Returns the number of records
   // consumed or a negative errno (-EINTR when a signal arrived).
   int poll(int timeout_ms);

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# Where the time of a traced call goes, in one boot of the test VM (tests/e2e): the failing
+# bpf(BPF_MAP_CREATE) call of `simfail bpf-bad-map-max-entries-array`, untraced and under
+# retsnoop in several modes, each printed as a ratio to the untraced call of the same boot
+# (absolute times under QEMU/TCG are noise).
+#
+#   untraced     no retsnoop
+#   default      -e '*sys_bpf' -a 'array_map_alloc*', every session printed to a file
+#   aggregated   the same with -C stacks.repeats=count
+#   filtered     the same with -n of a comm that never runs: the session is refused in BPF
+#   non-entry    the two functions traced as non-entry ones (-a) under an entry function that
+#                never runs: no session is ever open
+#
+# "loop" is the time per call inside the calling loop (simfail -t); "done" runs until retsnoop
+# has written its last line for the loop (the printer may lag behind a flood), so it also counts
+# the user-space work done after the loop ended. Sessions: printed in full + counted as repeats
+# of a printed one, of the loop's calls.
+#
+# Usage: bench/percall.sh [--kernel 6.1|6.12] [--build DIR] [-n N]
+#   default: --kernel 6.12, --build <repo>/build, -n 20000 traced calls (10 times as many
+#   untraced). Env: VM_TIMEOUT (default 1800).
+set -euo pipefail
+
+# shellcheck source=../tests/e2e/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../tests/e2e/lib.sh"
+
+usage() { sed -n '19,21s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2; exit 2; }
+
+# The guest half (busybox sh). Times are in centiseconds of /proc/uptime.
+guest_script() {
+  cat <<EOF
+#!/bin/sh
+N=$1
+EOF
+  cat <<'EOF'
+CASE=bpf-bad-map-max-entries-array
+FUNCS="-a array_map_alloc*"
+now_cs() { read -r up _ </proc/uptime; echo "${up%.*}${up#*.}"; }
+size() { wc -c </tmp/pc.out; }
+
+# ns per call of simfail -t.
+loop_ns() { simfail -q -t -n "$1" "$CASE" | awk '/ns per run/ { print $2 }'; }
+
+# Until the output has not grown for 1 s; echoes the uptime (cs) of its last growth.
+wait_quiet() {
+  prev=-1 last=$(now_cs) quiet=0
+  while [ "$quiet" -lt 10 ]; do
+    cur=$(size)
+    if [ "$cur" != "$prev" ]; then prev=$cur last=$(now_cs) quiet=0; else quiet=$((quiet + 1)); fi
+    sleep 0.1
+  done
+  echo "$last"
+}
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a / b }'; }
+
+# mode NAME RETSNOOP_ARGS...
+mode() {
+  name=$1
+  shift
+  rm -f /tmp/pc.out /tmp/pc.err
+  retsnoop "$@" >/tmp/pc.out 2>/tmp/pc.err &
+  pid=$!
+  until grep -q 'Receiving data' /tmp/pc.out 2>/dev/null; do
+    if ! kill -0 "$pid" 2>/dev/null; then
+      echo "$name: retsnoop did not start: $(head -1 /tmp/pc.err)"
+      return
+    fi
+    sleep 0.2
+  done
+  t0=$(now_cs)
+  ns=$(loop_ns "$N")
+  last=$(wait_quiet)
+  kill -INT "$pid"
+  rc=0; wait "$pid" || rc=$?
+  full=$(grep -c '^[0-9].* TID/PID ' /tmp/pc.out)
+  counted=$(awk '/^\.\.\. and [0-9]+ more identical/ { n += $3 } END { print n + 0 }' /tmp/pc.out)
+  done_ns=$(awk -v cs=$((last - t0)) -v n="$N" 'BEGIN { printf "%.0f", cs * 1e7 / n }')
+  printf '%-11s %9.0f %6sx %9s %6sx %7s + %6s of %s (exit %s)\n' "$name" "$ns" "$(ratio "$ns" "$BASE")" \
+    "$done_ns" "$(ratio "$done_ns" "$BASE")" "$full" "$counted" "$N" "$rc"
+  grep -h -e 'WARNING' -e 'lost' /tmp/pc.err | head -3 | sed 's/^/  /'
+}
+
+BASE=$(loop_ns $((N * 10)))
+printf '%-11s %9s %7s %9s %7s %s\n' mode 'loop ns' ratio 'done ns' ratio 'sessions (full + counted)'
+printf '%-11s %9.0f %6sx\n' untraced "$BASE" 1.0
+mode default -e '*sys_bpf' $FUNCS
+mode aggregated -C stacks.repeats=count -e '*sys_bpf' $FUNCS
+mode filtered -n no-such-comm -e '*sys_bpf' $FUNCS
+mode non-entry -e '*sys_vhangup' -a '*sys_bpf' $FUNCS
+BASE=$(loop_ns $((N * 10)))
+printf '%-11s %9.0f (untraced again, after the runs)\n' untraced "$BASE"
+EOF
+}
+
+main() {
+  local kver=6.12 build=${RETSNOOP_BUILD:-$REPO_DIR/build} n=20000 kdir work
+  while (($#)); do
+    case "$1" in
+      --kernel) kver=${2:?}; shift ;;
+      --build) build=${2:?}; shift ;;
+      -n) n=${2:?}; shift ;;
+      *) usage ;;
+    esac
+    shift
+  done
+  guest_binaries "$build"
+  kdir=$("$E2E_DIR/fetch-kernel.sh" "$kver")
+  work=$build/bench/percall-$kver
+  mkdir -p "$work"
+  guest_script "$n" >"$work/guest.sh"
+  echo "=== kernel $(cat "$kdir/kernel-version"): $n failing bpf() calls per traced mode"
+  boot_guest "$kdir" "$work" "$work/guest.sh" "${VM_TIMEOUT:-1800}" 2048
+}
+
+main "$@"
