@@ -8,23 +8,26 @@
 #   default      -e '*sys_bpf' -a 'array_map_alloc*', every session printed to a file
 #   aggregated   the same with -C stacks.repeats=count
 #   filtered     the same with -n of a comm that never runs: the session is refused in BPF
-#   non-entry    the two functions traced as non-entry ones (-a) under an entry function that
-#                never runs: no session is ever open
+#   non-entry    one function of the call, __sys_bpf, traced as a non-entry one (-a) under an
+#                entry function that never runs: no session is ever open
 #
+# "base" is the untraced call, measured right before and after the mode (mean of the two);
 # "loop" is the time per call inside the calling loop (simfail -t); "done" runs until retsnoop
 # has written its last line for the loop (the printer may lag behind a flood), so it also counts
 # the user-space work done after the loop ended. Sessions: printed in full + counted as repeats
 # of a printed one, of the loop's calls.
 #
 # Usage: bench/percall.sh [--kernel 6.1|6.12] [--build DIR] [-n N]
-#   default: --kernel 6.12, --build <repo>/build, -n 20000 traced calls (10 times as many
-#   untraced). Env: VM_TIMEOUT (default 1800).
+#   default: --kernel 6.12, --build <repo>/build, -n 20000 traced calls (5 times as many
+#   untraced). Env: VM_TIMEOUT (default 1800); RS_VM_ICOUNT (default 0): the guest clock counts
+#   instructions, 2^RS_VM_ICOUNT ns each, so that other work on the host does not skew the
+#   ratios; RS_VM_ICOUNT= (empty) measures host time instead.
 set -euo pipefail
 
 # shellcheck source=../tests/e2e/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../tests/e2e/lib.sh"
 
-usage() { sed -n '19,21s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2; exit 2; }
+usage() { sed -n '20,24s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2; exit 2; }
 
 # The guest half (busybox sh). Times are in centiseconds of /proc/uptime.
 guest_script() {
@@ -54,10 +57,12 @@ wait_quiet() {
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a / b }'; }
 
-# mode NAME RETSNOOP_ARGS...
+# mode NAME RETSNOOP_ARGS... The untraced call is measured again around each mode, and the
+# mode's ratios are to the mean of the two: the host's load drifts during a boot.
 mode() {
   name=$1
   shift
+  before=$(loop_ns $((N * 5)))
   rm -f /tmp/pc.out /tmp/pc.err
   retsnoop "$@" >/tmp/pc.out 2>/tmp/pc.err &
   pid=$!
@@ -73,23 +78,21 @@ mode() {
   last=$(wait_quiet)
   kill -INT "$pid"
   rc=0; wait "$pid" || rc=$?
+  BASE=$(awk -v a="$before" -v b="$(loop_ns $((N * 5)))" 'BEGIN { printf "%.0f", (a + b) / 2 }')
   full=$(grep -c '^[0-9].* TID/PID ' /tmp/pc.out)
   counted=$(awk '/^\.\.\. and [0-9]+ more identical/ { n += $3 } END { print n + 0 }' /tmp/pc.out)
   done_ns=$(awk -v cs=$((last - t0)) -v n="$N" 'BEGIN { printf "%.0f", cs * 1e7 / n }')
-  printf '%-11s %9.0f %6sx %9s %6sx %7s + %6s of %s (exit %s)\n' "$name" "$ns" "$(ratio "$ns" "$BASE")" \
-    "$done_ns" "$(ratio "$done_ns" "$BASE")" "$full" "$counted" "$N" "$rc"
+  printf '%-11s %8.0f %9.0f %6sx %9s %6sx %7s + %6s of %s (exit %s)\n' "$name" "$BASE" "$ns" \
+    "$(ratio "$ns" "$BASE")" "$done_ns" "$(ratio "$done_ns" "$BASE")" "$full" "$counted" "$N" "$rc"
   grep -h -e 'WARNING' -e 'lost' /tmp/pc.err | head -3 | sed 's/^/  /'
 }
 
-BASE=$(loop_ns $((N * 10)))
-printf '%-11s %9s %7s %9s %7s %s\n' mode 'loop ns' ratio 'done ns' ratio 'sessions (full + counted)'
-printf '%-11s %9.0f %6sx\n' untraced "$BASE" 1.0
+printf '%-11s %8s %9s %7s %9s %7s %s\n' mode 'base ns' 'loop ns' ratio 'done ns' ratio \
+  'sessions (full + counted)'
 mode default -e '*sys_bpf' $FUNCS
 mode aggregated -C stacks.repeats=count -e '*sys_bpf' $FUNCS
 mode filtered -n no-such-comm -e '*sys_bpf' $FUNCS
-mode non-entry -e '*sys_vhangup' -a '*sys_bpf' $FUNCS
-BASE=$(loop_ns $((N * 10)))
-printf '%-11s %9.0f (untraced again, after the runs)\n' untraced "$BASE"
+mode non-entry -e '*sys_vhangup' -a __sys_bpf
 EOF
 }
 
@@ -109,6 +112,7 @@ main() {
   work=$build/bench/percall-$kver
   mkdir -p "$work"
   guest_script "$n" >"$work/guest.sh"
+  export RS_VM_ICOUNT=${RS_VM_ICOUNT-0}
   echo "=== kernel $(cat "$kdir/kernel-version"): $n failing bpf() calls per traced mode"
   boot_guest "$kdir" "$work" "$work/guest.sh" "${VM_TIMEOUT:-1800}" 2048
 }

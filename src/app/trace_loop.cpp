@@ -82,6 +82,9 @@ TracerConfig tracer_config(const Options& o, AttachKind kind, const ProbeTable& 
   c.ringbuf_size = o.ringbuf_size;
   c.sessions_size = o.sessions_size;
   c.count_repeats = o.count_repeats;
+  // Collecting repeats walks a BPF map twice a second, and every walk ends in a failing bpf()
+  // call: traced, retsnoop would report itself for as long as it runs.
+  if (o.count_repeats) c.deny_pids.push_back(getpid());
   return c;
 }
 

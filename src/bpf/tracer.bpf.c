@@ -279,6 +279,10 @@ static __always_inline void emit_call_rec(struct session *s, __u32 id, __u32 dep
 
 static __always_inline void report_interim(struct session *s, __u64 now);
 
+/*
+ * Returns 1 when the call is outside any session, so its return has nothing to do: a kprobe
+ * session program (rs_ksession) then skips it. Every other program returns 0.
+ */
 static __always_inline int handle_entry(void *ctx, __u32 id)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
@@ -293,10 +297,10 @@ static __always_inline int handle_entry(void *ctx, __u32 id)
 	if (!s) {
 		desc = bpf_map_lookup_elem(&func_descs, &id);
 		if (!desc || !(desc->flags & RS_FUNC_ENTRY))
-			return 0;
+			return 1;
 		s = session_open(key, pid_tgid, now);
 		if (!s)
-			return 0;
+			return 1;
 	}
 
 	if (interim_stacks && rs_chain_entry_replaces_failure(&s->chain))
@@ -604,7 +608,8 @@ int rs_probe_rawtp(void *ctx)
 SEC("kprobe")
 int rs_kentry(struct pt_regs *ctx)
 {
-	return handle_entry(ctx, bpf_get_attach_cookie(ctx));
+	handle_entry(ctx, bpf_get_attach_cookie(ctx));
+	return 0;
 }
 
 SEC("kretprobe")
@@ -633,7 +638,9 @@ int rs_keventry(struct pt_regs *ctx)
 {
 	__s64 id = func_id_of_ip(ctx);
 
-	return id < 0 ? 0 : handle_entry(ctx, id);
+	if (id >= 0)
+		handle_entry(ctx, id);
+	return 0;
 }
 
 SEC("kretprobe")
@@ -650,7 +657,8 @@ int rs_kevexit(struct pt_regs *ctx)
 SEC("kprobe.multi")
 int rs_kmentry(struct pt_regs *ctx)
 {
-	return handle_entry(ctx, bpf_get_attach_cookie(ctx));
+	handle_entry(ctx, bpf_get_attach_cookie(ctx));
+	return 0;
 }
 
 SEC("kretprobe.multi")
@@ -678,8 +686,8 @@ int rs_ksession(struct pt_regs *ctx)
 		lbr_snapshot(&lbr);
 		return handle_exit(ctx, bpf_get_attach_cookie(ctx), PT_REGS_RC(ctx), &lbr);
 	}
-	handle_entry(ctx, bpf_get_attach_cookie(ctx));
-	return 0; /* 0: run again at return */
+	/* 0: run again at return; 1: outside any session, the return has nothing to do. */
+	return handle_entry(ctx, bpf_get_attach_cookie(ctx));
 }
 
 /*
@@ -689,7 +697,8 @@ int rs_ksession(struct pt_regs *ctx)
 SEC("fentry")
 int rs_fentry(void *ctx)
 {
-	return handle_entry(ctx, bpf_get_attach_cookie(ctx));
+	handle_entry(ctx, bpf_get_attach_cookie(ctx));
+	return 0;
 }
 
 SEC("fexit")

@@ -25,7 +25,8 @@ struct StackRow {
 
 class RowBuilder {
  public:
-  explicit RowBuilder(const FormatContext& ctx) : ctx_(ctx) {}
+  // levels: a row each at least (inlined frames add more).
+  RowBuilder(const FormatContext& ctx, size_t levels) : ctx_(ctx) { rows_.reserve(levels); }
 
   void add(const MergedFrame& level) {
     if (!level.has_frame) {
@@ -95,11 +96,14 @@ std::vector<StackRow> user_rows(const Session& s, const FormatContext& ctx) {
 }  // namespace
 
 std::string format_stack(const Session& s, const FormatContext& ctx) {
-  RowBuilder builder(ctx);
-  for (const MergedFrame& level : merge_stack(s, ctx)) builder.add(level);
+  std::vector<MergedFrame> levels = merge_stack(s, ctx);
+  RowBuilder builder(ctx, levels.size());
+  for (const MergedFrame& level : levels) builder.add(level);
   std::vector<StackRow> rows = builder.take();
   StackWidths widths = measure(rows);
   std::string out;
+  constexpr size_t kRowBytes = 80;  // a typical rendered row, so the text grows once or twice
+  out.reserve(rows.size() * kRowBytes);
   for (const StackRow& row : rows) out += render(row, widths);
   std::vector<StackRow> user = user_rows(s, ctx);
   widths.symbol = measure(user).symbol;

@@ -16,9 +16,11 @@ size_t session_bytes(const Session& s) {
          s.trace.capacity() * sizeof(TraceRecord);
 }
 
+size_t group_bytes(const RepeatGroup& g) { return sizeof(RepeatGroup) + g.tasks.capacity() * sizeof(RepeatTask); }
+
 size_t item_bytes(const std::variant<Session, RepeatGroup>& item) {
   if (const Session* s = std::get_if<Session>(&item)) return session_bytes(*s);
-  return sizeof(RepeatGroup) + std::get<RepeatGroup>(item).tasks.capacity() * sizeof(RepeatTask);
+  return group_bytes(std::get<RepeatGroup>(item));
 }
 
 // A backlog goes out in writes of about this size; a caught-up printer writes at once.
@@ -48,23 +50,26 @@ SessionPrinter::~SessionPrinter() { stop_thread(Clock::now() + kAbandonGrace); }
 
 bool SessionPrinter::push(Session&& s) {
   size_t bytes = session_bytes(s);
-  {
-    std::lock_guard lock(mu_);
-    if (!queue_.empty() && queued_bytes_ + bytes > max_queued_bytes_) return false;
-    queued_bytes_ += bytes;
-    queue_.push_back(std::move(s));
-  }
-  wake_.notify_one();
+  std::unique_lock lock(mu_);
+  if (!queue_.empty() && queued_bytes_ + bytes > max_queued_bytes_) return false;
+  enqueue(std::move(s), bytes, lock);
   return true;
 }
 
 void SessionPrinter::push(RepeatGroup&& g) {
-  {
-    std::lock_guard lock(mu_);
-    queued_bytes_ += sizeof(RepeatGroup) + g.tasks.capacity() * sizeof(RepeatTask);
-    queue_.push_back(std::move(g));
-  }
-  wake_.notify_one();
+  std::unique_lock lock(mu_);
+  size_t bytes = group_bytes(g);
+  enqueue(std::move(g), bytes, lock);
+}
+
+// The printer sleeps only on an empty queue: a session queued behind others needs no wake-up,
+// which under a flood saves a futex call and a context switch per session.
+void SessionPrinter::enqueue(Item&& item, size_t bytes, std::unique_lock<std::mutex>& lock) {
+  bool was_empty = queue_.empty();
+  queued_bytes_ += bytes;
+  queue_.push_back(std::move(item));
+  lock.unlock();
+  if (was_empty) wake_.notify_one();
 }
 
 void SessionPrinter::finish(Clock::time_point deadline) {

@@ -62,6 +62,7 @@ class SessionPrinter {
 
   void run();
   Next next(Item& item);
+  void enqueue(Item&& item, size_t bytes, std::unique_lock<std::mutex>& lock);
   std::string format(const Item& item);
   void write(std::string&& text, const Item& item);
   void flush();
