@@ -87,6 +87,7 @@ mode() {
   grep -h -e 'WARNING' -e 'lost' /tmp/pc.err | head -3 | sed 's/^/  /'
 }
 
+loop_ns "$N" >/dev/null  # warm-up: the first loop of a boot runs cold
 printf '%-11s %8s %9s %7s %9s %7s %s\n' mode 'base ns' 'loop ns' ratio 'done ns' ratio \
   'sessions (full + counted)'
 mode default -e '*sys_bpf' $FUNCS
