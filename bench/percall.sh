@@ -74,6 +74,9 @@ mode() {
     fi
     sleep 0.2
   done
+  # Once ready, retsnoop still reads the rest of kallsyms in the background: under TCG that
+  # takes the other vCPU's time for a while, and the calling loop shares one host thread with it.
+  sleep 3
   t0=$(now_cs)
   ns=$(loop_ns "$N")
   last=$(wait_quiet)

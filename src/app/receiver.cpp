@@ -63,12 +63,14 @@ void Receiver::on_session(Session&& s) {
   note_short_user_stack(s);
   uint64_t id = s.id;
   bool has_repeats = s.repeats_counted;
-  bool printing = filter_.reports(s, funcs_);
-  if (!printing)
+  bool queued = false;
+  if (!filter_.reports(s, funcs_))
     ++filtered_;
-  else if (!(printing = printer_.push(std::move(s))))
+  else if (printer_.push(std::move(s)))
+    queued = true;
+  else
     ++queue_full_;
-  if (has_repeats && !printing) unprinted_firsts_.insert(id);
+  if (has_repeats && !queued) unprinted_firsts_.insert(id);
 }
 
 // The ring buffer is drained first: a group's first session must be queued before it.
