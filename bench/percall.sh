@@ -12,7 +12,7 @@
 #                entry function that never runs: no session is ever open
 #   *-F          the same with fentry/fexit (-F) instead of the kernel's default mechanism
 #
-# "base" is the untraced call, measured right before and after the mode (mean of the two);
+# "base" is the untraced call, measured right before and after the mode (ratios to their mean);
 # "loop" is the time per call inside the calling loop (simfail -t); "done" runs until retsnoop
 # has written its last line for the loop (the printer may lag behind a flood), so it also counts
 # the user-space work done after the loop ended. Sessions: printed in full + counted as repeats
@@ -82,18 +82,21 @@ mode() {
   last=$(wait_quiet)
   kill -INT "$pid"
   rc=0; wait "$pid" || rc=$?
-  BASE=$(awk -v a="$before" -v b="$(loop_ns $((N * 5)))" 'BEGIN { printf "%.0f", (a + b) / 2 }')
+  after=$(loop_ns $((N * 5)))
+  BASE=$(awk -v a="$before" -v b="$after" 'BEGIN { printf "%.0f", (a + b) / 2 }')
   full=$(grep -c '^[0-9].* TID/PID ' /tmp/pc.out)
   counted=$(awk '/^\.\.\. and [0-9]+ more identical/ { n += $3 } END { print n + 0 }' /tmp/pc.out)
   done_ns=$(awk -v cs=$((last - t0)) -v n="$N" 'BEGIN { printf "%.0f", cs * 1e7 / n }')
-  printf '%-11s %8.0f %9.0f %6sx %9s %6sx %7s + %6s of %s (exit %s)\n' "$name" "$BASE" "$ns" \
-    "$(ratio "$ns" "$BASE")" "$done_ns" "$(ratio "$done_ns" "$BASE")" "$full" "$counted" "$N" "$rc"
+  printf '%-11s %5.0f/%-5.0f %9.0f %6sx %9s %6sx %7s + %6s of %s (exit %s)\n' "$name" "$before" \
+    "$after" "$ns" "$(ratio "$ns" "$BASE")" "$done_ns" "$(ratio "$done_ns" "$BASE")" "$full" \
+    "$counted" "$N" "$rc"
   grep -h -e 'WARNING' -e 'lost' /tmp/pc.err | head -3 | sed 's/^/  /'
 }
 
 # Warm-up: the first seconds of a boot still run other work.
+sleep 5
 for _ in 1 2 3; do loop_ns "$N" >/dev/null; done
-printf '%-11s %8s %9s %7s %9s %7s %s\n' mode 'base ns' 'loop ns' ratio 'done ns' ratio \
+printf '%-11s %11s %9s %7s %9s %7s %s\n' mode 'base ns' 'loop ns' ratio 'done ns' ratio \
   'sessions (full + counted)'
 mode default -e '*sys_bpf' $FUNCS
 mode aggregated -C stacks.repeats=count -e '*sys_bpf' $FUNCS
