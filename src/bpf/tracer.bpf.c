@@ -354,9 +354,9 @@ static __always_inline void capture_stacks(void *ctx, struct session *s, int ste
 
 /*
  * Parts never wake the consumer: their session's header follows. A header wakes it only once a
- * batch worth waking for has piled up; user space polls every few milliseconds anyway (see
+ * batch worth waking for has piled up; user space polls every 100 ms anyway (see
  * RingbufReader), so a lone session waits no longer than that. A wake-up per record costs an
- * irq_work and a scheduler round trip each, about as much as the rest of the record.
+ * irq_work each and, whenever the consumer was asleep, a scheduler round trip.
  */
 #define RS_WAKEUP_FRACTION 64 /* of the ring buffer: 128 KiB of the default 8 MiB */
 
