@@ -2,6 +2,9 @@
 // flood of failing syscalls this is what decides whether the consumer keeps up with the kernel.
 #include <benchmark/benchmark.h>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <cstring>
 #include <string>
 #include <vector>
@@ -96,6 +99,44 @@ void BM_AssembleOnly(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_AssembleOnly);
+
+// Symbolization alone (kallsyms, no DWARF: what the test VMs use): the four kernel frames of
+// the session above.
+void BM_SymbolizeKsym(benchmark::State& state) {
+  Kallsyms ksyms = Kallsyms::parse_text(synthetic_kallsyms());
+  KsymSymbolizer symbolizer(ksyms);
+  const uint64_t addrs[] = {kBase + 20 * 0x100 + 0x38, kBase + 10 * 0x100 + 0x1a,
+                            kBase + 5 * 0x100 + 0x35, kBase + 1 * 0x100 + 0x63};
+  for (auto _ : state)
+    for (uint64_t addr : addrs) benchmark::DoNotOptimize(symbolizer.symbolize(addr, true));
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_SymbolizeKsym);
+
+// The write to the output: one write() per session (a terminal), or the batch the printer
+// collects within its flush interval (a file or pipe), here 64 sessions' text per write(). Into a
+// memory file, so that no disk is measured.
+void write_sessions(benchmark::State& state, size_t per_write) {
+  int fd = memfd_create("pipeline_bench", MFD_CLOEXEC);
+  const std::string text(244, 'x');  // a formatted session, as BM_AssembleAndFormat makes it
+  std::string batch;
+  for (auto _ : state) {
+    batch += text;
+    if (batch.size() >= per_write * text.size()) {
+      if (write(fd, batch.data(), batch.size()) < 0) state.SkipWithError("write failed");
+      batch.clear();
+      if (lseek(fd, 0, SEEK_SET) < 0) state.SkipWithError("lseek failed");
+    }
+  }
+  state.SetItemsProcessed(state.iterations());
+  close(fd);
+}
+
+void BM_WritePerSession(benchmark::State& state) { write_sessions(state, 1); }
+BENCHMARK(BM_WritePerSession);
+
+void BM_WriteBatched(benchmark::State& state) { write_sessions(state, 64); }
+BENCHMARK(BM_WriteBatched);
 
 }  // namespace
 }  // namespace retsnoop

@@ -5,11 +5,14 @@
 
 #include <chrono>
 #include <functional>
+#include <optional>
+#include <unordered_set>
 
 #include "output/loss_report.h"
 #include "output/output_sink.h"
 #include "filter/session_filter.h"
 #include "output/session_printer.h"
+#include "app/repeat_collector.h"
 #include "app/stop_signal.h"
 #include "attach/tracer_object.h"
 #include "events/ringbuf_reader.h"
@@ -27,9 +30,12 @@ class Receiver {
  public:
   // format runs on the printer thread only, which writes to out.
   // on_process (-U) learns each process's first session as soon as it starts.
+  // format_repeats, given with -C stacks.repeats=count, prints the repeats BPF counted after
+  // the session they repeat, collected at least every second; on the printer thread too.
   Receiver(TracerObject& obj, const FuncTable& funcs, const SessionFilter& filter,
            SessionPrinter::Format format, OutputSink& out,
-           RingbufReader::ProcessHandler on_process = {});
+           RingbufReader::ProcessHandler on_process = {},
+           SessionPrinter::RepeatFormat format_repeats = {});
 
   // Activates the tracer, says "Receiving data..." and receives until a stop is requested or
   // the output fails. Then it deactivates the tracer and gives the printer a short grace
@@ -47,6 +53,7 @@ class Receiver {
 
   void on_session(Session&& s);
   void drain();
+  void collect_repeats(bool all);
   void note_short_user_stack(const Session& s);
   void report_live();
   SessionCounts counts() const;
@@ -60,6 +67,11 @@ class Receiver {
   RingbufReader reader_;
   uint64_t filtered_ = 0;
   uint64_t queue_full_ = 0;
+  std::optional<RepeatCollector> repeats_;
+  // Sessions with repeats to come that were not printed: their repeats are not printed either.
+  std::unordered_set<uint64_t> unprinted_firsts_;
+  uint64_t repeats_unprinted_ = 0;
+  Clock::time_point last_repeats_at_;
   bool short_user_stack_noted_ = false;
   SessionCounts last_live_;
   Clock::time_point last_live_at_;

@@ -85,6 +85,10 @@ TracerConfig tracer_config(const Options& o, AttachKind kind, const ProbeTable& 
   c.arg_limits = o.arg_limits;
   c.ringbuf_size = o.ringbuf_size;
   c.sessions_size = o.sessions_size;
+  c.count_repeats = o.count_repeats;
+  // Collecting repeats walks a BPF map twice a second, and every walk ends in a failing bpf()
+  // call: traced, retsnoop would report itself for as long as it runs.
+  if (o.count_repeats) c.deny_pids.push_back(getpid());
   return c;
 }
 
@@ -326,9 +330,12 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
   int64_t clock_offset = mono_to_real_ns();
   SessionFilter filter{ErrorFilter(in.opts.allow_errors, in.opts.deny_errors),
                        RetvalFilter(in.opts.allow_retvals, in.opts.deny_retvals)};
+  SessionPrinter::RepeatFormat format_repeats;
+  if (in.opts.count_repeats)
+    format_repeats = [&](const RepeatGroup& g) { return report.format_repeats(g, clock_offset); };
   Receiver receiver(
       *obj, in.funcs, filter, [&](const Session& s) { return report.format(s, ctx, clock_offset); },
-      out, std::move(on_process));
+      out, std::move(on_process), std::move(format_repeats));
   if (in.command && !res.interrupted) start_command(*in.command, *obj, stop, user_symbols.get());
   std::function<bool()> command_exited;
   if (in.command) command_exited = [&] { return in.command->exit_status().has_value(); };
@@ -352,7 +359,7 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
   print_status(out, report.finish());
   std::fputs(final_loss_report(counts).c_str(), stderr);
   if (log_enabled(LOG_INFO)) std::fputs(session_summary(counts).c_str(), stderr);
-  return finish_status(cause, stop, out, counts.lost(), in.command);
+  return finish_status(cause, stop, out, counts.lost() + counts.counted_lost(), in.command);
 }
 
 }  // namespace retsnoop

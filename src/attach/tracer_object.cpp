@@ -125,6 +125,7 @@ void TracerObject::configure(const TracerConfig& cfg, size_t nr_funcs) {
   ro->has_comm_allow = !cfg.allow_comms.empty();
   ro->follow_command = cfg.follow_command;
   ro->capture_ustack = cfg.capture_ustack;
+  ro->count_repeats = cfg.count_repeats;
 
   resize_map(skel_->maps.rb, cfg.ringbuf_size);
   create_sessions_map(skel_->maps.sessions, cfg.sessions_size);
@@ -133,6 +134,9 @@ void TracerObject::configure(const TracerConfig& cfg, size_t nr_funcs) {
   resize_map(skel_->maps.pid_filter, filter_entries(cfg.allow_pids, cfg.deny_pids));
   resize_map(skel_->maps.comm_filter, filter_entries(cfg.allow_comms, cfg.deny_comms));
   configure_args(cfg);
+  // Distinct failures per interval (two intervals live at a time); beyond it they print in full.
+  constexpr uint32_t kRepeatEntries = 4096;
+  resize_map(skel_->maps.repeats, cfg.count_repeats ? kRepeatEntries : 1);
 
   // Only the programs of the chosen mechanism are loaded: a kernel without multi-kprobe or
   // session support would reject the others, and trampoline programs need a target.
@@ -292,6 +296,12 @@ void TracerObject::watch_execs() {
 void TracerObject::activate() { __atomic_store_n(&skel_->bss->ready, true, __ATOMIC_RELEASE); }
 
 void TracerObject::deactivate() { __atomic_store_n(&skel_->bss->ready, false, __ATOMIC_RELEASE); }
+
+int TracerObject::repeats_fd() const { return bpf_map__fd(skel_->maps.repeats); }
+
+void TracerObject::set_repeat_interval(uint64_t interval) {
+  __atomic_store_n(&skel_->bss->repeat_interval, interval, __ATOMIC_RELEASE);
+}
 
 rs_stats TracerObject::stats() const {
   rs_stats s;

@@ -44,6 +44,7 @@ struct TracerConfig {
   bool follow_command = false;  // command mode: trace only what follow() names, and its children
   uint32_t ringbuf_size = 8u << 20;
   uint32_t sessions_size = 4096;
+  bool count_repeats = false;  // -C stacks.repeats=count
 };
 
 class TracerObject {
@@ -83,6 +84,10 @@ class TracerObject {
   void activate();
   void deactivate();
   rs_stats stats() const;
+  // -C stacks.repeats=count: the repeats map (struct rs_repeat_key), and the interval that
+  // sessions ending from now on count in.
+  int repeats_fd() const;
+  void set_repeat_interval(uint64_t interval);
 
  private:
   void configure(const TracerConfig& cfg, size_t nr_funcs);

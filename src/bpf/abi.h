@@ -101,6 +101,7 @@ enum rs_session_flags {
 	RS_SESS_PART_LOST = 1u << 3,   /* a part record did not fit in the ring buffer */
 	RS_SESS_INTERIM = 1u << 4,     /* -I: a failing chain about to be lost, sent mid-session */
 	RS_SESS_USTACK_ERR = 1u << 5,  /* -U: bpf_get_stack(BPF_F_USER_STACK) failed */
+	RS_SESS_REPEAT_FIRST = 1u << 6, /* -C stacks.repeats=count: later repeats are counted */
 };
 
 struct rs_session_rec {
@@ -246,6 +247,30 @@ struct rs_stats {
 	rs_u64 sessions_nomem;    /* session map full */
 	rs_u64 sessions_broken;   /* exit without matching entry (missed probe) */
 	rs_u64 depth_overflow;    /* calls deeper than RS_MAX_DEPTH */
+	rs_u64 sessions_counted;  /* -C stacks.repeats=count: counted in repeats, not sent */
+};
+
+/*
+ * -C stacks.repeats=count: the repeats map. Keyed by the session's repeat key (repeat_key.h) and
+ * the interval it ended in: user space advances repeat_interval and collects (and deletes) the
+ * entries of intervals no program can still be updating.
+ */
+#define RS_REPEAT_TASKS 8 /* distinct TID/PID pairs kept per entry */
+
+struct rs_repeat_key {
+	rs_u64 hash;
+	rs_u64 interval;
+};
+
+struct rs_repeat {
+	rs_u64 first_id; /* session id of the occurrence sent in full */
+	rs_u64 count;    /* later occurrences, counted instead of sent */
+	rs_u64 first_ns; /* end of the first and the last counted one (CLOCK_MONOTONIC) */
+	rs_u64 last_ns;
+	rs_u32 task_cnt; /* TID/PID pairs in tids/pids; more tasks than fit are not named */
+	rs_u32 pad;
+	rs_u32 tids[RS_REPEAT_TASKS];
+	rs_u32 pids[RS_REPEAT_TASKS];
 };
 
 #endif /* RETSNOOP_BPF_ABI_H */

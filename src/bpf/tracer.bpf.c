@@ -16,6 +16,7 @@
 #include "chain.h"
 #include "result_kind.h"
 #include "lbr_keep.h"
+#include "repeat_key.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
@@ -29,9 +30,12 @@ const volatile bool has_pid_allow = false;   /* -p given */
 const volatile bool has_comm_allow = false;  /* -n given */
 const volatile bool follow_command = false;  /* command mode: only command_pids are traced */
 const volatile bool capture_ustack = false;  /* -U */
+const volatile bool count_repeats = false;   /* -C stacks.repeats=count */
 
 /* Flipped by user space once every probe is attached: until then handlers do nothing. */
 bool ready = false;
+/* -C stacks.repeats=count: advanced by user space; see struct rs_repeat_key. */
+__u64 repeat_interval = 0;
 __u64 session_counter = 0;
 struct rs_stats stats = {};
 
@@ -156,6 +160,13 @@ struct {
 	__type(value, __u8);
 } procs_seen SEC(".maps");
 
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1); /* resized by user space when counting repeats */
+	__type(key, struct rs_repeat_key);
+	__type(value, struct rs_repeat);
+} repeats SEC(".maps");
+
 /* Idle tasks share TID 0 on every CPU: key them per CPU instead. */
 static __always_inline __u64 session_key(__u32 tid)
 {
@@ -248,7 +259,7 @@ static __always_inline bool call_rec_fits(void)
 /* Sends one -T record of the session; seq numbers every record sent or lost. */
 static __always_inline void emit_trace_rec(struct session *s, void *rec, __u64 size)
 {
-	if (!call_rec_fits() || bpf_ringbuf_output(&rb, rec, size, 0))
+	if (!call_rec_fits() || bpf_ringbuf_output(&rb, rec, size, BPF_RB_NO_WAKEUP))
 		s->trace_lost++;
 	else
 		s->trace_cnt++;
@@ -278,6 +289,10 @@ static __always_inline void emit_call_rec(struct session *s, __u32 id, __u32 dep
 
 static __always_inline void report_interim(struct session *s, __u64 now);
 
+/*
+ * Returns 1 when the call is outside any session, so its return has nothing to do: a kprobe
+ * session program (rs_ksession) then skips it. Every other program returns 0.
+ */
 static __always_inline int handle_entry(void *ctx, __u32 id)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
@@ -292,10 +307,10 @@ static __always_inline int handle_entry(void *ctx, __u32 id)
 	if (!s) {
 		desc = bpf_map_lookup_elem(&func_descs, &id);
 		if (!desc || !(desc->flags & RS_FUNC_ENTRY))
-			return 0;
+			return 1;
 		s = session_open(key, pid_tgid, now);
 		if (!s)
-			return 0;
+			return 1;
 	}
 
 	if (interim_stacks && rs_chain_entry_replaces_failure(&s->chain))
@@ -349,6 +364,22 @@ static __always_inline void capture_stacks(void *ctx, struct session *s, int ste
 	s->rec.ustack_cnt = n > 0 ? n / sizeof(s->ustack[0]) : 0;
 }
 
+/*
+ * Parts never wake the consumer: their session's header follows. A header wakes it only once a
+ * batch worth waking for has piled up; user space polls every 100 ms anyway (see
+ * RingbufReader), so a lone session waits no longer than that. A wake-up per record costs an
+ * irq_work each and, whenever the consumer was asleep, a scheduler round trip.
+ */
+#define RS_WAKEUP_FRACTION 64 /* of the ring buffer: 128 KiB of the default 8 MiB */
+
+static __always_inline __u64 header_wakeup(void)
+{
+	__u64 batch = bpf_ringbuf_query(&rb, BPF_RB_RING_SIZE) / RS_WAKEUP_FRACTION;
+
+	return bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA) >= batch ? BPF_RB_FORCE_WAKEUP :
+								    BPF_RB_NO_WAKEUP;
+}
+
 static __always_inline bool output_part(struct rs_part_hdr *hdr, __u32 type, __u32 cnt,
 					__u32 max_cnt, __u32 elem_size, __u64 session_id)
 {
@@ -357,7 +388,7 @@ static __always_inline bool output_part(struct rs_part_hdr *hdr, __u32 type, __u
 	hdr->type = type;
 	hdr->cnt = cnt;
 	hdr->session_id = session_id;
-	return bpf_ringbuf_output(&rb, hdr, sizeof(*hdr) + cnt * elem_size, 0) == 0;
+	return bpf_ringbuf_output(&rb, hdr, sizeof(*hdr) + cnt * elem_size, BPF_RB_NO_WAKEUP) == 0;
 }
 
 /*
@@ -398,7 +429,7 @@ static __always_inline void session_report(struct session *s, __u64 id, __u32 fl
 				  sizeof(struct rs_lbr_entry), id);
 	if (!ok)
 		s->rec.flags |= RS_SESS_PART_LOST;
-	if (bpf_ringbuf_output(&rb, &s->rec, sizeof(s->rec), 0))
+	if (bpf_ringbuf_output(&rb, &s->rec, sizeof(s->rec), header_wakeup()))
 		__sync_fetch_and_add(&stats.sessions_dropped, 1);
 }
 
@@ -420,7 +451,7 @@ static __always_inline void session_discard(struct session *s)
 	s->rec.type = RS_REC_SESSION;
 	s->rec.session_id = s->id;
 	s->rec.flags = RS_SESS_DISCARD;
-	bpf_ringbuf_output(&rb, &s->rec, sizeof(s->rec), 0);
+	bpf_ringbuf_output(&rb, &s->rec, sizeof(s->rec), BPF_RB_NO_WAKEUP);
 }
 
 static __always_inline bool session_reportable(struct session *s)
@@ -430,12 +461,65 @@ static __always_inline bool session_reportable(struct session *s)
 	return s->chain.frames[0].dur_ns >= min_duration_ns;
 }
 
+/* Names the task in a repeats entry unless it is named already or the entry is full. */
+static __always_inline void repeat_add_task(struct rs_repeat *r, __u32 tid, __u32 pid)
+{
+	__u32 cnt = r->task_cnt;
+
+	for (__u32 i = 0; i < RS_REPEAT_TASKS; i++) {
+		if (i >= cnt)
+			break;
+		if (r->tids[i] == tid)
+			return;
+	}
+	if (cnt >= RS_REPEAT_TASKS)
+		return;
+	r->tids[cnt] = tid;
+	r->pids[cnt] = pid;
+	r->task_cnt = cnt + 1;
+}
+
+/*
+ * -C stacks.repeats=count, for a session about to be reported: the first of its kind in this
+ * interval is sent in full (*flags gets RS_SESS_REPEAT_FIRST); a repeat is counted in its
+ * entry instead, and true says it needs no report. A full map sends sessions in full.
+ */
+static __always_inline bool repeat_counted(struct session *s, __u64 now, __u32 *flags)
+{
+	struct rs_repeat_key key = {
+		.hash = rs_repeat_key(&s->chain, s->kstack, s->rec.kstack_cnt),
+		.interval = repeat_interval,
+	};
+	struct rs_repeat first = { .first_id = s->id }, *r;
+
+	if (!count_repeats)
+		return false;
+	r = bpf_map_lookup_elem(&repeats, &key);
+	if (!r) {
+		if (!bpf_map_update_elem(&repeats, &key, &first, BPF_NOEXIST)) {
+			*flags |= RS_SESS_REPEAT_FIRST;
+			return false;
+		}
+		r = bpf_map_lookup_elem(&repeats, &key); /* another CPU inserted it first */
+		if (!r)
+			return false;
+	}
+	if (__sync_fetch_and_add(&r->count, 1) == 0)
+		r->first_ns = now;
+	r->last_ns = now;
+	repeat_add_task(r, s->rec.tid, s->rec.pid);
+	__sync_fetch_and_add(&stats.sessions_counted, 1);
+	return true;
+}
+
 static __always_inline void session_close(struct session *s, __u64 key, __u64 now)
 {
-	if (session_reportable(s))
-		session_report(s, s->id, 0, now);
-	else
+	__u32 flags = 0;
+
+	if (!session_reportable(s) || repeat_counted(s, now, &flags))
 		session_discard(s);
+	else
+		session_report(s, s->id, flags, now);
 	bpf_map_delete_elem(&sessions, &key);
 }
 
@@ -443,19 +527,23 @@ static __always_inline void session_close(struct session *s, __u64 key, __u64 no
 static __always_inline int handle_exit(void *ctx, __u32 id, __s64 res, const struct lbr_snap *lbr)
 {
 	__u64 key = session_key((__u32)bpf_get_current_pid_tgid());
-	__u64 now = bpf_ktime_get_ns();
 	struct rs_func_desc *desc;
 	struct session *s;
 	bool failed;
+	__u64 now;
 	int steps;
 	__u32 d;
 
 	if (!ready)
 		return 0;
+	/* Outside a session (most returns of non-entry functions) one lookup is all it costs. */
 	s = bpf_map_lookup_elem(&sessions, &key);
-	desc = bpf_map_lookup_elem(&func_descs, &id);
-	if (!s || !desc)
+	if (!s)
 		return 0;
+	desc = bpf_map_lookup_elem(&func_descs, &id);
+	if (!desc)
+		return 0;
+	now = bpf_ktime_get_ns();
 	/*
 	 * -x/-X and the return-value filters are not applied here: they judge the whole reported
 	 * stack in user space and must not change which failure is the deepest one.
@@ -532,7 +620,8 @@ int rs_probe_rawtp(void *ctx)
 SEC("kprobe")
 int rs_kentry(struct pt_regs *ctx)
 {
-	return handle_entry(ctx, bpf_get_attach_cookie(ctx));
+	handle_entry(ctx, bpf_get_attach_cookie(ctx));
+	return 0;
 }
 
 SEC("kretprobe")
@@ -561,7 +650,9 @@ int rs_keventry(struct pt_regs *ctx)
 {
 	__s64 id = func_id_of_ip(ctx);
 
-	return id < 0 ? 0 : handle_entry(ctx, id);
+	if (id >= 0)
+		handle_entry(ctx, id);
+	return 0;
 }
 
 SEC("kretprobe")
@@ -578,7 +669,8 @@ int rs_kevexit(struct pt_regs *ctx)
 SEC("kprobe.multi")
 int rs_kmentry(struct pt_regs *ctx)
 {
-	return handle_entry(ctx, bpf_get_attach_cookie(ctx));
+	handle_entry(ctx, bpf_get_attach_cookie(ctx));
+	return 0;
 }
 
 SEC("kretprobe.multi")
@@ -606,8 +698,8 @@ int rs_ksession(struct pt_regs *ctx)
 		lbr_snapshot(&lbr);
 		return handle_exit(ctx, bpf_get_attach_cookie(ctx), PT_REGS_RC(ctx), &lbr);
 	}
-	handle_entry(ctx, bpf_get_attach_cookie(ctx));
-	return 0; /* 0: run again at return */
+	/* 0: run again at return; 1: outside any session, the return has nothing to do. */
+	return handle_entry(ctx, bpf_get_attach_cookie(ctx));
 }
 
 /*
@@ -617,7 +709,8 @@ int rs_ksession(struct pt_regs *ctx)
 SEC("fentry")
 int rs_fentry(void *ctx)
 {
-	return handle_entry(ctx, bpf_get_attach_cookie(ctx));
+	handle_entry(ctx, bpf_get_attach_cookie(ctx));
+	return 0;
 }
 
 SEC("fexit")

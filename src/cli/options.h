@@ -77,6 +77,7 @@ struct Options {
   bool stacks_emit_addrs = false;
   bool stacks_unfiltered = false;
   bool stacks_dec_offs = false;
+  bool count_repeats = false;  // stacks.repeats=count: repeated failures counted in BPF
   uint32_t summary_interval_s = 0;  // with --summary: also report every N seconds; 0: at exit only
   ArgLimits arg_limits;             // args.max-*-size, args.capture-raw-ptrs
   ArgFmtMode arg_fmt_mode = ArgFmtMode::Compact;

@@ -89,7 +89,10 @@ std::string show_symbolize(std::optional<SymbLevel> level) {
   return level ? symbolize_level_name(*level) : "inlines when a vmlinux with DWARF is found, else none";
 }
 
+std::string repeats_values() { return "print (every session in full) or count"; }
+
 const std::vector<std::string> kBoolWords = {"yes", "no"};
+const std::vector<std::string> kRepeatsWords = {"print", "count"};
 const std::vector<std::string> kSymbolizeWords = {"none", "lines", "inlines"};
 const std::vector<std::string> kFmtModeWords = {"compact", "multiline", "verbose"};
 
@@ -125,6 +128,12 @@ const Setting kSettings[] = {
     {"stacks.dec-offs", bool_values, "Print function offsets in decimal instead of hex.",
      [](Options& o, std::string_view v) { o.stacks_dec_offs = parse_bool(v); },
      [](const Options& o) { return show_bool(o.stacks_dec_offs); }, kBoolWords},
+    {"stacks.repeats", repeats_values,
+     "count: a failing session with the same call chain, results and kernel stack as one printed "
+     "in the same half second is counted in BPF instead of sent; each printed one is followed by "
+     "a '... and N more identical sessions' line within a second.",
+     [](Options& o, std::string_view v) { o.count_repeats = parse_repeats(v); },
+     [](const Options& o) { return std::string(o.count_repeats ? "count" : "print"); }, kRepeatsWords},
     {"fmt.lbr-max-count", int_values, "Print at most this many of the most relevant LBR records.",
      [](Options& o, std::string_view v) { o.lbr_max_count = parse_positive(v, INT_MAX); },
      [](const Options& o) { return o.lbr_max_count ? std::to_string(o.lbr_max_count) : "all"; }},

@@ -132,4 +132,10 @@ uint64_t parse_byte_size(std::string_view text) {
   return value << shift;
 }
 
+bool parse_repeats(std::string_view value) {
+  if (same_word(value, "count")) return true;
+  if (same_word(value, "print")) return false;
+  throw InvalidValue("expected print or count");
+}
+
 }  // namespace retsnoop

@@ -48,4 +48,7 @@ const char* arg_fmt_mode_name(ArgFmtMode mode);
 // Bytes with an optional K, M or G suffix (binary units).
 uint64_t parse_byte_size(std::string_view text);
 
+// stacks.repeats: true for "count" (repeats counted in BPF), false for "print".
+bool parse_repeats(std::string_view value);
+
 }  // namespace retsnoop

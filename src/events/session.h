@@ -52,6 +52,7 @@ struct Session {
   uint64_t end_ns = 0;
   bool is_error = false;
   bool interim = false;  // -I: a failing chain reported before the session ended
+  bool repeats_counted = false;  // -C stacks.repeats=count: its repeats follow as a RepeatGroup
   bool kstack_failed = false;
   std::vector<StackCall> calls;   // reported chain plus stitched levels
   std::vector<uint64_t> kstack;   // outermost frame first

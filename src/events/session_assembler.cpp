@@ -193,6 +193,7 @@ std::optional<Session> SessionAssembler::finish(const rs_session_rec& rec) {
   s.end_ns = rec.end_ns;
   s.is_error = rec.flags & RS_SESS_ERROR;
   s.interim = rec.flags & RS_SESS_INTERIM;
+  s.repeats_counted = rec.flags & RS_SESS_REPEAT_FIRST;
   s.kstack_failed = rec.flags & RS_SESS_KSTACK_ERR;
   s.ustack_failed = rec.flags & RS_SESS_USTACK_ERR;
   s.calls = stack_calls(parts.frames, parts.saved, rec.running);

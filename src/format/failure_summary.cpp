@@ -5,20 +5,21 @@
 
 namespace retsnoop {
 
-void FailureSummary::add(const StackSignature& sig, int64_t seen_ns) {
+void FailureSummary::add(const StackSignature& sig, int64_t first_ns, int64_t last_ns, uint64_t count) {
   std::string fp = stack_fingerprint(sig);
   auto [it, inserted] = entries_.try_emplace(fp);
   SummaryEntry& e = it->second;
   if (inserted) {
     e.fingerprint = fp;
     e.signature = sig;
-    e.first_seen_ns = e.last_seen_ns = seen_ns;
+    e.first_seen_ns = first_ns;
+    e.last_seen_ns = last_ns;
   }
   // Sessions reach the printer in ring buffer order, not strictly in time order.
-  e.first_seen_ns = std::min(e.first_seen_ns, seen_ns);
-  e.last_seen_ns = std::max(e.last_seen_ns, seen_ns);
-  ++e.count;
-  ++sessions_;
+  e.first_seen_ns = std::min(e.first_seen_ns, first_ns);
+  e.last_seen_ns = std::max(e.last_seen_ns, last_ns);
+  e.count += count;
+  sessions_ += count;
 }
 
 std::vector<SummaryEntry> FailureSummary::by_count() const {

@@ -22,7 +22,9 @@ struct SummaryEntry {
 
 class FailureSummary {
  public:
-  void add(const StackSignature& sig, int64_t seen_ns);
+  void add(const StackSignature& sig, int64_t seen_ns) { add(sig, seen_ns, seen_ns, 1); }
+  // count sessions with the same stack, seen from first_ns to last_ns (-C stacks.repeats=count).
+  void add(const StackSignature& sig, int64_t first_ns, int64_t last_ns, uint64_t count);
   // Most frequent first; ties by first seen, then by fingerprint, so the order is stable.
   std::vector<SummaryEntry> by_count() const;
   uint64_t sessions() const { return sessions_; }

@@ -8,10 +8,12 @@ namespace {
 
 std::vector<MergedFrame> kernel_frames(const Session& s, const FormatContext& ctx) {
   std::vector<MergedFrame> frames;
+  frames.reserve(s.kstack.size());  // formatting allocates per session: a flood feels each one
   for (uint64_t addr : s.kstack)
     frames.push_back({.has_frame = true, .addr = addr, .sym = ctx.symbolizer.symbolize(addr, true)});
   if (ctx.opts.unfiltered_stacks) return frames;
   std::vector<MergedFrame> kept;
+  kept.reserve(frames.size());
   for (size_t i = 0; i < frames.size(); ++i) {
     bool call_site = i + 1 < frames.size() && is_fentry_call_site(frames[i].sym, frames[i + 1].sym);
     if (!call_site && !is_tracing_frame(frames[i].sym)) kept.push_back(std::move(frames[i]));
@@ -35,6 +37,7 @@ void add_frameless(std::vector<MergedFrame>& out, std::vector<const StackCall*>&
 std::vector<MergedFrame> merge_stack(const Session& s, const FormatContext& ctx) {
   std::vector<MergedFrame> frames = kernel_frames(s, ctx);
   std::vector<MergedFrame> out;
+  out.reserve(frames.size() + s.calls.size());
   std::vector<const StackCall*> frameless;
   size_t next = 0;
   for (const StackCall& call : s.calls) {

@@ -27,7 +27,10 @@ struct StackRow {
 
 class RowBuilder {
  public:
-  RowBuilder(const Session& s, const FormatContext& ctx) : s_(s), ctx_(ctx) {}
+  // levels: a row each at least (inlined frames add more).
+  RowBuilder(const Session& s, const FormatContext& ctx, size_t levels) : s_(s), ctx_(ctx) {
+    rows_.reserve(levels);
+  }
 
   void add(const MergedFrame& level) {
     if (!level.has_frame) {
@@ -102,11 +105,14 @@ std::vector<StackRow> user_rows(const Session& s, const FormatContext& ctx) {
 }  // namespace
 
 std::string format_stack(const Session& s, const FormatContext& ctx) {
-  RowBuilder builder(s, ctx);
-  for (const MergedFrame& level : merge_stack(s, ctx)) builder.add(level);
+  std::vector<MergedFrame> levels = merge_stack(s, ctx);
+  RowBuilder builder(s, ctx, levels.size());
+  for (const MergedFrame& level : levels) builder.add(level);
   std::vector<StackRow> rows = builder.take();
   StackWidths widths = measure(rows);
   std::string out;
+  constexpr size_t kRowBytes = 80;  // a typical rendered row, so the text grows once or twice
+  out.reserve(rows.size() * kRowBytes);
   for (const StackRow& row : rows) out += render(row, widths);
   std::vector<StackRow> user = user_rows(s, ctx);
   widths.symbol = measure(user).symbol;

@@ -27,9 +27,25 @@ uint64_t pending_at_stop(const SessionCounts& c) {
   return in_ring + queued;
 }
 
+// Every failing session is either reported or counted as a repeat of a reported one.
+std::string repeats_account(const SessionCounts& c) {
+  std::string out = "Repeats: " + sessions(c.counted) + " counted as repeats of reported ones (" +
+                    std::to_string(c.reported) + " reported + " + std::to_string(c.counted) +
+                    " counted = " + std::to_string(c.reported + c.counted) + "); " +
+                    std::to_string(c.counted_printed) + " printed as counts";
+  if (c.counted_unprinted)
+    out += ", " + std::to_string(c.counted_unprinted) + " not printed with the sessions they repeat";
+  if (c.counted_lost()) out += ", " + std::to_string(c.counted_lost()) + " not printed before the stop";
+  return out + ".\n";
+}
+
 }  // namespace
 
 uint64_t SessionCounts::lost() const { return minus(reported, printed + filtered); }
+
+uint64_t SessionCounts::counted_lost() const {
+  return minus(counted, counted_printed + counted_unprinted);
+}
 
 std::string live_loss_line(const SessionCounts& before, const SessionCounts& now) {
   std::vector<std::string> parts;
@@ -51,6 +67,8 @@ std::string final_loss_report(const SessionCounts& c) {
   if (!lost.empty())
     out += "Lost " + std::to_string(c.lost()) + " of " + sessions(c.reported) + ": " + join(lost, ", ") +
            ".\n";
+  if (c.counted)
+    out += repeats_account(c);
   if (c.incomplete)
     out += sessions(c.incomplete) +
            " printed incomplete: some of their records did not fit in the BPF ring buffer.\n";

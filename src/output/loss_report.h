@@ -24,9 +24,17 @@ struct SessionCounts {
   uint64_t depth_overflow = 0;  // BPF: calls deeper than the session records
   uint64_t malformed = 0;       // records that did not decode
   uint64_t orphaned = 0;        // session parts whose header never came
+  // -C stacks.repeats=count: failing sessions BPF counted as repeats of a reported one instead
+  // of reporting them. Each ends in exactly one of: printed (as a count after the session it
+  // repeats), unprinted with that session (filtered or not queued), or still waiting at stop.
+  uint64_t counted = 0;
+  uint64_t counted_printed = 0;
+  uint64_t counted_unprinted = 0;
 
   // Sessions BPF reported that never made it to stdout (filtered ones are not lost).
   uint64_t lost() const;
+  // Counted repeats whose count was not printed when printing stopped.
+  uint64_t counted_lost() const;
 };
 
 // The warning for losses that happened between two snapshots; empty when there were none.

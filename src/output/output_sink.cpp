@@ -32,7 +32,7 @@ constexpr auto kInterruptPeriod = std::chrono::milliseconds(2);
 
 }  // namespace
 
-OutputSink::OutputSink(int fd) : fd_(fd) { install_interrupt_handler(); }
+OutputSink::OutputSink(int fd) : fd_(fd), interactive_(isatty(fd) == 1) { install_interrupt_handler(); }
 
 void OutputSink::fail(int err) {
   int none = 0;

@@ -32,11 +32,14 @@ class OutputSink {
   bool failed();
   // Why the output failed: "Broken pipe", "No space left on device", ...; empty when it has not.
   std::string failure() const;
+  // A terminal: someone reads along, so text goes out a line at a time rather than in batches.
+  bool interactive() const { return interactive_; }
 
  private:
   void fail(int err);
 
   int fd_;
+  bool interactive_;
   std::atomic<int> error_{0};
   std::atomic<bool> abandoned_{false};
   std::mutex writer_mu_;  // guards writer_ and writing_

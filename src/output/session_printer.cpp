@@ -16,6 +16,13 @@ size_t session_bytes(const Session& s) {
          s.trace.capacity() * sizeof(TraceRecord);
 }
 
+size_t group_bytes(const RepeatGroup& g) { return sizeof(RepeatGroup) + g.tasks.capacity() * sizeof(RepeatTask); }
+
+size_t item_bytes(const std::variant<Session, RepeatGroup>& item) {
+  if (const Session* s = std::get_if<Session>(&item)) return session_bytes(*s);
+  return group_bytes(std::get<RepeatGroup>(item));
+}
+
 // A backlog goes out in writes of about this size; a caught-up printer writes at once.
 constexpr size_t kWriteChunk = 64 << 10;
 // After the stop deadline, how long a session being formatted or written may take before its
@@ -24,8 +31,13 @@ constexpr auto kAbandonGrace = std::chrono::milliseconds(300);
 
 }  // namespace
 
-SessionPrinter::SessionPrinter(Format format, OutputSink& out, size_t max_queued_bytes)
-    : format_(std::move(format)), out_(out), max_queued_bytes_(max_queued_bytes) {
+SessionPrinter::SessionPrinter(Format format, OutputSink& out, size_t max_queued_bytes,
+                               Clock::duration flush_interval, RepeatFormat format_repeats)
+    : format_(std::move(format)),
+      format_repeats_(std::move(format_repeats)),
+      out_(out),
+      max_queued_bytes_(max_queued_bytes),
+      flush_interval_(flush_interval) {
   try {
     thread_ = std::thread([this] { run(); });
   } catch (const std::system_error& e) {
@@ -38,14 +50,26 @@ SessionPrinter::~SessionPrinter() { stop_thread(Clock::now() + kAbandonGrace); }
 
 bool SessionPrinter::push(Session&& s) {
   size_t bytes = session_bytes(s);
-  {
-    std::lock_guard lock(mu_);
-    if (!queue_.empty() && queued_bytes_ + bytes > max_queued_bytes_) return false;
-    queued_bytes_ += bytes;
-    queue_.push_back(std::move(s));
-  }
-  wake_.notify_one();
+  std::unique_lock lock(mu_);
+  if (!queue_.empty() && queued_bytes_ + bytes > max_queued_bytes_) return false;
+  enqueue(std::move(s), bytes, lock);
   return true;
+}
+
+void SessionPrinter::push(RepeatGroup&& g) {
+  std::unique_lock lock(mu_);
+  size_t bytes = group_bytes(g);
+  enqueue(std::move(g), bytes, lock);
+}
+
+// The printer sleeps only on an empty queue: a session queued behind others needs no wake-up,
+// which under a flood saves a futex call and a context switch per session.
+void SessionPrinter::enqueue(Item&& item, size_t bytes, std::unique_lock<std::mutex>& lock) {
+  bool was_empty = queue_.empty();
+  queued_bytes_ += bytes;
+  queue_.push_back(std::move(item));
+  lock.unlock();
+  if (was_empty) wake_.notify_one();
 }
 
 void SessionPrinter::finish(Clock::time_point deadline) {
@@ -77,8 +101,13 @@ void SessionPrinter::stop_thread(Clock::time_point abandon_at) {
 // it goes to finish(), on the thread that detaches.
 void SessionPrinter::run() {
   try {
-    Session s;
-    while (next(s)) write(format_(s));
+    Item item;
+    for (Next n; (n = next(item)) != Next::Stop;) {
+      if (n == Next::Item)
+        write(format(item), item);
+      else
+        flush();
+    }
     flush();
   } catch (...) {
     error_ = std::current_exception();
@@ -90,39 +119,59 @@ void SessionPrinter::run() {
   exited_.notify_all();
 }
 
-// False when the thread should stop: abandoned, draining with nothing left, or the output
-// failed (whatever is queued can no longer be printed).
-bool SessionPrinter::next(Session& s) {
+// Stop when the thread should stop: abandoned, draining with nothing left, or the output
+// failed (whatever is queued can no longer be printed). FlushDue when the buffered text has
+// waited its flush interval with no session arriving.
+SessionPrinter::Next SessionPrinter::next(Item& item) {
   std::unique_lock lock(mu_);
-  wake_.wait(lock, [&] { return abandon_ || draining_ || !queue_.empty(); });
-  if (abandon_ || queue_.empty() || out_.failed()) return false;
-  s = std::move(queue_.front());
+  auto ready = [&] { return abandon_ || draining_ || !queue_.empty(); };
+  if (pending_.empty())
+    wake_.wait(lock, ready);
+  else if (!wake_.wait_until(lock, flush_at_, ready))
+    return Next::FlushDue;
+  if (abandon_ || queue_.empty() || out_.failed()) return Next::Stop;
+  item = std::move(queue_.front());
   queue_.pop_front();
-  queued_bytes_ -= session_bytes(s);
-  return true;
+  queued_bytes_ -= item_bytes(item);
+  return Next::Item;
 }
 
-// A backlog goes out in large writes; once the queue is empty, what was printed shows at
-// once, on a terminal or through a pipe alike.
-void SessionPrinter::write(std::string&& text) {
-  if (pending_.empty())
+std::string SessionPrinter::format(const Item& item) {
+  if (const Session* s = std::get_if<Session>(&item)) return format_(*s);
+  return format_repeats_ ? format_repeats_(std::get<RepeatGroup>(item)) : "";
+}
+
+// A backlog goes out in large writes. Caught up, a terminal gets each session at once; a file
+// or pipe gets what piled up within the flush interval in one write, which under a flood of
+// sessions saves a system call per session.
+void SessionPrinter::write(std::string&& text, const Item& item) {
+  if (pending_.empty()) {
     pending_ = std::move(text);
-  else
+    flush_at_ = Clock::now() + flush_interval_;
+  } else {
     pending_ += text;
-  ++pending_sessions_;
+  }
+  if (const RepeatGroup* g = std::get_if<RepeatGroup>(&item))
+    pending_repeats_ += g->count;
+  else
+    ++pending_sessions_;
   bool caught_up;
   {
     std::lock_guard lock(mu_);
     caught_up = queue_.empty();
   }
-  if (caught_up || pending_.size() >= kWriteChunk) flush();
+  if (pending_.size() >= kWriteChunk || Clock::now() >= flush_at_ || (caught_up && out_.interactive()))
+    flush();
 }
 
 // Sessions count as printed once their text is written whole.
 void SessionPrinter::flush() {
-  if (out_.write(pending_)) printed_.fetch_add(pending_sessions_, std::memory_order_relaxed);
+  if (out_.write(pending_)) {
+    printed_.fetch_add(pending_sessions_, std::memory_order_relaxed);
+    repeats_printed_.fetch_add(pending_repeats_, std::memory_order_relaxed);
+  }
   pending_.clear();
-  pending_sessions_ = 0;
+  pending_sessions_ = pending_repeats_ = 0;
 }
 
 }  // namespace retsnoop

@@ -13,21 +13,29 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <variant>
 
-#include "output/output_sink.h"
+#include "events/repeat_group.h"
 #include "events/session.h"
+#include "output/output_sink.h"
 
 namespace retsnoop {
 
 class SessionPrinter {
  public:
   using Format = std::function<std::string(const Session&)>;
+  using RepeatFormat = std::function<std::string(const RepeatGroup&)>;
   using Clock = std::chrono::steady_clock;
 
-  // format runs on the printer thread only (the symbolizer behind it is not thread-safe).
-  // Sessions beyond max_queued_bytes of backlog are refused. Throws UserError when the thread
-  // cannot be started.
-  SessionPrinter(Format format, OutputSink& out, size_t max_queued_bytes);
+  // Longest a printed session waits in the printer's buffer when the output is not a terminal.
+  static constexpr auto kFlushInterval = std::chrono::milliseconds(50);
+
+  // format and format_repeats run on the printer thread only (the symbolizer behind them is
+  // not thread-safe). Sessions beyond max_queued_bytes of backlog are refused. Output that is
+  // not a terminal is written in batches, each at most flush_interval after its first session
+  // was formatted. Throws UserError when the thread cannot be started.
+  SessionPrinter(Format format, OutputSink& out, size_t max_queued_bytes,
+                 Clock::duration flush_interval = kFlushInterval, RepeatFormat format_repeats = {});
   // Abandons whatever is still queued.
   ~SessionPrinter();
   SessionPrinter(const SessionPrinter&) = delete;
@@ -35,37 +43,52 @@ class SessionPrinter {
 
   // Queues s; false, leaving s alone, when the backlog is full.
   bool push(Session&& s);
+  // Queues the repeats of a session queued before; they are never refused (they are small, and
+  // refusing them would lose every session they count).
+  void push(RepeatGroup&& g);
   // Keeps printing until the queue is empty or deadline passes, then stops the thread; what is
   // still queued stays unprinted. A thread still blocked writing shortly after the deadline (a
   // reader that stopped reading) has its write abandoned, and so has the output.
   void finish(Clock::time_point deadline);
   uint64_t printed() const { return printed_.load(std::memory_order_relaxed); }
+  // Repeats of printed sessions whose count was printed.
+  uint64_t repeats_printed() const { return repeats_printed_.load(std::memory_order_relaxed); }
   // True once formatting threw: the printer stopped, and finish() rethrows the exception.
   bool failed() const { return failed_.load(); }
 
  private:
+  enum class Next { Item, FlushDue, Stop };
+  using Item = std::variant<Session, RepeatGroup>;
+
   void run();
-  bool next(Session& s);
-  void write(std::string&& text);
+  Next next(Item& item);
+  void enqueue(Item&& item, size_t bytes, std::unique_lock<std::mutex>& lock);
+  std::string format(const Item& item);
+  void write(std::string&& text, const Item& item);
   void flush();
   void stop_thread(Clock::time_point abandon_at);
 
   Format format_;
+  RepeatFormat format_repeats_;
   OutputSink& out_;
   std::string pending_;  // formatted text not written yet (printer thread only)
   uint64_t pending_sessions_ = 0;  // sessions in pending_
+  uint64_t pending_repeats_ = 0;   // repeats counted by the RepeatGroup lines in pending_
+  Clock::time_point flush_at_;     // when pending_ must be written at the latest
   size_t max_queued_bytes_;
+  Clock::duration flush_interval_;
 
   std::mutex mu_;
   std::condition_variable wake_;     // printer: work arrived or stop
   std::condition_variable drained_;  // finish(): the queue ran empty
-  std::deque<Session> queue_;
+  std::deque<Item> queue_;
   size_t queued_bytes_ = 0;
   bool draining_ = false;  // finish() called: exit once the queue is empty
   bool abandon_ = false;   // exit after the session being printed
   bool done_ = false;      // the thread has printed its last session
   std::condition_variable exited_;  // stop_thread(): done_ turned true
   std::atomic<uint64_t> printed_{0};
+  std::atomic<uint64_t> repeats_printed_{0};
   std::exception_ptr error_;  // set by the printer thread before done_
   std::atomic<bool> failed_{false};
   std::thread thread_;

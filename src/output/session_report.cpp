@@ -2,6 +2,7 @@
 
 #include "format/folded_view.h"
 #include "format/json_view.h"
+#include "format/repeat_view.h"
 #include "format/session_view.h"
 #include "format/stack_fingerprint.h"
 #include "format/summary_view.h"
@@ -24,9 +25,28 @@ std::string SessionReport::format(const Session& s, const FormatContext& ctx,
   std::string text = json_ ? format_session_json(s, ctx, mono_to_real_ns)
                            : format_session(s, ctx, mono_to_real_ns);
   if (trace_file_ && !s.trace.empty()) trace_file_->add(s, ctx.funcs);
-  // Only failures: with -S the successful sessions are printed, not summarized.
-  if (aggregate_ && s.is_error)
-    failures_.add(stack_signature(s, ctx), int64_t(s.end_ns) + mono_to_real_ns);
+  bool summarized = aggregate_ && s.is_error;  // with -S successes are printed, not summarized
+  if (summarized || s.repeats_counted) {
+    StackSignature sig = stack_signature(s, ctx);
+    if (summarized) failures_.add(sig, int64_t(s.end_ns) + mono_to_real_ns);
+    if (s.repeats_counted) repeated_.emplace(s.id, std::move(sig));
+  }
+  return text + periodic_summary();
+}
+
+// BPF counts a repeat only once the session it repeats was sent, and user space queues that
+// session before collecting the repeats: it has always been formatted by now.
+std::string SessionReport::format_repeats(const RepeatGroup& g, int64_t mono_to_real_ns) {
+  auto it = repeated_.find(g.first_id);
+  if (it == repeated_.end()) return "";
+  StackSignature sig = std::move(it->second);
+  repeated_.erase(it);
+  if (!g.count) return "";
+  std::string fp = stack_fingerprint(sig);
+  if (aggregate_)
+    failures_.add(sig, int64_t(g.first_ns) + mono_to_real_ns, int64_t(g.last_ns) + mono_to_real_ns, g.count);
+  std::string text = json_ ? retsnoop::format_repeats_json(g, fp, mono_to_real_ns)
+                           : retsnoop::format_repeats(g, fp, mono_to_real_ns);
   return text + periodic_summary();
 }
 

@@ -6,8 +6,10 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <unordered_map>
 
 #include "discovery/host_identity.h"
+#include "events/repeat_group.h"
 #include "format/failure_summary.h"
 #include "format/format_options.h"
 #include "output/trace_event_file.h"
@@ -32,6 +34,9 @@ class SessionReport {
   // Printer thread only. With -C summary.interval, a session arriving after the interval ran
   // out is followed by the summary so far.
   std::string format(const Session& s, const FormatContext& ctx, int64_t mono_to_real_ns);
+  // Printer thread only: the repeats of a session format() had (-C stacks.repeats=count), under
+  // its fingerprint, and counted like it in the summary.
+  std::string format_repeats(const RepeatGroup& g, int64_t mono_to_real_ns);
   // Once the printer thread has stopped: completes the export files and returns the exit
   // summary (empty without --summary), for the caller to print like its other status lines.
   std::string finish();
@@ -49,6 +54,8 @@ class SessionReport {
   Clock::time_point next_summary_;
   HostIdentity host_;
   FailureSummary failures_;
+  // Formatted sessions whose repeats are still to come, by session id.
+  std::unordered_map<uint64_t, StackSignature> repeated_;
   std::optional<TraceEventFile> trace_file_;
   std::optional<OutputFile> folded_file_;
 };

@@ -34,11 +34,12 @@ awk 'BEGIN { for (i = 0; i < 49990; i++) printf "func_%05d\n", i
              print "do_sys_open"; print "do_sys_openat2"; print "do_sys_poll"
              print "mod_fn [mymod]"; print "do_sys_open" }' >"$tmp/funcs"
 
-expect "stacks.dec-offs= stacks.emit-addrs= stacks.symb-mode= stacks.unfiltered=" retsnoop -C stacks.
+expect "stacks.dec-offs= stacks.emit-addrs= stacks.repeats= stacks.symb-mode= stacks.unfiltered=" retsnoop -C stacks.
 expect "=no =yes" retsnoop -C stacks.unfiltered =
 expect "yes" retsnoop -C stacks.unfiltered = y
 expect "=inlines =lines =none" retsnoop --config stacks.symb-mode =
 expect "inlines" retsnoop -C stacks.symb-mode = i
+expect "=count =print" retsnoop -C stacks.repeats =
 expect "--entry" retsnoop --ent
 expect "bpf perf" retsnoop -c ""
 expect "EINVAL" retsnoop -x EINV

@@ -4,6 +4,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -22,6 +23,7 @@ struct Options {
   long repeat = 1;
   unsigned hold_sec = 0;
   bool quiet = false;
+  bool timing = false;
   const char* comm = nullptr;
   const char* then_exec = nullptr;
   std::vector<const char*> case_names;
@@ -29,7 +31,7 @@ struct Options {
 
 void print_usage(FILE* out) {
   std::fprintf(out,
-               "Usage: simfail [-q] [-n N] [--hold SEC] [--comm NAME] [--then-exec PROG] CASE...\n"
+               "Usage: simfail [-q] [-t] [-n N] [--hold SEC] [--comm NAME] [--then-exec PROG] CASE...\n"
                "       simfail --list\n"
                "  -n, --repeat N  run each case N times in a tight loop (default 1)\n"
                "      --hold SEC  keep the objects of the last run open SEC seconds\n"
@@ -37,6 +39,7 @@ void print_usage(FILE* out) {
                "      --then-exec PROG  then exec PROG (a simfail) with the same CASEs and\n"
                "                  --hold, in this process\n"
                "  -q, --quiet     print only cases that misbehaved\n"
+               "  -t, --timing    print each case's time per run in nanoseconds\n"
                "  -l, --list      list the cases\n");
 }
 
@@ -66,17 +69,19 @@ Options parse_options(int argc, char** argv) {
       {"comm", required_argument, nullptr, kOptComm},
       {"then-exec", required_argument, nullptr, kOptThenExec},
       {"quiet", no_argument, nullptr, 'q'},        {"list", no_argument, nullptr, 'l'},
+      {"timing", no_argument, nullptr, 't'},
       {"help", no_argument, nullptr, 'h'},         {nullptr, 0, nullptr, 0},
   };
   Options opts;
   int opt;
-  while ((opt = getopt_long(argc, argv, "n:qlh", long_opts, nullptr)) != -1) {
+  while ((opt = getopt_long(argc, argv, "n:qtlh", long_opts, nullptr)) != -1) {
     switch (opt) {
       case 'n': opts.repeat = parse_count(optarg, "--repeat", 1); break;
       case kOptHold: opts.hold_sec = static_cast<unsigned>(parse_count(optarg, "--hold", 0)); break;
       case kOptComm: opts.comm = optarg; break;
       case kOptThenExec: opts.then_exec = optarg; break;
       case 'q': opts.quiet = true; break;
+      case 't': opts.timing = true; break;
       case 'l': list_cases(); std::exit(0);
       case 'h': print_usage(stdout); std::exit(0);
       default: print_usage(stderr); std::exit(kExitUsage);
@@ -116,12 +121,21 @@ void report(const Case& c, const Outcome& out, long runs, const Options& opts) {
                runs_text.c_str());
 }
 
+// -t: the benchmarks' measure of a traced call, taken inside the loop so that process start-up
+// and exit stay out of it.
+void report_timing(const Case& c, std::chrono::steady_clock::time_point t0, long runs) {
+  auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0);
+  std::printf("%s: %.1f ns per run (%ld runs)\n", c.name, double(ns.count()) / runs, runs);
+}
+
 // Runs the case up to opts.repeat times, stopping at the first run that misbehaves.
 bool run_case(const Case& c, const Options& opts) {
+  auto t0 = std::chrono::steady_clock::now();
   for (long run = 1; run <= opts.repeat; ++run) {
     Objects objects;
     Outcome out = c.run(objects);
     if (behaved(c, out) && run < opts.repeat) continue;
+    if (opts.timing) report_timing(c, t0, run);
     report(c, out, run, opts);
     if (opts.hold_sec > 0) {
       std::printf("%s: holding its objects for %u s\n", c.name, opts.hold_sec);

@@ -53,5 +53,20 @@ TEST(LossReport, LiveLineSaysWhatChangedSinceTheLastOne) {
             "started (session map full)\n");
 }
 
+// -C stacks.repeats=count: 20 reported and printed, 19,980 counted; 19,900 of those printed as
+// counts, 30 with a first session filtered out, 50 still waiting at the stop.
+TEST(LossReport, CountedRepeatsAddUpToEveryFailure) {
+  SessionCounts c{.reported = 20, .received = 20, .printed = 20};
+  c.counted = 19980;
+  c.counted_printed = 19900;
+  c.counted_unprinted = 30;
+  EXPECT_EQ(c.lost(), 0u);
+  EXPECT_EQ(c.counted_lost(), 50u);
+  EXPECT_EQ(final_loss_report(c),
+            "Repeats: 19980 sessions counted as repeats of reported ones (20 reported + 19980 "
+            "counted = 20000); 19900 printed as counts, 30 not printed with the sessions they "
+            "repeat, 50 not printed before the stop.\n");
+}
+
 }  // namespace
 }  // namespace retsnoop

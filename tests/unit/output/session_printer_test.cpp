@@ -3,10 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include <future>
+#include <optional>
 
 namespace retsnoop {
 namespace {
@@ -54,6 +56,58 @@ class BlockedPrinter : public ::testing::Test {
     return id_line(s);
   };
 };
+
+// A pipe, as a reader like `retsnoop | grep` sees the output: what arrived within a wait.
+class PipeOutput {
+ public:
+  PipeOutput() {
+    EXPECT_EQ(pipe2(fds_, O_CLOEXEC), 0);
+    sink_.emplace(fds_[1]);
+  }
+  ~PipeOutput() {
+    close(fds_[0]);
+    close(fds_[1]);
+  }
+  OutputSink& get() { return *sink_; }
+  std::string read_within(std::chrono::milliseconds wait) {
+    pollfd p{fds_[0], POLLIN, 0};
+    if (poll(&p, 1, int(wait.count())) != 1) return "";
+    char buf[256];
+    ssize_t n = read(fds_[0], buf, sizeof(buf));
+    return n > 0 ? std::string(buf, size_t(n)) : "";
+  }
+
+ private:
+  int fds_[2] = {-1, -1};
+  std::optional<OutputSink> sink_;
+};
+
+TEST(SessionPrinter, PipeGetsASessionWithinTheFlushInterval) {
+  PipeOutput out;
+  constexpr auto kInterval = std::chrono::milliseconds(50);
+  SessionPrinter p(id_line, out.get(), 1 << 20, kInterval);
+  auto pushed = Clock::now();
+  ASSERT_TRUE(p.push(numbered(7)));
+  EXPECT_EQ(out.read_within(std::chrono::seconds(5)), "7\n");
+  // Scheduling slack on a loaded machine, but far below the 5 s the read would wait.
+  EXPECT_LT(Clock::now() - pushed, kInterval + std::chrono::seconds(1));
+  EXPECT_EQ(p.printed(), 1u);
+  p.finish(Clock::now() + std::chrono::seconds(10));
+}
+
+// Sessions batched for a pipe wait for their interval, and a stop (SIGINT, SIGTERM, the end of
+// a command all end in finish()) writes them before the printer exits.
+TEST(SessionPrinter, FinishWritesTheBatchStillWaiting) {
+  PipeOutput out;
+  SessionPrinter p(id_line, out.get(), 1 << 20, std::chrono::hours(1));
+  ASSERT_TRUE(p.push(numbered(1)));
+  ASSERT_TRUE(p.push(numbered(2)));
+  EXPECT_EQ(out.read_within(std::chrono::milliseconds(200)), "");
+  EXPECT_EQ(p.printed(), 0u);
+  p.finish(Clock::now() + std::chrono::seconds(10));
+  EXPECT_EQ(out.read_within(std::chrono::seconds(5)), "1\n2\n");
+  EXPECT_EQ(p.printed(), 2u);
+}
 
 TEST_F(BlockedPrinter, FullBacklogRefusesSessions) {
   SessionPrinter p(format_, out_.get(), 3 * sizeof(Session));

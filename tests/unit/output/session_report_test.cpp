@@ -47,6 +47,32 @@ TEST(SessionReport, SummaryAtExitCountsOnlyFailures) {
   EXPECT_EQ(out.find("\"final\":false"), std::string::npos) << "no interval, no periodic summary";
 }
 
+// -C stacks.repeats=count: the repeats line names the printed session's fingerprint, the one its
+// JSON carries, and the summary counts the repeats under it.
+TEST(SessionReport, RepeatsCountUnderTheFingerprintOfTheirSession) {
+  ExampleCase first = percpu_array_case();
+  first.session.repeats_counted = true;
+  SessionReport report({.json = true, .summary = true});
+  FormatContext ctx{first.funcs.table, first.symbolizer, FormatOptions{}, &report.host()};
+  json printed = json::parse(report.format(first.session, ctx, kMonoToRealNs));
+  RepeatGroup g{.first_id = first.session.id, .count = 41, .first_ns = first.session.end_ns,
+                .last_ns = first.session.end_ns + 1000, .tasks = {{7, 7}}};
+  json repeats = json::parse(report.format_repeats(g, kMonoToRealNs));
+  EXPECT_EQ(repeats["type"], "repeats");
+  EXPECT_EQ(repeats["count"], 41);
+  EXPECT_EQ(repeats["fingerprint"], printed["fingerprint"]);
+  json summary = json::parse(report.finish())["summary"];
+  EXPECT_EQ(summary["sessions"], 42);
+  EXPECT_EQ(summary["stacks"][0]["count"], 42);
+  EXPECT_EQ(summary["stacks"][0]["fingerprint"], printed["fingerprint"]);
+}
+
+// A group is printed once: its session's signature is not kept after it.
+TEST(SessionReport, RepeatsOfAnUnknownSessionPrintNothing) {
+  SessionReport report({});
+  EXPECT_EQ(report.format_repeats(RepeatGroup{.first_id = 9, .count = 3}, kMonoToRealNs), "");
+}
+
 TEST(SessionReport, NoSummaryWithoutTheOption) {
   ExampleCase failing = percpu_array_case();
   SessionReport report({});

@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# Where the time of a traced call goes, in one boot of the test VM (tests/e2e): the failing
+# bpf(BPF_MAP_CREATE) call of `simfail bpf-bad-map-max-entries-array`, untraced and under
+# retsnoop in several modes, each printed as a ratio to the untraced call of the same boot
+# (absolute times under QEMU/TCG are noise).
+#
+#   untraced     no retsnoop
+#   default      -e '*sys_bpf' -a 'array_map_alloc*', every session printed to a file
+#   aggregated   the same with -C stacks.repeats=count
+#   filtered     the same with -n of a comm that never runs: the session is refused in BPF
+#   non-entry    one function of the call, __sys_bpf, traced as a non-entry one (-a) under an
+#                entry function that never runs: no session is ever open
+#   *-F          the same with fentry/fexit (-F) instead of the kernel's default mechanism
+#
+# "base" is the untraced call, measured right before and after the mode (ratios to their mean);
+# "loop" is the time per call inside the calling loop (simfail -t); "done" runs until retsnoop
+# has written its last line for the loop (the printer may lag behind a flood), so it also counts
+# the user-space work done after the loop ended. Sessions: printed in full + counted as repeats
+# of a printed one, of the loop's calls.
+#
+# Usage: bench/percall.sh [--kernel 6.1|6.12] [--build DIR] [-n N]
+#   default: --kernel 6.12, --build <repo>/build, -n 20000 traced calls (5 times as many
+#   untraced). Env: VM_TIMEOUT (default 1800); RS_VM_ICOUNT (default 0, empty on 6.1): the
+#   guest clock counts instructions, 2^RS_VM_ICOUNT ns each, so that other work on the host
+#   does not skew the ratios; empty: host time.
+set -euo pipefail
+
+# shellcheck source=../tests/e2e/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../tests/e2e/lib.sh"
+
+usage() { sed -n '21,25s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2; exit 2; }
+
+# The guest half (busybox sh). Times are in centiseconds of /proc/uptime.
+guest_script() {
+  cat <<EOF
+#!/bin/sh
+N=$1
+EOF
+  cat <<'EOF'
+CASE=bpf-bad-map-max-entries-array
+FUNCS="-a array_map_alloc*"
+now_cs() { read -r up _ </proc/uptime; echo "${up%.*}${up#*.}"; }
+size() { wc -c </tmp/pc.out; }
+
+# ns per call of simfail -t.
+loop_ns() { simfail -q -t -n "$1" "$CASE" | awk '/ns per run/ { print $2 }'; }
+
+# Until the output has not grown for 1 s; echoes the uptime (cs) of its last growth.
+wait_quiet() {
+  prev=-1 last=$(now_cs) quiet=0
+  while [ "$quiet" -lt 10 ]; do
+    cur=$(size)
+    if [ "$cur" != "$prev" ]; then prev=$cur last=$(now_cs) quiet=0; else quiet=$((quiet + 1)); fi
+    sleep 0.1
+  done
+  echo "$last"
+}
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a / b }'; }
+
+# mode NAME RETSNOOP_ARGS... The untraced call is measured again around each mode, and the
+# mode's ratios are to the mean of the two: the host's load drifts during a boot.
+mode() {
+  name=$1
+  shift
+  before=$(loop_ns $((N * 5)))
+  rm -f /tmp/pc.out /tmp/pc.err
+  retsnoop "$@" >/tmp/pc.out 2>/tmp/pc.err &
+  pid=$!
+  until grep -q 'Receiving data' /tmp/pc.out 2>/dev/null; do
+    if ! kill -0 "$pid" 2>/dev/null; then
+      echo "$name: retsnoop did not start: $(head -1 /tmp/pc.err)"
+      return
+    fi
+    sleep 0.2
+  done
+  # Once ready, retsnoop still reads the rest of kallsyms in the background: under TCG that
+  # takes the other vCPU's time for a while, and the calling loop shares one host thread with it.
+  sleep 3
+  t0=$(now_cs)
+  ns=$(loop_ns "$N")
+  last=$(wait_quiet)
+  kill -INT "$pid"
+  rc=0; wait "$pid" || rc=$?
+  after=$(loop_ns $((N * 5)))
+  BASE=$(awk -v a="$before" -v b="$after" 'BEGIN { printf "%.0f", (a + b) / 2 }')
+  full=$(grep -c '^[0-9].* TID/PID ' /tmp/pc.out)
+  counted=$(awk '/^\.\.\. and [0-9]+ more identical/ { n += $3 } END { print n + 0 }' /tmp/pc.out)
+  done_ns=$(awk -v cs=$((last - t0)) -v n="$N" 'BEGIN { printf "%.0f", cs * 1e7 / n }')
+  printf '%-11s %5.0f/%-5.0f %9.0f %6sx %9s %6sx %7s + %6s of %s (exit %s)\n' "$name" "$before" \
+    "$after" "$ns" "$(ratio "$ns" "$BASE")" "$done_ns" "$(ratio "$done_ns" "$BASE")" "$full" \
+    "$counted" "$N" "$rc"
+  grep -h -e 'WARNING' -e 'lost' /tmp/pc.err | head -3 | sed 's/^/  /'
+}
+
+# Warm-up: the first seconds of a boot still run other work.
+sleep 5
+for _ in 1 2 3; do loop_ns "$N" >/dev/null; done
+printf '%-11s %11s %9s %7s %9s %7s %s\n' mode 'base ns' 'loop ns' ratio 'done ns' ratio \
+  'sessions (full + counted)'
+mode default -e '*sys_bpf' $FUNCS
+mode aggregated -C stacks.repeats=count -e '*sys_bpf' $FUNCS
+mode filtered -n no-such-comm -e '*sys_bpf' $FUNCS
+mode non-entry -e '*sys_vhangup' -a __sys_bpf
+# The same two with fentry/fexit (-F): a trampoline instead of ftrace's probe handlers.
+mode filtered-F -F -n no-such-comm -e '*sys_bpf' $FUNCS
+mode non-entry-F -F -e '*sys_vhangup' -a __sys_bpf
+EOF
+}
+
+main() {
+  local kver=6.12 build=${RETSNOOP_BUILD:-$REPO_DIR/build} n=20000 kdir work
+  while (($#)); do
+    case "$1" in
+      --kernel) kver=${2:?}; shift ;;
+      --build) build=${2:?}; shift ;;
+      -n) n=${2:?}; shift ;;
+      *) usage ;;
+    esac
+    shift
+  done
+  guest_binaries "$build"
+  kdir=$("$E2E_DIR/fetch-kernel.sh" "$kver")
+  work=$build/bench/percall-$kver
+  mkdir -p "$work"
+  guest_script "$n" >"$work/guest.sh"
+  # The 6.1 guest never gets to its script with an instruction-counted clock.
+  local icount=0
+  [[ $kver != 6.1 ]] || icount=
+  export RS_VM_ICOUNT=${RS_VM_ICOUNT-$icount}
+  echo "=== kernel $(cat "$kdir/kernel-version"): $n failing bpf() calls per traced mode"
+  boot_guest "$kdir" "$work" "$work/guest.sh" "${VM_TIMEOUT:-1800}" 2048
+}
+
+main "$@"
