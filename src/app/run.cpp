@@ -23,6 +23,8 @@
 #include "discovery/func_plan.h"
 #include "discovery/kallsyms.h"
 #include "discovery/plan_report.h"
+#include "discovery/kernel_btf.h"
+#include "discovery/probe_args_plan.h"
 #include "discovery/probe_plan.h"
 #include "discovery/vmlinux.h"
 #include "symbolize/dwarf_symbolizer.h"
@@ -106,6 +108,7 @@ struct Discovery {
   std::optional<LoadedVmlinux> vmlinux;
   FuncPlan plan;
   ProbeTable probes;
+  std::vector<FuncArgs> probe_args;  // -A: indexed like probes; empty without -A
 
   std::string report(int verbosity) const {
     return render_plan(plan, vmlinux ? vmlinux->image->path() : "", verbosity) +
@@ -127,7 +130,10 @@ Discovery discover(const Options& opts, Selection sel, AttachKind kind) {
   plan_opts.source_index = cu_index.get();
   plan_for_attach(plan_opts, kind);
   d.plan = timed("plan", [&] { return plan_functions(std::move(sel.globs), plan_opts, d.ksyms); });
-  if (opts.capture_args) report_arg_plans(d.plan.funcs, d.plan.args);
+  if (opts.capture_args) {
+    report_arg_plans(d.plan.funcs, d.plan.args);
+    d.probe_args = plan_probe_args(d.plan.btf->btf_of(""), d.probes);
+  }
   if (opts.success_stacks != SuccessStacks::Yes) {
     for (const auto& line : never_failing_entry_warnings(d.plan.funcs))
       logf(LOG_WARN, "%s", line.c_str());
@@ -188,7 +194,7 @@ int run(const Options& opts) {
   StopSignal stop;
   std::fflush(stdout);
   OutputSink out(STDOUT_FILENO);
-  return trace_loop({opts, d.plan.funcs, d.plan.args, d.probes, *symbolizer, d.ksyms, level, kind, features,
+  return trace_loop({opts, d.plan.funcs, d.plan.args, d.probes, d.probe_args, *symbolizer, d.ksyms, level, kind, features,
                      state_dir, run_lock, command ? &*command : nullptr},
                     stop, out);
 }

@@ -63,7 +63,8 @@ bool has_probe(const ProbeTable& probes, InjectKind kind) {
 }
 
 TracerConfig tracer_config(const Options& o, AttachKind kind, const ProbeTable& probes,
-                           const std::vector<FuncArgs>& arg_plans) {
+                           const std::vector<FuncArgs>& arg_plans,
+                           const std::vector<FuncArgs>& probe_arg_plans) {
   TracerConfig c;
   c.kind = kind;
   c.success_stacks = o.success_stacks == SuccessStacks::Yes;
@@ -82,6 +83,7 @@ TracerConfig tracer_config(const Options& o, AttachKind kind, const ProbeTable& 
   c.follow_command = !o.command.empty();
   c.capture_ustack = o.user_stacks;
   for (const FuncArgs& plan : arg_plans) c.func_args.push_back(plan.to_bpf());
+  for (const FuncArgs& plan : probe_arg_plans) c.probe_args.push_back(plan.to_bpf());
   c.arg_limits = o.arg_limits;
   c.ringbuf_size = o.ringbuf_size;
   c.sessions_size = o.sessions_size;
@@ -296,7 +298,7 @@ int finish_status(StopCause cause, const StopSignal& stop, const OutputSink& out
 
 int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
   SessionReport report(report_options(in.opts));
-  TracerConfig cfg = tracer_config(in.opts, in.kind, in.probes, in.arg_plans);
+  TracerConfig cfg = tracer_config(in.opts, in.kind, in.probes, in.arg_plans, in.probe_arg_plans);
   cfg.kprobe_session = in.features.has(Feature::KprobeSession);
   cfg.kprobe_events = in.kind == AttachKind::Kprobe && in.opts.kprobe_events && kprobe_events_usable(in.features);
   auto obj = timed("BPF object load", [&] { return std::make_unique<TracerObject>(cfg, in.funcs); });
@@ -324,7 +326,7 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
     };
   }
   ArgRenderOptions arg_opts = arg_render_options(in.opts, in.ksyms, ksyms_loaded);
-  ArgsContext args_ctx{in.arg_plans, arg_opts};
+  ArgsContext args_ctx{in.arg_plans, in.probe_arg_plans, arg_opts};
   FormatContext ctx{in.funcs,           symbolizer,        fopts, &report.host(), in.probes,
                     user_symbols.get(), in.opts.capture_args ? &args_ctx : nullptr};
   int64_t clock_offset = mono_to_real_ns();

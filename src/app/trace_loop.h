@@ -25,6 +25,7 @@ struct TraceLoopInputs {
   const FuncTable& funcs;
   const std::vector<FuncArgs>& arg_plans;  // -A: indexed like funcs; empty without -A
   const ProbeTable& probes;  // -J
+  const std::vector<FuncArgs>& probe_arg_plans;  // -A: indexed like probes; empty without -A
   Symbolizer& symbolizer;
   Kallsyms& ksyms;  // the symbolizer's; read to its end once attached, [bpf] symbols re-read
                     // after an fentry attach

@@ -100,7 +100,8 @@ TracerObject::TracerObject(const TracerConfig& cfg, const FuncTable& funcs)
     fill_func_descs(funcs);
     if (kprobe_events_) fill_func_ids(funcs);
     fill_filters(cfg);
-    fill_func_args(cfg.func_args);
+    fill_args(skel_->maps.func_args, cfg.func_args);
+    if (!cfg.probe_args.empty()) fill_args(skel_->maps.probe_args, cfg.probe_args);
     if (cfg.capture_ustack) watch_execs();
   } catch (...) {
     rs_tracer__destroy(skel_);
@@ -190,12 +191,14 @@ void TracerObject::configure_args(const TracerConfig& cfg) {
   if (cpus < 0) fail("can't count the possible CPUs", cpus);
   resize_map(skel_->maps.args_bufs, cpus);
   resize_map(skel_->maps.func_args, cfg.func_args.size());
+  if (!cfg.probe_args.empty()) resize_map(skel_->maps.probe_args, cfg.probe_args.size());
 }
 
-void TracerObject::fill_func_args(const std::vector<rs_func_args>& func_args) {
-  std::vector<uint32_t> ids(func_args.size());
+// Indexed by function or probe id.
+void TracerObject::fill_args(struct bpf_map* map, const std::vector<rs_func_args>& args) {
+  std::vector<uint32_t> ids(args.size());
   for (uint32_t id = 0; id < ids.size(); ++id) ids[id] = id;
-  update_all(skel_->maps.func_args, ids, func_args);
+  update_all(map, ids, args);
 }
 
 void TracerObject::fill_func_ids(const FuncTable& funcs) {

@@ -34,6 +34,7 @@ struct TracerConfig {
   uint64_t min_duration_ns = 0;
   // -A: what each function's entry captures, indexed by function id; empty: nothing captured.
   std::vector<rs_func_args> func_args;
+  std::vector<rs_func_args> probe_args;  // -A: the same for injected probes, by probe id
   ArgLimits arg_limits;
   std::vector<int> allow_pids, deny_pids;
   std::vector<std::string> allow_comms, deny_comms;
@@ -95,7 +96,7 @@ class TracerObject {
   void fill_func_ids(const FuncTable& funcs);
   void fill_filters(const TracerConfig& cfg);
   void configure_args(const TracerConfig& cfg);
-  void fill_func_args(const std::vector<rs_func_args>& func_args);
+  void fill_args(struct bpf_map* map, const std::vector<rs_func_args>& args);
   // -U: a process that execs is announced again (RS_REC_PROC) with its new memory map.
   void watch_execs();
 

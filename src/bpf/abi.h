@@ -224,9 +224,11 @@ struct rs_func_args {
  * One traced call's arguments, sent at its entry under the session's id, before that entry's
  * -T record. User space ties it to the stack frame or -T entry with the same call_seq.
  */
+#define RS_ARGS_PROBE (1u << 31) /* in func_id: a probe id, and call_seq its -T record's seq */
+
 struct rs_args_rec {
 	rs_u32 type; /* RS_REC_ARGS */
-	rs_u32 func_id;
+	rs_u32 func_id; /* or, with RS_ARGS_PROBE, an injected raw tracepoint's probe id */
 	rs_u64 session_id;
 	rs_u32 call_seq;  /* struct rs_frame's seq of this call */
 	rs_u32 data_len;  /* bytes in data[] */

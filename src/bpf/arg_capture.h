@@ -54,14 +54,28 @@ struct {
 	__type(value, struct rs_func_args);
 } func_args SEC(".maps");
 
+/* -J raw tracepoints: what each hit captures, indexed by probe id. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1); /* resized to the number of probes with -A */
+	__type(key, __u32);
+	__type(value, struct rs_func_args);
+} probe_args SEC(".maps");
+
 /*
  * fentry: bpf_get_func_arg() refuses, at run time, slots past the function's argument count;
- * they stay 0.
+ * they stay 0. A raw tracepoint's context is an array of its arguments; it is read with a
+ * helper, as the kernel refuses to attach a program that accesses the context directly past the
+ * tracepoint's argument count.
  */
-static __always_inline void read_arg_slots(void *ctx, __u64 *slots)
+static __always_inline void read_arg_slots(void *ctx, __u64 *slots, bool slot_array)
 {
 	int i;
 
+	if (slot_array) {
+		bpf_probe_read_kernel(slots, sizeof(__u64) * RS_MAX_ARG_SLOTS, ctx);
+		return;
+	}
 	if (!args_fentry_ctx) {
 		rs_read_reg_slots(ctx, slots);
 		return;
@@ -143,24 +157,26 @@ static __always_inline bool args_rec_fits(void *ringbuf, __u64 size)
 	return bpf_ringbuf_query(ringbuf, BPF_RB_AVAIL_DATA) + size <= limit;
 }
 
-/* Sends the arguments of call call_seq of session session_id; true when the record went out. */
-static __always_inline bool rs_capture_args(void *ctx, void *ringbuf, __u64 session_id,
-					    __u32 func_id, __u32 call_seq)
+/*
+ * Sends the arguments fa describes under session session_id: rec_id and seq go to the record's
+ * func_id and call_seq. True when the record went out.
+ */
+static __always_inline bool send_args(void *ctx, void *ringbuf, const struct rs_func_args *fa,
+				      __u64 session_id, __u32 rec_id, __u32 seq, bool slot_array)
 {
-	struct rs_func_args *fa = bpf_map_lookup_elem(&func_args, &func_id);
 	__u32 cpu = bpf_get_smp_processor_id();
 	struct args_buf *b = bpf_map_lookup_elem(&args_bufs, &cpu);
 	__u64 size;
 	__u32 i, len;
 
-	if (!fa || !b)
+	if (!b)
 		return false;
 	__builtin_memset(&b->rec, 0, sizeof(b->rec));
 	b->rec.type = RS_REC_ARGS;
-	b->rec.func_id = func_id;
+	b->rec.func_id = rec_id;
 	b->rec.session_id = session_id;
-	b->rec.call_seq = call_seq;
-	read_arg_slots(ctx, b->rec.slots);
+	b->rec.call_seq = seq;
+	read_arg_slots(ctx, b->rec.slots, slot_array);
 	b->end = 0;
 	for (i = 0; i < RS_MAX_ARG_SLOTS && i < fa->cnt; i++)
 		capture_one_arg(b, &fa->args[i], i);
@@ -173,6 +189,25 @@ static __always_inline bool rs_capture_args(void *ctx, void *ringbuf, __u64 sess
 		return false;
 	/* Like a session's other parts, it wakes no consumer: user space collects it with its session. */
 	return bpf_ringbuf_output(ringbuf, &b->rec, size, BPF_RB_NO_WAKEUP) == 0;
+}
+
+/* Sends the arguments of call call_seq of session session_id; true when the record went out. */
+static __always_inline bool rs_capture_args(void *ctx, void *ringbuf, __u64 session_id,
+					    __u32 func_id, __u32 call_seq)
+{
+	struct rs_func_args *fa = bpf_map_lookup_elem(&func_args, &func_id);
+
+	return fa && send_args(ctx, ringbuf, fa, session_id, func_id, call_seq, false);
+}
+
+/* Sends the arguments of a raw tracepoint hit, tied to its -T record seq; true when sent. */
+static __always_inline bool rs_capture_probe_args(void *ctx, void *ringbuf, __u64 session_id,
+						  __u32 probe_id, __u32 seq)
+{
+	struct rs_func_args *fa = bpf_map_lookup_elem(&probe_args, &probe_id);
+
+	return fa && fa->cnt &&
+	       send_args(ctx, ringbuf, fa, session_id, probe_id | RS_ARGS_PROBE, seq, true);
 }
 
 #endif /* RETSNOOP_BPF_ARG_CAPTURE_H */

@@ -164,7 +164,13 @@ bool SessionAssembler::add_args(const void* data, size_t size) {
       decode_args(rec, static_cast<const uint8_t*>(data) + sizeof(rec), size - sizeof(rec));
   if (!args) return false;
   newest_id_ = std::max(newest_id_, rec.session_id);
-  pending_[rec.session_id].args[rec.call_seq] = std::move(*args);
+  Parts& parts = pending_[rec.session_id];
+  if (rec.func_id & RS_ARGS_PROBE) {
+    args->func_id = rec.func_id & ~RS_ARGS_PROBE;
+    parts.probe_args[rec.call_seq] = std::move(*args);
+  } else {
+    parts.args[rec.call_seq] = std::move(*args);
+  }
   return true;
 }
 
@@ -179,7 +185,8 @@ std::optional<Session> SessionAssembler::finish(const rs_session_rec& rec) {
   if (rec.flags & RS_SESS_DISCARD) {
     ++stats_.discarded;
     logf(LOG_DEBUG, "session %llu: discarded, %zu -T and %zu -A records freed\n",
-         (unsigned long long)rec.session_id, parts.trace.size(), parts.args.size());
+         (unsigned long long)rec.session_id, parts.trace.size(),
+         parts.args.size() + parts.probe_args.size());
     return std::nullopt;
   }
 
@@ -206,10 +213,12 @@ std::optional<Session> SessionAssembler::finish(const rs_session_rec& rec) {
     if (const Parts* so_far = pending_parts(rec.trace_id)) {
       s.trace = so_far->trace;
       s.args = so_far->args;
+      s.probe_args = so_far->probe_args;
     }
   } else {
     s.trace = std::move(parts.trace);
     s.args = std::move(parts.args);
+    s.probe_args = std::move(parts.probe_args);
   }
   s.trace_lost = rec.trace_lost + (rec.trace_cnt > s.trace.size() ? rec.trace_cnt - s.trace.size() : 0);
   s.incomplete = parts_missing(rec, s, parts.frames.size(), parts.saved.size());

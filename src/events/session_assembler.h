@@ -37,6 +37,7 @@ class SessionAssembler {
     std::vector<rs_lbr_entry> lbr;
     std::vector<TraceRecord> trace;
     std::map<uint32_t, CapturedArgs> args;
+    std::map<uint32_t, CapturedArgs> probe_args;
   };
 
   bool add_part(const rs_part_hdr& hdr, const void* payload, size_t payload_size);

@@ -17,6 +17,7 @@ namespace retsnoop {
 // Borrowed, like FormatContext.
 struct ArgsContext {
   const std::vector<FuncArgs>& plans;  // indexed by function id
+  const std::vector<FuncArgs>& probe_plans;  // indexed by probe id
   const ArgRenderOptions& opts;
 };
 
@@ -27,5 +28,9 @@ std::vector<std::string> call_arg_lines(const Session& s, uint32_t call_seq,
 // The arguments of call call_seq as a JSON object; nullopt when not captured.
 std::optional<nlohmann::json> call_args_json(const Session& s, uint32_t call_seq,
                                              const ArgsContext* ctx);
+// The same for the probe hit whose -T record is seq.
+std::vector<std::string> probe_arg_lines(const Session& s, uint32_t seq, const ArgsContext* ctx);
+std::optional<nlohmann::json> probe_args_json(const Session& s, uint32_t seq,
+                                              const ArgsContext* ctx);
 
 }  // namespace retsnoop

@@ -106,19 +106,27 @@ class TraceTable {
   }
 
   void add_args(const TraceRecord& entry, bool inline_compact) {
+    place_args(call_arg_lines(s_, entry.call_seq, ctx_.args), name(entry), inline_compact);
+  }
+
+  // lines go next to the last row in compact mode when they are one and inline_compact allows,
+  // otherwise under it, lined up with label, the row's text after its indentation and marker.
+  void place_args(std::vector<std::string> lines, const std::string& label, bool inline_compact) {
     TraceRow& row = rows_.back();
-    row.args = call_arg_lines(s_, entry.call_seq, ctx_.args);
+    row.args = std::move(lines);
     if (inline_compact && ctx_.args && ctx_.args->opts.mode == ArgFmtMode::Compact &&
         row.args.size() == 1) {
       row.inline_args = std::move(row.args.front());
       row.args.clear();
     }
-    std::string arg_indent(display_width(row.func) - display_width(name(entry)), ' ');
+    std::string arg_indent(display_width(row.func) - display_width(label), ' ');
     for (std::string& line : row.args) line = arg_indent + line;
   }
 
   void add_probe(const TraceRecord& r) {
-    rows_.push_back({indent(level(r)) + "◎ " + probe_label_of(ctx_.probes, r.probe_id), "", ""});
+    std::string label = probe_label_of(ctx_.probes, r.probe_id);
+    rows_.push_back({indent(level(r)) + "◎ " + label, "", ""});
+    place_args(probe_arg_lines(s_, r.seq, ctx_.args), label, true);
   }
 
   void add_exit(const TraceRecord& r) {

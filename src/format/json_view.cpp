@@ -86,14 +86,16 @@ json call_record_json(const Session& s, const TraceRecord& r, const FormatContex
 }
 
 // kind and name as the spec writes them: "tp" and "sched:sched_process_exec".
-json probe_record_json(const TraceRecord& r, const ProbeTable& probes) {
-  const ProbeSpec* p = lookup_probe(probes, r.probe_id);
-  return {{"seq", r.seq},
-          {"depth", r.depth},
-          {"event", "probe"},
-          {"kind", p ? json(inject_kind_name(p->kind)) : json(nullptr)},
-          {"name", p ? json(probe_target(*p)) : json("[unknown probe]")},
-          {"ts_ns", r.ts_ns}};
+json probe_record_json(const Session& s, const TraceRecord& r, const FormatContext& ctx) {
+  const ProbeSpec* p = lookup_probe(ctx.probes, r.probe_id);
+  json j = {{"seq", r.seq},
+            {"depth", r.depth},
+            {"event", "probe"},
+            {"kind", p ? json(inject_kind_name(p->kind)) : json(nullptr)},
+            {"name", p ? json(probe_target(*p)) : json("[unknown probe]")},
+            {"ts_ns", r.ts_ns}};
+  if (std::optional<json> args = probe_args_json(s, r.seq, ctx.args)) j["args"] = std::move(*args);
+  return j;
 }
 
 // -U: innermost frame first, like the text view.
@@ -119,7 +121,7 @@ json user_stack_json(const Session& s, const FormatContext& ctx) {
 json trace_json(const Session& s, const FormatContext& ctx) {
   json trace = json::array();
   for (const TraceRecord& r : s.trace) {
-    trace.push_back(r.event == TraceEvent::Probe ? probe_record_json(r, ctx.probes)
+    trace.push_back(r.event == TraceEvent::Probe ? probe_record_json(s, r, ctx)
                                                  : call_record_json(s, r, ctx));
   }
   return trace;

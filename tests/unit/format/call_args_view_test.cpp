@@ -2,6 +2,7 @@
 // the rendered text simple ("arg0=0x..."); the renderer has tests of its own.
 #include <gtest/gtest.h>
 
+#include "discovery/probe_spec.h"
 #include "example_sessions.h"
 #include "format/call_args.h"
 #include "format/calltrace_view.h"
@@ -25,11 +26,13 @@ CapturedArgs raw_capture(uint32_t func_id, uint32_t seq, uint64_t arg0) {
 
 struct ArgsSetup {
   std::vector<FuncArgs> plans;
+  std::vector<FuncArgs> probe_plans;
   ArgRenderOptions opts;
-  ArgsContext ctx{plans, opts};
+  ArgsContext ctx{plans, probe_plans, opts};
 
   explicit ArgsSetup(const TestFuncs& funcs, ArgFmtMode mode = ArgFmtMode::Compact)
-      : plans(funcs.table.size(), raw_func_args("no BTF")) {
+      : plans(funcs.table.size(), raw_func_args("no BTF")),
+        probe_plans(2, raw_func_args("no BTF")) {
     opts.mode = mode;
   }
 };
@@ -137,6 +140,67 @@ TEST(CallArgsView, JsonOfACallAndOfUnknownOnes) {
   t.session.args[1].func_id = 99;                       // an id from a corrupt record
   EXPECT_FALSE(call_args_json(t.session, 1, &a.ctx));
   EXPECT_TRUE(call_arg_lines(t.session, 1, &a.ctx).empty());
+}
+
+}  // namespace
+}  // namespace retsnoop::test
+
+namespace retsnoop::test {
+namespace {
+
+// A raw tracepoint hit's arguments are tied to its -T record by seq, not to any call's.
+struct ProbeTraceSetup {
+  TestFuncs funcs;
+  Session session;
+  ProbeTable probes{parse_probe_spec("tp:sched:sched_process_exec"),
+                    parse_probe_spec("rawtp:sched_process_exec")};
+
+  ProbeTraceSetup() {
+    funcs.add("bprm_execve", RetKind::Int32);
+    TraceBuilder t(funcs);
+    t.enter("bprm_execve").probe(0).probe(1).leave(0, 5000);
+    session.trace = t.records();
+    session.trace[0].call_seq = 0;
+    session.probe_args[session.trace[2].seq] = raw_capture(1, session.trace[2].seq, 0xcc);
+  }
+
+  std::vector<std::string> rows(ArgFmtMode mode) {
+    ArgsSetup a(funcs, mode);
+    FakeSymbolizer unused("simple_obj.sym");
+    FormatOptions fopts{.calltrace = true};
+    return split_lines(format_calltrace(
+        session, {funcs.table, unused, fopts, nullptr, probes, nullptr, &a.ctx}));
+  }
+};
+
+TEST(CallArgsView, CompactProbeRowCarriesItsArguments) {
+  ProbeTraceSetup t;
+  std::vector<std::string> rows = t.rows(ArgFmtMode::Compact);
+  size_t tp = line_with(rows, "◎ tp:sched:sched_process_exec");
+  EXPECT_EQ(rows[tp].find("›"), std::string::npos);  // nothing captured for it
+  size_t raw = line_with(rows, "◎ rawtp:sched_process_exec");
+  EXPECT_NE(rows[raw].find("◎ rawtp:sched_process_exec  › arg0=0xcc arg1=0x0"), std::string::npos);
+}
+
+TEST(CallArgsView, MultilineProbeArgumentsLineUpWithItsLabel) {
+  ProbeTraceSetup t;
+  std::vector<std::string> rows = t.rows(ArgFmtMode::Multiline);
+  size_t raw = line_with(rows, "◎ rawtp:sched_process_exec");
+  ASSERT_LT(raw + 1, rows.size());
+  EXPECT_EQ(rows[raw + 1].find_first_not_of(' '), column_of(rows[raw], "rawtp:"));
+  EXPECT_NE(rows[raw + 1].find("› arg0 = 0xcc"), std::string::npos);
+}
+
+TEST(CallArgsView, ProbeJsonByRecordSeq) {
+  ProbeTraceSetup t;
+  ArgsSetup a(t.funcs);
+  uint32_t seq = t.session.trace[2].seq;
+  std::optional<nlohmann::json> j = probe_args_json(t.session, seq, &a.ctx);
+  ASSERT_TRUE(j);
+  EXPECT_EQ((*j)["arg0"], 0xcc);
+  EXPECT_FALSE(probe_args_json(t.session, t.session.trace[1].seq, &a.ctx));
+  EXPECT_FALSE(call_args_json(t.session, seq, &a.ctx));  // calls and probes do not mix
+  EXPECT_TRUE(probe_arg_lines(t.session, seq, nullptr).empty());
 }
 
 }  // namespace

@@ -1,0 +1,51 @@
+#include "discovery/probe_args_plan.h"
+
+#include <bpf/btf.h>
+
+#include <string>
+
+namespace retsnoop {
+
+namespace {
+
+FuncArgs no_args(std::string reason) {
+  FuncArgs out;
+  out.raw_reason = std::move(reason);
+  return out;
+}
+
+// The FUNC_PROTO a btf_trace_NAME typedef points to; 0 when it is not one.
+uint32_t raw_tp_proto(const struct btf* btf, std::string_view name) {
+  std::string type = "btf_trace_" + std::string(name);
+  int id = btf ? btf__find_by_name_kind(btf, type.c_str(), BTF_KIND_TYPEDEF) : -1;
+  if (id <= 0) return 0;
+  const struct btf_type* t = btf__type_by_id(btf, btf__type_by_id(btf, id)->type);
+  if (!t || !btf_is_ptr(t)) return 0;
+  uint32_t proto = t->type;
+  t = btf__type_by_id(btf, proto);
+  return t && btf_is_func_proto(t) && btf_vlen(t) > 0 ? proto : 0;
+}
+
+}  // namespace
+
+FuncArgs plan_raw_tp_args(const struct btf* vmlinux, std::string_view name) {
+  uint32_t proto = raw_tp_proto(vmlinux, name);
+  if (!proto) return no_args("no BTF prototype btf_trace_" + std::string(name));
+  FuncArgs plan = plan_func_args(vmlinux, proto);
+  if (!plan.raw_reason.empty()) return no_args(plan.raw_reason);
+  // The register plan counts the private data parameter; BPF's slot array starts after it.
+  plan.args.erase(plan.args.begin());
+  for (ArgInfo& a : plan.args) --a.spec.slot;
+  return plan;
+}
+
+std::vector<FuncArgs> plan_probe_args(const struct btf* vmlinux, const ProbeTable& probes) {
+  std::vector<FuncArgs> plans;
+  plans.reserve(probes.size());
+  for (const ProbeSpec& p : probes)
+    plans.push_back(p.kind == InjectKind::RawTracepoint ? plan_raw_tp_args(vmlinux, p.name)
+                                                        : FuncArgs{});
+  return plans;
+}
+
+}  // namespace retsnoop

@@ -1,0 +1,59 @@
+#include "discovery/probe_args_plan.h"
+
+#include <bpf/btf.h>
+#include <gtest/gtest.h>
+
+#include "synthetic_btf.h"
+
+namespace retsnoop {
+namespace {
+
+using test_support::SyntheticBtf;
+
+// The kernel's shape: typedef void (*btf_trace_NAME)(void *__data, ARGS...).
+class ProbeArgsPlan : public ::testing::Test {
+ protected:
+  SyntheticBtf b;
+  int i32 = b.int_type("int", 4, BTF_INT_SIGNED);
+  int task = b.structure("task_struct", 8, {{"pid", i32, 0}, {"tgid", i32, 32}});
+  int trace_proto = b.proto(0, {{"__data", b.ptr(0)}, {"p", b.ptr(task)}, {"old_pid", i32}});
+  int trace_type = b.typedef_of("btf_trace_sched_process_exec", b.ptr(trace_proto));
+};
+
+TEST_F(ProbeArgsPlan, RawTracepointArgumentsStartAtSlotZeroAfterThePrivateData) {
+  FuncArgs plan = plan_raw_tp_args(b.get(), "sched_process_exec");
+  EXPECT_TRUE(plan.raw_reason.empty());
+  EXPECT_EQ(plan.btf, b.get());
+  ASSERT_EQ(plan.args.size(), 2u);
+  EXPECT_EQ(plan.args[0].name, "p");
+  EXPECT_EQ(plan.args[0].spec.slot, 0);
+  EXPECT_EQ(plan.args[0].spec.kind, RS_ARG_PTR);
+  EXPECT_EQ(plan.args[0].spec.size, 8u);
+  EXPECT_EQ(plan.args[1].name, "old_pid");
+  EXPECT_EQ(plan.args[1].spec.slot, 1);
+  EXPECT_EQ(plan.args[1].spec.kind, RS_ARG_REG);
+  EXPECT_EQ(plan.to_bpf().cnt, 2u);
+}
+
+TEST_F(ProbeArgsPlan, MissingOrMalformedTypeCapturesNothing) {
+  FuncArgs missing = plan_raw_tp_args(b.get(), "no_such_tp");
+  EXPECT_TRUE(missing.args.empty());
+  EXPECT_EQ(missing.raw_reason, "no BTF prototype btf_trace_no_such_tp");
+  b.typedef_of("btf_trace_not_a_pointer", i32);
+  EXPECT_TRUE(plan_raw_tp_args(b.get(), "not_a_pointer").args.empty());
+  EXPECT_TRUE(plan_raw_tp_args(nullptr, "sched_process_exec").args.empty());
+}
+
+TEST_F(ProbeArgsPlan, OnlyRawTracepointsGetArguments) {
+  ProbeTable probes{parse_probe_spec("tp:sched:sched_process_exec"),
+                    parse_probe_spec("rawtp:sched_process_exec"),
+                    parse_probe_spec("kprobe:bprm_execve")};
+  std::vector<FuncArgs> plans = plan_probe_args(b.get(), probes);
+  ASSERT_EQ(plans.size(), 3u);
+  EXPECT_EQ(plans[0].to_bpf().cnt, 0u);
+  EXPECT_EQ(plans[1].args.size(), 2u);
+  EXPECT_EQ(plans[2].to_bpf().cnt, 0u);
+}
+
+}  // namespace
+}  // namespace retsnoop
