@@ -14,6 +14,19 @@ FuncArgs no_args(std::string reason) {
   return out;
 }
 
+// The kernel's prototype typedef has no parameter names; the __bpf_trace_NAME function that the
+// kernel generates for the tracepoint has the same parameters, named.
+uint32_t named_proto(const struct btf* btf, std::string_view name, uint32_t typedef_proto) {
+  std::string func = "__bpf_trace_" + std::string(name);
+  int id = btf__find_by_name_kind(btf, func.c_str(), BTF_KIND_FUNC);
+  if (id <= 0) return typedef_proto;
+  uint32_t proto = btf__type_by_id(btf, id)->type;
+  const struct btf_type* t = btf__type_by_id(btf, proto);
+  bool same = t && btf_is_func_proto(t) &&
+              btf_vlen(t) == btf_vlen(btf__type_by_id(btf, typedef_proto));
+  return same ? proto : typedef_proto;
+}
+
 // The FUNC_PROTO a btf_trace_NAME typedef points to; 0 when it is not one.
 uint32_t raw_tp_proto(const struct btf* btf, std::string_view name) {
   std::string type = "btf_trace_" + std::string(name);
@@ -23,7 +36,7 @@ uint32_t raw_tp_proto(const struct btf* btf, std::string_view name) {
   if (!t || !btf_is_ptr(t)) return 0;
   uint32_t proto = t->type;
   t = btf__type_by_id(btf, proto);
-  return t && btf_is_func_proto(t) && btf_vlen(t) > 0 ? proto : 0;
+  return t && btf_is_func_proto(t) && btf_vlen(t) > 0 ? named_proto(btf, name, proto) : 0;
 }
 
 }  // namespace
@@ -35,7 +48,11 @@ FuncArgs plan_raw_tp_args(const struct btf* vmlinux, std::string_view name) {
   if (!plan.raw_reason.empty()) return no_args(plan.raw_reason);
   // The register plan counts the private data parameter; BPF's slot array starts after it.
   plan.args.erase(plan.args.begin());
-  for (ArgInfo& a : plan.args) --a.spec.slot;
+  for (ArgInfo& a : plan.args) {
+    bool unnamed = a.name == "arg" + std::to_string(a.spec.slot);
+    --a.spec.slot;
+    if (unnamed) a.name = "arg" + std::to_string(a.spec.slot);
+  }
   return plan;
 }
 

@@ -35,6 +35,30 @@ TEST_F(ProbeArgsPlan, RawTracepointArgumentsStartAtSlotZeroAfterThePrivateData) 
   EXPECT_EQ(plan.to_bpf().cnt, 2u);
 }
 
+TEST_F(ProbeArgsPlan, UnnamedParametersAreNumberedFromTheFirstSlot) {
+  int unnamed = b.proto(0, {{nullptr, b.ptr(0)}, {nullptr, i32}, {nullptr, i32}});
+  b.typedef_of("btf_trace_anon", b.ptr(unnamed));
+  FuncArgs plan = plan_raw_tp_args(b.get(), "anon");
+  ASSERT_EQ(plan.args.size(), 2u);
+  EXPECT_EQ(plan.args[0].name, "arg0");
+  EXPECT_EQ(plan.args[1].name, "arg1");
+  EXPECT_EQ(plan.args[1].spec.slot, 1);
+}
+
+TEST_F(ProbeArgsPlan, NamesComeFromTheTracepointsBpfTraceFunction) {
+  int unnamed = b.proto(0, {{nullptr, b.ptr(0)}, {nullptr, i32}});
+  b.typedef_of("btf_trace_named", b.ptr(unnamed));
+  b.func("__bpf_trace_named", b.proto(0, {{"__data", b.ptr(0)}, {"cpu", i32}}));
+  FuncArgs plan = plan_raw_tp_args(b.get(), "named");
+  ASSERT_EQ(plan.args.size(), 1u);
+  EXPECT_EQ(plan.args[0].name, "cpu");
+  EXPECT_EQ(plan.args[0].spec.slot, 0);
+  // A function whose parameters differ from the typedef's is not used.
+  b.typedef_of("btf_trace_other", b.ptr(unnamed));
+  b.func("__bpf_trace_other", b.proto(0, {{"__data", b.ptr(0)}, {"a", i32}, {"b", i32}}));
+  EXPECT_EQ(plan_raw_tp_args(b.get(), "other").args[0].name, "arg0");
+}
+
 TEST_F(ProbeArgsPlan, MissingOrMalformedTypeCapturesNothing) {
   FuncArgs missing = plan_raw_tp_args(b.get(), "no_such_tp");
   EXPECT_TRUE(missing.args.empty());
