@@ -78,6 +78,15 @@ TEST(CallArgsView, NoArgumentsWithoutTheContext) {
   EXPECT_EQ(out.find("›"), std::string::npos);
 }
 
+std::vector<std::string> trace_rows(const Session& session, const TestFuncs& funcs,
+                                    const ProbeTable& probes, ArgFmtMode mode) {
+  ArgsSetup a(funcs, mode);
+  FakeSymbolizer unused("simple_obj.sym");
+  FormatOptions fopts{.calltrace = true};
+  return split_lines(format_calltrace(
+      session, {funcs.table, unused, fopts, nullptr, probes, nullptr, &a.ctx}));
+}
+
 struct TraceSetup {
   TestFuncs funcs;
   Session session;
@@ -95,11 +104,7 @@ struct TraceSetup {
   }
 
   std::vector<std::string> rows(ArgFmtMode mode) {
-    ArgsSetup a(funcs, mode);
-    FakeSymbolizer unused("simple_obj.sym");
-    FormatOptions fopts{.calltrace = true};
-    return split_lines(format_calltrace(
-        session, {funcs.table, unused, fopts, nullptr, kNoProbes, nullptr, &a.ctx}));
+    return trace_rows(session, funcs, kNoProbes, mode);
   }
 };
 
@@ -164,13 +169,7 @@ struct ProbeTraceSetup {
     session.probe_args[session.trace[2].seq] = raw_capture(1, session.trace[2].seq, 0xcc);
   }
 
-  std::vector<std::string> rows(ArgFmtMode mode) {
-    ArgsSetup a(funcs, mode);
-    FakeSymbolizer unused("simple_obj.sym");
-    FormatOptions fopts{.calltrace = true};
-    return split_lines(format_calltrace(
-        session, {funcs.table, unused, fopts, nullptr, probes, nullptr, &a.ctx}));
-  }
+  std::vector<std::string> rows(ArgFmtMode mode) { return trace_rows(session, funcs, probes, mode); }
 };
 
 TEST(CallArgsView, CompactProbeRowCarriesItsArguments) {
