@@ -54,7 +54,7 @@ struct {
 	__type(value, struct rs_func_args);
 } func_args SEC(".maps");
 
-/* -J raw tracepoints: what each hit captures, indexed by probe id. */
+/* -J: what each probe's hits capture, indexed by probe id. */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1); /* resized to the number of probes with -A */
@@ -62,18 +62,28 @@ struct {
 	__type(value, struct rs_func_args);
 } probe_args SEC(".maps");
 
+/* Where the register slots of a capture come from. */
+enum slot_source {
+	SLOTS_CALL,  /* a traced function's entry: kprobe registers or the fentry context */
+	SLOTS_ARRAY, /* a raw tracepoint: its context is an array of its arguments */
+	SLOTS_CTX,   /* an injected kprobe: the context is the registers, its address the one slot */
+};
+
 /*
  * fentry: bpf_get_func_arg() refuses, at run time, slots past the function's argument count;
- * they stay 0. A raw tracepoint's context is an array of its arguments; it is read with a
- * helper, as the kernel refuses to attach a program that accesses the context directly past the
- * tracepoint's argument count.
+ * they stay 0. A raw tracepoint's array is read with a helper, as the kernel refuses to attach a
+ * program that accesses the context directly past the tracepoint's argument count.
  */
-static __always_inline void read_arg_slots(void *ctx, __u64 *slots, bool slot_array)
+static __always_inline void read_arg_slots(void *ctx, __u64 *slots, enum slot_source src)
 {
 	int i;
 
-	if (slot_array) {
+	if (src == SLOTS_ARRAY) {
 		bpf_probe_read_kernel(slots, sizeof(__u64) * RS_MAX_ARG_SLOTS, ctx);
+		return;
+	}
+	if (src == SLOTS_CTX) {
+		slots[0] = (__u64)ctx;
 		return;
 	}
 	if (!args_fentry_ctx) {
@@ -162,7 +172,7 @@ static __always_inline bool args_rec_fits(void *ringbuf, __u64 size)
  * func_id and call_seq. True when the record went out.
  */
 static __always_inline bool send_args(void *ctx, void *ringbuf, const struct rs_func_args *fa,
-				      __u64 session_id, __u32 rec_id, __u32 seq, bool slot_array)
+				      __u64 session_id, __u32 rec_id, __u32 seq, enum slot_source src)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
 	struct args_buf *b = bpf_map_lookup_elem(&args_bufs, &cpu);
@@ -176,7 +186,7 @@ static __always_inline bool send_args(void *ctx, void *ringbuf, const struct rs_
 	b->rec.func_id = rec_id;
 	b->rec.session_id = session_id;
 	b->rec.call_seq = seq;
-	read_arg_slots(ctx, b->rec.slots, slot_array);
+	read_arg_slots(ctx, b->rec.slots, src);
 	b->end = 0;
 	for (i = 0; i < RS_MAX_ARG_SLOTS && i < fa->cnt; i++)
 		capture_one_arg(b, &fa->args[i], i);
@@ -197,17 +207,17 @@ static __always_inline bool rs_capture_args(void *ctx, void *ringbuf, __u64 sess
 {
 	struct rs_func_args *fa = bpf_map_lookup_elem(&func_args, &func_id);
 
-	return fa && send_args(ctx, ringbuf, fa, session_id, func_id, call_seq, false);
+	return fa && send_args(ctx, ringbuf, fa, session_id, func_id, call_seq, SLOTS_CALL);
 }
 
-/* Sends the arguments of a raw tracepoint hit, tied to its -T record seq; true when sent. */
+/* Sends the context of a probe hit, tied to its -T record seq; true when sent. */
 static __always_inline bool rs_capture_probe_args(void *ctx, void *ringbuf, __u64 session_id,
-						  __u32 probe_id, __u32 seq)
+						  __u32 probe_id, __u32 seq, enum slot_source src)
 {
 	struct rs_func_args *fa = bpf_map_lookup_elem(&probe_args, &probe_id);
 
 	return fa && fa->cnt &&
-	       send_args(ctx, ringbuf, fa, session_id, probe_id | RS_ARGS_PROBE, seq, true);
+	       send_args(ctx, ringbuf, fa, session_id, probe_id | RS_ARGS_PROBE, seq, src);
 }
 
 #endif /* RETSNOOP_BPF_ARG_CAPTURE_H */

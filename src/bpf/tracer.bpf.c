@@ -573,7 +573,7 @@ static __always_inline int handle_exit(void *ctx, __u32 id, __s64 res, const str
  * Injected probes (-J) record only inside a session of the same thread and never open one:
  * elsewhere a hit costs one map lookup. User space rejects -J without -T.
  */
-static __always_inline int handle_probe(void *ctx, __u32 probe_id, bool raw_tp)
+static __always_inline int handle_probe(void *ctx, __u32 probe_id, enum slot_source src)
 {
 	__u64 key = session_key((__u32)bpf_get_current_pid_tgid());
 	struct session *s;
@@ -589,8 +589,8 @@ static __always_inline int handle_probe(void *ctx, __u32 probe_id, bool raw_tp)
 	r.seq = s->trace_cnt + s->trace_lost;
 	r.time_ns = bpf_ktime_get_ns();
 	/* Like a call's arguments, sent before the record that shows them. */
-	if (capture_args && raw_tp)
-		s->args_sent |= rs_capture_probe_args(ctx, &rb, s->id, probe_id, r.seq);
+	if (capture_args)
+		s->args_sent |= rs_capture_probe_args(ctx, &rb, s->id, probe_id, r.seq, src);
 	emit_trace_rec(s, &r, sizeof(r));
 	return 0;
 }
@@ -599,13 +599,14 @@ static __always_inline int handle_probe(void *ctx, __u32 probe_id, bool raw_tp)
 SEC("kprobe")
 int rs_probe_kprobe(struct pt_regs *ctx)
 {
-	return handle_probe(ctx, bpf_get_attach_cookie(ctx), false);
+	return handle_probe(ctx, bpf_get_attach_cookie(ctx), SLOTS_CTX);
 }
 
 SEC("tracepoint")
 int rs_probe_tp(void *ctx)
 {
-	return handle_probe(ctx, bpf_get_attach_cookie(ctx), false);
+	/* User space plans no capture for tracepoints: this only keeps the program's shape. */
+	return handle_probe(ctx, bpf_get_attach_cookie(ctx), SLOTS_CTX);
 }
 
 /* A template: user space attaches copies with the probe id in place of RS_PROBE_ID_MARK. */
@@ -616,7 +617,7 @@ int rs_probe_rawtp(void *ctx)
 
 	/* An opaque load, so the compiler keeps the mark as one patchable instruction. */
 	asm volatile("%0 = %1 ll" : "=r"(id) : "i"(RS_PROBE_ID_MARK));
-	return handle_probe(ctx, id, true);
+	return handle_probe(ctx, id, SLOTS_ARRAY);
 }
 
 /* kprobes and multi-kprobes: the attach cookie is the function id. */

@@ -2,6 +2,7 @@
 
 #include <bpf/btf.h>
 
+#include <optional>
 #include <string>
 
 namespace retsnoop {
@@ -39,7 +40,31 @@ uint32_t raw_tp_proto(const struct btf* btf, std::string_view name) {
   return t && btf_is_func_proto(t) && btf_vlen(t) > 0 ? named_proto(btf, name, proto) : 0;
 }
 
+// A PTR to struct pt_regs (function prototypes take them); 0 when there is none.
+uint32_t pt_regs_ptr(const struct btf* btf, uint32_t regs) {
+  for (uint32_t id = 1; id < btf__type_cnt(btf); ++id) {
+    const struct btf_type* t = btf__type_by_id(btf, id);
+    if (btf_is_ptr(t) && t->type == regs) return id;
+  }
+  return 0;
+}
+
 }  // namespace
+
+FuncArgs plan_kprobe_args(const struct btf* vmlinux) {
+  int regs = vmlinux ? btf__find_by_name_kind(vmlinux, "pt_regs", BTF_KIND_STRUCT) : -1;
+  uint32_t ptr = regs > 0 ? pt_regs_ptr(vmlinux, regs) : 0;
+  if (!ptr) return no_args("no struct pt_regs pointer in BTF");
+  FuncArgs plan;
+  plan.btf = vmlinux;
+  ArgInfo a{"regs", ptr, {}};
+  a.spec.kind = RS_ARG_PTR;
+  a.spec.flags = RS_ARG_KERNEL;
+  a.spec.slots = 1;
+  a.spec.size = static_cast<uint32_t>(btf__resolve_size(vmlinux, regs));
+  plan.args.push_back(std::move(a));
+  return plan;
+}
 
 FuncArgs plan_raw_tp_args(const struct btf* vmlinux, std::string_view name) {
   uint32_t proto = raw_tp_proto(vmlinux, name);
@@ -59,9 +84,22 @@ FuncArgs plan_raw_tp_args(const struct btf* vmlinux, std::string_view name) {
 std::vector<FuncArgs> plan_probe_args(const struct btf* vmlinux, const ProbeTable& probes) {
   std::vector<FuncArgs> plans;
   plans.reserve(probes.size());
-  for (const ProbeSpec& p : probes)
-    plans.push_back(p.kind == InjectKind::RawTracepoint ? plan_raw_tp_args(vmlinux, p.name)
-                                                        : FuncArgs{});
+  std::optional<FuncArgs> regs;  // the same for every kprobe: planned once
+  for (const ProbeSpec& p : probes) {
+    switch (p.kind) {
+      case InjectKind::RawTracepoint:
+        plans.push_back(plan_raw_tp_args(vmlinux, p.name));
+        break;
+      case InjectKind::Kprobe:
+      case InjectKind::Kretprobe:
+        if (!regs) regs = plan_kprobe_args(vmlinux);
+        plans.push_back(*regs);
+        break;
+      case InjectKind::Tracepoint:
+        plans.push_back(FuncArgs{});
+        break;
+    }
+  }
   return plans;
 }
 

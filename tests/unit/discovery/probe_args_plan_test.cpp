@@ -68,7 +68,22 @@ TEST_F(ProbeArgsPlan, MissingOrMalformedTypeCapturesNothing) {
   EXPECT_TRUE(plan_raw_tp_args(nullptr, "sched_process_exec").args.empty());
 }
 
-TEST_F(ProbeArgsPlan, OnlyRawTracepointsGetArguments) {
+TEST_F(ProbeArgsPlan, KprobesCaptureTheirRegistersAsOnePtRegs) {
+  EXPECT_TRUE(plan_kprobe_args(b.get()).args.empty());  // no struct pt_regs yet
+  int regs = b.structure("pt_regs", 16, {{"di", i32, 0}, {"si", i32, 64}});
+  int regs_ptr = b.ptr(regs);
+  EXPECT_EQ(plan_kprobe_args(b.get()).raw_reason, "");
+  FuncArgs plan = plan_kprobe_args(b.get());
+  ASSERT_EQ(plan.args.size(), 1u);
+  EXPECT_EQ(plan.args[0].name, "regs");
+  EXPECT_EQ(plan.args[0].type_id, static_cast<uint32_t>(regs_ptr));
+  EXPECT_EQ(plan.args[0].spec.kind, RS_ARG_PTR);
+  EXPECT_EQ(plan.args[0].spec.flags, RS_ARG_KERNEL);
+  EXPECT_EQ(plan.args[0].spec.slot, 0);
+  EXPECT_EQ(plan.args[0].spec.size, 16u);
+}
+
+TEST_F(ProbeArgsPlan, EachKindGetsItsPlan) {
   ProbeTable probes{parse_probe_spec("tp:sched:sched_process_exec"),
                     parse_probe_spec("rawtp:sched_process_exec"),
                     parse_probe_spec("kprobe:bprm_execve")};
@@ -76,7 +91,9 @@ TEST_F(ProbeArgsPlan, OnlyRawTracepointsGetArguments) {
   ASSERT_EQ(plans.size(), 3u);
   EXPECT_EQ(plans[0].to_bpf().cnt, 0u);
   EXPECT_EQ(plans[1].args.size(), 2u);
-  EXPECT_EQ(plans[2].to_bpf().cnt, 0u);
+  EXPECT_EQ(plans[2].to_bpf().cnt, 0u);  // no struct pt_regs in this BTF
+  b.ptr(b.structure("pt_regs", 8, {{"di", i32, 0}}));
+  EXPECT_EQ(plan_probe_args(b.get(), probes)[2].args[0].name, "regs");
 }
 
 }  // namespace
