@@ -69,7 +69,7 @@ enum rs_rec_type {
 	RS_REC_PROBE = 7,  /* -T: an injected probe (-J) hit inside a session */
 	RS_REC_USTACK = 8, /* -U: rs_u64[cnt]: user stack, innermost frame first */
 	RS_REC_PROC = 9,   /* -U: struct rs_proc_rec, a process's first session just started */
-	RS_REC_ARGS = 10,  /* -A: struct rs_args_rec, the arguments of one traced call */
+	RS_REC_ARGS = 10,  /* -A: struct rs_args_rec, one traced call's arguments or probe hit's context */
 };
 
 /* Header of every part record; the payload follows without padding. */
@@ -209,7 +209,7 @@ struct rs_arg_spec {
 	rs_u32 size; /* RS_ARG_PTR: the pointee's size, before the max-sized-arg-size limit */
 };
 
-/* Per traced function (array map indexed by function id): what its entry captures. */
+/* Per traced function or injected probe (array maps indexed by their id): what a hit captures. */
 struct rs_func_args {
 	rs_u32 cnt; /* captured arguments, at most RS_MAX_ARG_SLOTS */
 	rs_u32 pad;
