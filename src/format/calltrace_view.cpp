@@ -49,6 +49,8 @@ class TraceTable {
   }
 
   std::vector<TraceRow> rows() {
+    if (recs_.empty()) return {};
+    if (recs_.front().seq > 0) rows_.push_back({indent(level(recs_.front())) + kGapText, "", ""});
     for (size_t i = 0; i < recs_.size(); ++i) {
       if (i > 0 && recs_[i].seq != recs_[i - 1].seq + 1) add_gap(recs_[i - 1], recs_[i]);
       if (is_leaf(i)) {
@@ -62,6 +64,7 @@ class TraceTable {
         add_exit(recs_[i]);
       }
     }
+    add_trailing_gap();
     return std::move(rows_);
   }
 
@@ -91,6 +94,16 @@ class TraceTable {
     size_t after_prev = level(prev) + (prev.event == TraceEvent::Entry ? 1 : 0);
     size_t before_next = level(next) + (closes ? 1 : 0);
     rows_.push_back({indent(std::max(after_prev, before_next)) + kGapText, "", ""});
+  }
+
+  // Records numbered past the last one received were lost (the session's header counts them):
+  // the trace ends in a gap, typically when a flood filled the ring buffer before the reader
+  // drained it.
+  void add_trailing_gap() {
+    const TraceRecord& last = recs_.back();
+    if (uint64_t(last.seq) + 1 >= recs_.size() + uint64_t(s_.trace_lost)) return;
+    size_t after = level(last) + (last.event == TraceEvent::Entry ? 1 : 0);
+    rows_.push_back({indent(after) + kGapText, "", ""});
   }
 
   void add_entry(const TraceRecord& r) {

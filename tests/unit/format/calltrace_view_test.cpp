@@ -110,6 +110,26 @@ TEST(CallTraceView, ExitAfterAGapKeepsItsOwnDuration) {
   EXPECT_TRUE(rows[3].ends_with(" 1.500us")) << rows[3];
 }
 
+// The first and the last records are lost (a flood filled the ring buffer before the reader
+// drained it): the trace starts and ends with a gap row, since the header counted them.
+TEST(CallTraceView, LostFirstAndLastRecordsShowAsGaps) {
+  TraceCase c = simple_obj_funcs();
+  TraceBuilder t(c.funcs);
+  t.enter("bpf_prog_load").enter("bpf_check").leaf("check_cfg", 0, 2199).leave(-22, 12000);
+  t.leave(-22, 50000);
+  c.session.trace = t.records();
+  c.session.trace.erase(c.session.trace.begin() + 4, c.session.trace.end());
+  c.session.trace.erase(c.session.trace.begin());
+  c.session.trace_lost = 3;
+  std::vector<std::string> rows = rows_of(table(c));
+  ASSERT_EQ(rows.size(), 5u);
+  EXPECT_EQ(rows[0], "[...]");
+  EXPECT_EQ(rows[1], "→ bpf_check");
+  EXPECT_TRUE(rows[2].starts_with("    ↔ check_cfg ")) << rows[2];
+  EXPECT_EQ(rows[3], "    [...]");
+  EXPECT_EQ(rows[4], "WARNING: 3 call trace records were lost, the trace above is incomplete");
+}
+
 TEST(CallTraceView, IndentationStopsAtTwentyLevels) {
   TraceCase c;
   c.funcs.add("f", RetKind::Void);
