@@ -100,7 +100,6 @@ StopCause Receiver::run(StopSignal& stop, const std::function<bool()>& command_e
       break;
     }
     if (command_exited && command_exited()) {
-      drain();
       cause = StopCause::CommandExited;
       break;
     }
@@ -111,13 +110,17 @@ StopCause Receiver::run(StopSignal& stop, const std::function<bool()>& command_e
     report_live();
   }
   obj_.deactivate();
+  // Session headers wake the reader only in batches, so the last sessions before a stop may
+  // still wait in the ring buffer: they are printed too (in command mode, the command's sessions
+  // all ended before it did).
+  if (cause != StopCause::OutputFailed) drain();
   collect_repeats(true);
   auto grace = cause == StopCause::CommandExited ? kCommandExitGrace : kStopGrace;
   printer_.finish(Clock::now() + grace);
   return cause;
 }
 
-// Every record already in the ring buffer: the command's sessions all ended before it did.
+// Every record already in the ring buffer.
 void Receiver::drain() {
   int n;
   while ((n = reader_.poll(0)) > 0 || n == -EINTR) {
