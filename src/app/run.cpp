@@ -95,6 +95,12 @@ void report_arg_plans(const FuncTable& funcs, const std::vector<FuncArgs>& plans
   for (const std::string& line : arg_plan_notes(funcs, plans)) logf(LOG_INFO, "%s", line.c_str());
 }
 
+void report_probe_arg_plans(const ProbeTable& probes, const std::vector<FuncArgs>& plans) {
+  if (probes.empty() || !log_enabled(LOG_INFO)) return;
+  for (const std::string& line : probe_arg_plan_notes(probes, plans))
+    logf(LOG_INFO, "%s", line.c_str());
+}
+
 // What the command line asked for, parsed before any kernel access.
 struct Selection {
   GlobSelection globs;
@@ -119,7 +125,8 @@ struct Discovery {
 Discovery discover(const Options& opts, Selection sel, AttachKind kind) {
   // The rest of kallsyms waits until attached (trace_loop()), or until a module function matches.
   Discovery d{timed("kallsyms text", [] { return Kallsyms::load_text(); }), std::nullopt, {}, {}};
-  d.probes = timed("probes", [&] { return plan_probes(sel.probes, ProbeSources{}, d.ksyms); });
+  ProbeSources probe_sources;
+  d.probes = timed("probes", [&] { return plan_probes(sel.probes, probe_sources, d.ksyms); });
   bool need_dwarf = dwarf_required(opts, sel.globs);
   if (need_dwarf || opts.symbolize != SymbLevel::None)
     d.vmlinux =
@@ -132,7 +139,8 @@ Discovery discover(const Options& opts, Selection sel, AttachKind kind) {
   d.plan = timed("plan", [&] { return plan_functions(std::move(sel.globs), plan_opts, d.ksyms); });
   if (opts.capture_args) {
     report_arg_plans(d.plan.funcs, d.plan.args);
-    d.probe_args = plan_probe_args(d.plan.btf->btf_of(""), d.probes);
+    d.probe_args = plan_probe_args(d.plan.btf->btf_of(""), d.probes, probe_sources.tracefs_dirs);
+    report_probe_arg_plans(d.probes, d.probe_args);
   }
   if (opts.success_stacks != SuccessStacks::Yes) {
     for (const auto& line : never_failing_entry_warnings(d.plan.funcs))

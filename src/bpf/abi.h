@@ -193,11 +193,19 @@ enum rs_arg_kind {
 	RS_ARG_REG = 0, /* the slot values only: scalars, pointers without known pointee */
 	RS_ARG_PTR = 1, /* the slot value, plus spec.size bytes read at that address */
 	RS_ARG_STR = 2, /* the slot value, plus the NUL-terminated string at that address */
+	/*
+	 * A classic tracepoint's __data_loc (or, with RS_ARG_REL_LOC, __rel_loc) field: the slot
+	 * holds the record's address, spec.size the offset of the field's 32-bit locator in it, and
+	 * the locator where its bytes are (low 16 bits their offset, high 16 their length): up to
+	 * max-str-arg-size of them are read.
+	 */
+	RS_ARG_DATA_LOC = 3,
 };
 
 enum rs_arg_flags {
-	RS_ARG_USER = 1u << 0,   /* a __user pointer: read with bpf_probe_read_user() */
-	RS_ARG_KERNEL = 1u << 1, /* a kernel pointer; with neither flag the address decides */
+	RS_ARG_USER = 1u << 0,    /* a __user pointer: read with bpf_probe_read_user() */
+	RS_ARG_KERNEL = 1u << 1,  /* a kernel pointer; with neither flag the address decides */
+	RS_ARG_REL_LOC = 1u << 2, /* RS_ARG_DATA_LOC: the offset counts from the locator's end */
 };
 
 /* How one argument is captured. */
@@ -207,6 +215,7 @@ struct rs_arg_spec {
 	rs_u8 slot;  /* first register slot */
 	rs_u8 slots; /* 1, or 2 for a struct or union of 9..16 bytes passed by value */
 	rs_u32 size; /* RS_ARG_PTR: the pointee's size, before the max-sized-arg-size limit */
+	             /* RS_ARG_DATA_LOC: the locator's offset in the record */
 };
 
 /* Per traced function or injected probe (array maps indexed by their id): what a hit captures. */
@@ -228,7 +237,7 @@ struct rs_func_args {
 
 struct rs_args_rec {
 	rs_u32 type; /* RS_REC_ARGS */
-	rs_u32 func_id; /* or, with RS_ARGS_PROBE, an injected raw tracepoint's probe id */
+	rs_u32 func_id; /* or, with RS_ARGS_PROBE, an injected probe's id */
 	rs_u64 session_id;
 	rs_u32 call_seq;  /* struct rs_frame's seq of this call */
 	rs_u32 data_len;  /* bytes in data[] */

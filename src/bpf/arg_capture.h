@@ -64,9 +64,10 @@ struct {
 
 /* Where the register slots of a capture come from. */
 enum slot_source {
-	SLOTS_CALL,  /* a traced function's entry: kprobe registers or the fentry context */
-	SLOTS_ARRAY, /* a raw tracepoint: its context is an array of its arguments */
-	SLOTS_CTX,   /* an injected kprobe: the context is the registers, its address the one slot */
+	SLOTS_CALL,   /* a traced function's entry: kprobe registers or the fentry context */
+	SLOTS_ARRAY,  /* a raw tracepoint: its context is an array of its arguments */
+	SLOTS_CTX,    /* an injected kprobe: the context is the registers, its address the one slot */
+	SLOTS_RECORD, /* a classic tracepoint: the context is its record, its address the one slot */
 };
 
 /*
@@ -82,7 +83,7 @@ static __always_inline void read_arg_slots(void *ctx, __u64 *slots, enum slot_so
 		bpf_probe_read_kernel(slots, sizeof(__u64) * RS_MAX_ARG_SLOTS, ctx);
 		return;
 	}
-	if (src == SLOTS_CTX) {
+	if (src == SLOTS_CTX || src == SLOTS_RECORD) {
 		slots[0] = (__u64)ctx;
 		return;
 	}
@@ -104,9 +105,33 @@ static __always_inline bool arg_is_user(const struct rs_arg_spec *spec, __u64 ad
 	return !(spec->flags & RS_ARG_KERNEL) && (__s64)addr >= 0;
 }
 
-/* Reads one argument's data to data[off]: returns the bytes it took, or RS_ARG_ERR_*. */
+/*
+ * A __data_loc field of the tracepoint record at rec: the locator gives where its bytes are, read
+ * as they are (a string's length counts its NUL). Returns the bytes it took, or RS_ARG_ERR_*.
+ */
+static __always_inline __s32 read_data_loc(__u8 *dst, __u32 room, const struct rs_arg_spec *spec,
+					   __u64 rec)
+{
+	__u32 loc, len;
+
+	if (bpf_probe_read_kernel(&loc, sizeof(loc), (void *)(rec + spec->size)))
+		return RS_ARG_ERR_FAULT;
+	len = loc >> 16;
+	loc &= 0xffff;
+	if (spec->flags & RS_ARG_REL_LOC)
+		loc += spec->size + sizeof(loc);
+	len = len < args_max_str ? len : args_max_str;
+	len = len < room ? len : room;
+	len &= 2 * RS_MAX_ARG_DATA - 1;
+	return bpf_probe_read_kernel(dst, len, (void *)(rec + loc)) ? RS_ARG_ERR_FAULT : len;
+}
+
+/*
+ * Reads one argument's data to data[off]: returns the bytes it took, or RS_ARG_ERR_*. Only a
+ * classic tracepoint (src SLOTS_RECORD) has __data_loc fields: the other programs leave them out.
+ */
 static __always_inline __s32 read_arg_data(__u8 *data, __u32 off, const struct rs_arg_spec *spec,
-					   __u64 addr)
+					   __u64 addr, enum slot_source src)
 {
 	__u32 room = off < args_max_total ? args_max_total - off : 0;
 	bool user = arg_is_user(spec, addr);
@@ -118,6 +143,8 @@ static __always_inline __s32 read_arg_data(__u8 *data, __u32 off, const struct r
 		return 0; /* NULL: nothing to read, and no fault to report */
 	if (!room)
 		return RS_ARG_ERR_BUDGET;
+	if (src == SLOTS_RECORD && spec->kind == RS_ARG_DATA_LOC)
+		return read_data_loc(dst, room, spec, addr);
 	if (spec->kind == RS_ARG_STR) {
 		len = args_max_str < room ? args_max_str : room;
 		len &= 2 * RS_MAX_ARG_DATA - 1;
@@ -146,14 +173,15 @@ static __always_inline __s32 read_arg_data(__u8 *data, __u32 off, const struct r
  * kernel requires of programs with subprograms.
  */
 static __always_inline void capture_one_arg(struct args_buf *b, const struct rs_arg_spec *spec,
-					    __u32 i)
+					    __u32 i, enum slot_source src)
 {
 	__u32 off = (*(volatile __u32 *)&b->end + 7) & ~7u;
 	__s32 n;
 
 	if (spec->kind == RS_ARG_REG)
 		return;
-	n = read_arg_data(b->data, off, spec, b->rec.slots[spec->slot & (RS_MAX_ARG_SLOTS - 1)]);
+	n = read_arg_data(b->data, off, spec, b->rec.slots[spec->slot & (RS_MAX_ARG_SLOTS - 1)],
+			  src);
 	b->rec.lens[i] = n;
 	if (n > 0)
 		*(volatile __u32 *)&b->end = off + n;
@@ -189,7 +217,7 @@ static __always_inline bool send_args(void *ctx, void *ringbuf, const struct rs_
 	read_arg_slots(ctx, b->rec.slots, src);
 	b->end = 0;
 	for (i = 0; i < RS_MAX_ARG_SLOTS && i < fa->cnt; i++)
-		capture_one_arg(b, &fa->args[i], i);
+		capture_one_arg(b, &fa->args[i], i, src);
 	len = b->end;
 	if (len > RS_MAX_ARGS_DATA)
 		len = RS_MAX_ARGS_DATA;

@@ -605,8 +605,7 @@ int rs_probe_kprobe(struct pt_regs *ctx)
 SEC("tracepoint")
 int rs_probe_tp(void *ctx)
 {
-	/* User space plans no capture for tracepoints: this only keeps the program's shape. */
-	return handle_probe(ctx, bpf_get_attach_cookie(ctx), SLOTS_CTX);
+	return handle_probe(ctx, bpf_get_attach_cookie(ctx), SLOTS_RECORD);
 }
 
 /* A template: user space attaches copies with the probe id in place of RS_PROBE_ID_MARK. */

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "bpf/abi.h"
+#include "discovery/tp_format.h"
 
 struct btf;
 
@@ -36,6 +37,9 @@ struct FuncArgs {
   bool variadic = false;            // "..." follows the captured arguments: not captured
   uint32_t uncaptured = 0;          // parameters that are not in register slots
   std::string raw_reason;           // non-empty when falling back to raw slots: why (for -v)
+  // A classic tracepoint's fields: when set, what is shown, each cut from the bytes of the
+  // captured argument it names (args are then the record and its __data_loc fields).
+  std::vector<TpField> tp_fields;
 
   // The BPF map value for this function.
   rs_func_args to_bpf() const;

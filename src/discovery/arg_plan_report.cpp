@@ -1,6 +1,9 @@
 #include "discovery/arg_plan_report.h"
 
+#include <algorithm>
 #include <set>
+
+#include "util/strings.h"
 
 namespace retsnoop {
 
@@ -25,6 +28,35 @@ std::vector<std::string> arg_plan_notes(const FuncTable& funcs,
                         " functions: " + std::to_string(typed) + " typed from BTF, " +
                         std::to_string(plans.size() - typed) + " as raw registers.\n";
   notes.insert(notes.begin(), summary);
+  return notes;
+}
+
+namespace {
+
+std::string shown_names(const FuncArgs& plan) {
+  std::vector<std::string> names;
+  if (!plan.tp_fields.empty()) {
+    for (const TpField& f : plan.tp_fields) names.push_back(f.name);
+  } else {
+    for (const ArgInfo& a : plan.args) names.push_back(a.name);
+  }
+  if (names.empty()) return "nothing" + (plan.raw_reason.empty() ? "" : ", " + plan.raw_reason);
+  std::string out = join(names, ", ");
+  if (plan.uncaptured) out += " (" + std::to_string(plan.uncaptured) + " more not captured)";
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> probe_arg_plan_notes(const ProbeTable& probes,
+                                              const std::vector<FuncArgs>& plans) {
+  size_t n = std::min(probes.size(), plans.size());
+  std::vector<std::string> notes{"Probe hits will capture (-A), for " + std::to_string(n) +
+                                 " probes:\n"};
+  for (size_t id = 0; id < n && id < kMaxRawNotes; ++id)
+    notes.push_back("  " + probe_label(probes[id]) + ": " + shown_names(plans[id]) + "\n");
+  if (n > kMaxRawNotes)
+    notes.push_back("  ... and " + std::to_string(n - kMaxRawNotes) + " more probes\n");
   return notes;
 }
 

@@ -1,5 +1,5 @@
 // -A, with -v: how the arguments of the traced functions will be captured, and which functions
-// fall back to raw registers and why.
+// fall back to raw registers and why; what each injected probe's hits will capture.
 #pragma once
 
 #include <string>
@@ -7,6 +7,7 @@
 
 #include "discovery/arg_plan.h"
 #include "discovery/func_info.h"
+#include "discovery/probe_spec.h"
 
 namespace retsnoop {
 
@@ -16,5 +17,11 @@ std::vector<std::string> arg_plan_notes(const FuncTable& funcs,
                                         const std::vector<FuncArgs>& plans);
 
 inline constexpr size_t kMaxRawNotes = 20;
+
+// plans is indexed like probes. A summary line, then per probe (at most kMaxRawNotes, then how
+// many more) "  LABEL: name, name, ..." with what it shows (a tracepoint's fields, a raw
+// tracepoint's arguments, a kprobe's regs), or "  LABEL: nothing, REASON"; lines end in '\n'.
+std::vector<std::string> probe_arg_plan_notes(const ProbeTable& probes,
+                                              const std::vector<FuncArgs>& plans);
 
 }  // namespace retsnoop

@@ -2,6 +2,7 @@
 
 #include <bpf/btf.h>
 
+#include <algorithm>
 #include <optional>
 #include <string>
 
@@ -81,7 +82,38 @@ FuncArgs plan_raw_tp_args(const struct btf* vmlinux, std::string_view name) {
   return plan;
 }
 
-std::vector<FuncArgs> plan_probe_args(const struct btf* vmlinux, const ProbeTable& probes) {
+FuncArgs plan_tp_args(std::string_view format) {
+  std::vector<TpField> fields = parse_tp_format(format);
+  if (fields.empty()) return no_args("no fields in the tracepoint's format");
+  FuncArgs plan;
+  ArgInfo record{"record", 0, {}};
+  record.spec.kind = RS_ARG_PTR;
+  record.spec.flags = RS_ARG_KERNEL;
+  record.spec.slots = 1;
+  for (const TpField& f : fields) record.spec.size = std::max(record.spec.size, f.offset + f.size);
+  plan.args.push_back(std::move(record));
+  for (TpField& f : fields) {
+    if (f.loc == TpLoc::Fixed) continue;
+    if (plan.args.size() == RS_MAX_ARG_SLOTS) {
+      ++plan.uncaptured;
+      continue;
+    }
+    ArgInfo a{f.name, 0, {}};
+    a.spec.kind = RS_ARG_DATA_LOC;
+    a.spec.flags = RS_ARG_KERNEL | (f.loc == TpLoc::Relative ? RS_ARG_REL_LOC : 0);
+    a.spec.slots = 1;
+    a.spec.size = f.offset;
+    f.capture = static_cast<uint32_t>(plan.args.size());
+    plan.args.push_back(std::move(a));
+  }
+  // Located fields without a capture are not shown; capture 0 is the record's fixed part.
+  std::erase_if(fields, [](const TpField& f) { return f.loc != TpLoc::Fixed && f.capture == 0; });
+  plan.tp_fields = std::move(fields);
+  return plan;
+}
+
+std::vector<FuncArgs> plan_probe_args(const struct btf* vmlinux, const ProbeTable& probes,
+                                      const std::vector<std::string>& tracefs_dirs) {
   std::vector<FuncArgs> plans;
   plans.reserve(probes.size());
   std::optional<FuncArgs> regs;  // the same for every kprobe: planned once
@@ -95,9 +127,12 @@ std::vector<FuncArgs> plan_probe_args(const struct btf* vmlinux, const ProbeTabl
         if (!regs) regs = plan_kprobe_args(vmlinux);
         plans.push_back(*regs);
         break;
-      case InjectKind::Tracepoint:
-        plans.push_back(FuncArgs{});
+      case InjectKind::Tracepoint: {
+        std::optional<std::string> format = read_tp_format(tracefs_dirs, p.category, p.name);
+        plans.push_back(format ? plan_tp_args(*format)
+                               : no_args("no format file for " + probe_label(p)));
         break;
+      }
     }
   }
   return plans;

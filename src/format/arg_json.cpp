@@ -66,8 +66,7 @@ json to_json(const ArgValue& v) {
 
 json args_json_value(const FuncArgs& plan, const CapturedArgs& cap, const ArgRenderOptions& opts) {
   json j = json::object();
-  for (size_t i = 0; i < plan.args.size(); ++i)
-    j[plan.args[i].name] = to_json(decode_arg(plan, i, cap, opts.name_addr));
+  for (const auto& [name, v] : decode_shown(plan, cap, opts.name_addr)) j[name] = to_json(v);
   return j;
 }
 

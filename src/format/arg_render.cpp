@@ -122,8 +122,8 @@ std::string cut(std::string s, uint32_t width) {
 std::string note(const FuncArgs& plan) {
   std::string what;
   if (plan.uncaptured) {
-    what = std::to_string(plan.uncaptured) +
-           (plan.uncaptured == 1 ? " more argument" : " more arguments");
+    const char* kind = plan.tp_fields.empty() ? " more argument" : " more field";
+    what = std::to_string(plan.uncaptured) + kind + (plan.uncaptured == 1 ? "" : "s");
   }
   if (plan.variadic) what += what.empty() ? "variadic arguments" : " and variadic arguments";
   return what.empty() ? "" : std::string(kArgMark) + "... (" + what + " not captured)";
@@ -147,11 +147,10 @@ std::vector<RenderedArg> render_args(const FuncArgs& plan, const CapturedArgs& c
                                      const ArgRenderOptions& opts) {
   TextPrinter printer(opts);
   std::vector<RenderedArg> out;
-  for (size_t i = 0; i < plan.args.size(); ++i) {
-    ArgValue v = decode_arg(plan, i, cap, opts.name_addr);
+  for (auto& [name, v] : decode_shown(plan, cap, opts.name_addr)) {
     std::string text = opts.mode == ArgFmtMode::Verbose ? printer.verbose(v, "")
                                                         : cut(printer.compact(v), opts.max_arg_width);
-    out.push_back({plan.args[i].name, std::move(text)});
+    out.push_back({std::move(name), std::move(text)});
   }
   return out;
 }

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "discovery/btf_types.h"
+#include "format/tp_field_value.h"
 
 namespace retsnoop {
 
@@ -216,17 +217,6 @@ class Decoder {
   const AddrNamer& name_addr_;
 };
 
-ArgValue missing(uint64_t addr, int32_t len) {
-  return make(Kind::Pointer, addr, len == RS_ARG_ERR_BUDGET ? kOverBudget : kUnreadable);
-}
-
-ArgValue captured_string(uint64_t addr, Bytes data) {
-  auto nul = std::find(data.begin(), data.end(), 0);
-  ArgValue v = make(Kind::String, addr, std::string(data.begin(), nul));
-  v.truncated = nul == data.end();
-  return v;
-}
-
 // Register slots [first, first+n) as the bytes a by-value argument occupies.
 std::vector<uint8_t> slot_bytes(const CapturedArgs& cap, uint32_t first, uint32_t n) {
   std::vector<uint8_t> out(n * 8);
@@ -236,6 +226,17 @@ std::vector<uint8_t> slot_bytes(const CapturedArgs& cap, uint32_t first, uint32_
 }
 
 }  // namespace
+
+ArgValue missing_value(uint64_t addr, int32_t len) {
+  return make(Kind::Pointer, addr, len == RS_ARG_ERR_BUDGET ? kOverBudget : kUnreadable);
+}
+
+ArgValue string_value(uint64_t addr, Bytes data) {
+  auto nul = std::find(data.begin(), data.end(), 0);
+  ArgValue v = make(Kind::String, addr, std::string(data.begin(), nul));
+  v.truncated = nul == data.end();
+  return v;
+}
 
 std::string arg_hex(uint64_t v) {
   char buf[24];
@@ -268,9 +269,9 @@ ArgValue decode_arg(const FuncArgs& plan, size_t i, const CapturedArgs& cap,
   switch (a.spec.kind) {
     case RS_ARG_STR:
       if (addr == 0) return make(Kind::Address);
-      return len < 0 ? missing(addr, len) : captured_string(addr, data);
+      return len < 0 ? missing_value(addr, len) : string_value(addr, data);
     case RS_ARG_PTR: {
-      if (len < 0) return missing(addr, len);
+      if (len < 0) return missing_value(addr, len);
       ResolvedType r = resolve_btf_type(plan.btf, a.type_id);
       if (r.t && !btf_is_ptr(r.t)) return dec.value(a.type_id, data, 0);  // by value, in memory
       ArgValue v = make(Kind::Pointer, addr);
@@ -290,6 +291,16 @@ ArgValue decode_arg(const FuncArgs& plan, size_t i, const CapturedArgs& cap,
       return dec.value(a.type_id, bytes, 0);
     }
   }
+}
+
+std::vector<std::pair<std::string, ArgValue>> decode_shown(const FuncArgs& plan,
+                                                           const CapturedArgs& cap,
+                                                           const AddrNamer& name_addr) {
+  if (!plan.tp_fields.empty()) return decode_tp_fields(plan, cap);
+  std::vector<std::pair<std::string, ArgValue>> out;
+  for (size_t i = 0; i < plan.args.size(); ++i)
+    out.emplace_back(plan.args[i].name, decode_arg(plan, i, cap, name_addr));
+  return out;
 }
 
 }  // namespace retsnoop

@@ -48,4 +48,14 @@ std::string arg_hex(uint64_t v);
 ArgValue decode_arg(const FuncArgs& plan, size_t i, const CapturedArgs& cap,
                     const AddrNamer& name_addr);
 
+// What plan shows of cap, named and in order: its arguments, or a tracepoint's fields.
+std::vector<std::pair<std::string, ArgValue>> decode_shown(const FuncArgs& plan,
+                                                           const CapturedArgs& cap,
+                                                           const AddrNamer& name_addr);
+
+// The data at addr that BPF could not read (len: RS_ARG_ERR_*).
+ArgValue missing_value(uint64_t addr, int32_t len);
+// The string held in data up to its NUL, read at addr; truncated when data has no NUL.
+ArgValue string_value(uint64_t addr, std::span<const uint8_t> data);
+
 }  // namespace retsnoop

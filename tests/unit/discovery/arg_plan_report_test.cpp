@@ -40,5 +40,22 @@ TEST(ArgPlanReport, ManyRawFallbacksAreCounted) {
   EXPECT_EQ(notes.back(), "  ... and 5 more functions with raw registers\n");
 }
 
+TEST(ArgPlanReport, ProbesSayWhatTheyShow) {
+  ProbeTable probes{parse_probe_spec("tp:sched:sched_process_exec"),
+                    parse_probe_spec("kprobe:bprm_execve"), parse_probe_spec("tp:a:b")};
+  FuncArgs tp;
+  tp.args.push_back({"record", 0, {}});
+  for (const char* name : {"filename", "pid"}) tp.tp_fields.push_back(TpField{.name = name});
+  tp.uncaptured = 2;
+  FuncArgs kp;
+  kp.args.push_back({"regs", 0, {}});
+  std::vector<std::string> notes = probe_arg_plan_notes(probes, {tp, kp, plan("no format")});
+  ASSERT_EQ(notes.size(), 4u);
+  EXPECT_EQ(notes[0], "Probe hits will capture (-A), for 3 probes:\n");
+  EXPECT_EQ(notes[1], "  tp:sched:sched_process_exec: filename, pid (2 more not captured)\n");
+  EXPECT_EQ(notes[2], "  kprobe:bprm_execve: regs\n");
+  EXPECT_EQ(notes[3], "  tp:a:b: nothing, no format\n");
+}
+
 }  // namespace
 }  // namespace retsnoop

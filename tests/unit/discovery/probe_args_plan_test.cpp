@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "synthetic_btf.h"
+#include "temp_dir.h"
 
 namespace retsnoop {
 namespace {
@@ -83,17 +84,78 @@ TEST_F(ProbeArgsPlan, KprobesCaptureTheirRegistersAsOnePtRegs) {
   EXPECT_EQ(plan.args[0].spec.size, 16u);
 }
 
+constexpr const char* kHeader =
+    "format:\n"
+    "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+    "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n";
+
 TEST_F(ProbeArgsPlan, EachKindGetsItsPlan) {
   ProbeTable probes{parse_probe_spec("tp:sched:sched_process_exec"),
                     parse_probe_spec("rawtp:sched_process_exec"),
-                    parse_probe_spec("kprobe:bprm_execve")};
-  std::vector<FuncArgs> plans = plan_probe_args(b.get(), probes);
-  ASSERT_EQ(plans.size(), 3u);
-  EXPECT_EQ(plans[0].to_bpf().cnt, 0u);
+                    parse_probe_spec("kprobe:bprm_execve"),
+                    parse_probe_spec("tp:sched:no_format")};
+  test::TempDir tracefs;
+  tracefs.write("events/sched/sched_process_exec/format",
+                std::string(kHeader) + "\tfield:pid_t pid;\toffset:8;\tsize:4;\tsigned:1;\n");
+  std::vector<std::string> dirs{tracefs.path()};
+  std::vector<FuncArgs> plans = plan_probe_args(b.get(), probes, dirs);
+  ASSERT_EQ(plans.size(), 4u);
+  EXPECT_EQ(plans[0].to_bpf().cnt, 1u);
+  ASSERT_EQ(plans[0].tp_fields.size(), 1u);
+  EXPECT_EQ(plans[0].tp_fields[0].name, "pid");
   EXPECT_EQ(plans[1].args.size(), 2u);
   EXPECT_EQ(plans[2].to_bpf().cnt, 0u);  // no struct pt_regs in this BTF
+  EXPECT_EQ(plans[3].to_bpf().cnt, 0u);
+  EXPECT_EQ(plans[3].raw_reason, "no format file for tp:sched:no_format");
   b.ptr(b.structure("pt_regs", 8, {{"di", i32, 0}}));
-  EXPECT_EQ(plan_probe_args(b.get(), probes)[2].args[0].name, "regs");
+  EXPECT_EQ(plan_probe_args(b.get(), probes, dirs)[2].args[0].name, "regs");
+}
+
+TEST(TpArgsPlan, RecordUpToItsLastFieldThenEachDataLocField) {
+  FuncArgs plan = plan_tp_args(
+      std::string(kHeader) +
+      "\tfield:__data_loc char[] filename;\toffset:8;\tsize:4;\tsigned:0;\n"
+      "\tfield:pid_t pid;\toffset:12;\tsize:4;\tsigned:1;\n"
+      "\tfield:__rel_loc char[] name;\toffset:16;\tsize:4;\tsigned:0;\n"
+      "\tfield:char comm[16];\toffset:20;\tsize:16;\tsigned:0;\n");
+  EXPECT_TRUE(plan.raw_reason.empty());
+  EXPECT_EQ(plan.btf, nullptr);
+  ASSERT_EQ(plan.args.size(), 3u);
+  EXPECT_EQ(plan.args[0].spec.kind, RS_ARG_PTR);
+  EXPECT_EQ(plan.args[0].spec.flags, RS_ARG_KERNEL);
+  EXPECT_EQ(plan.args[0].spec.slot, 0);
+  EXPECT_EQ(plan.args[0].spec.size, 36u);  // common header included: offsets stay the kernel's
+  EXPECT_EQ(plan.args[1].spec.kind, RS_ARG_DATA_LOC);
+  EXPECT_EQ(plan.args[1].spec.size, 8u);
+  EXPECT_EQ(plan.args[1].spec.flags, RS_ARG_KERNEL);
+  EXPECT_EQ(plan.args[2].spec.size, 16u);
+  EXPECT_EQ(plan.args[2].spec.flags, RS_ARG_KERNEL | RS_ARG_REL_LOC);
+  ASSERT_EQ(plan.tp_fields.size(), 4u);
+  EXPECT_EQ(plan.tp_fields[0].capture, 1u);
+  EXPECT_EQ(plan.tp_fields[1].capture, 0u);
+  EXPECT_EQ(plan.tp_fields[2].capture, 2u);
+  EXPECT_EQ(plan.tp_fields[3].capture, 0u);
+  EXPECT_EQ(plan.to_bpf().cnt, 3u);
+}
+
+TEST(TpArgsPlan, DataLocFieldsPastTheCaptureSlotsAreCountedNotShown) {
+  std::string format = kHeader;
+  for (int i = 0; i < 9; ++i) {
+    format += "\tfield:__data_loc char[] s" + std::to_string(i) + ";\toffset:" +
+              std::to_string(8 + 4 * i) + ";\tsize:4;\tsigned:0;\n";
+  }
+  FuncArgs plan = plan_tp_args(format);
+  EXPECT_EQ(plan.args.size(), size_t{RS_MAX_ARG_SLOTS});
+  EXPECT_EQ(plan.uncaptured, 9u - (RS_MAX_ARG_SLOTS - 1));
+  ASSERT_EQ(plan.tp_fields.size(), size_t{RS_MAX_ARG_SLOTS - 1});
+  EXPECT_EQ(plan.tp_fields.back().name, "s6");
+}
+
+TEST(TpArgsPlan, NoFieldsNoCapture) {
+  FuncArgs plan = plan_tp_args(kHeader);
+  EXPECT_TRUE(plan.args.empty());
+  EXPECT_EQ(plan.to_bpf().cnt, 0u);
+  EXPECT_FALSE(plan.raw_reason.empty());
 }
 
 }  // namespace
