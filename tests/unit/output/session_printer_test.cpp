@@ -91,8 +91,9 @@ TEST(SessionPrinter, PipeGetsASessionWithinTheFlushInterval) {
   EXPECT_EQ(out.read_within(std::chrono::seconds(5)), "7\n");
   // Scheduling slack on a loaded machine, but far below the 5 s the read would wait.
   EXPECT_LT(Clock::now() - pushed, kInterval + std::chrono::seconds(1));
-  EXPECT_EQ(p.printed(), 1u);
   p.finish(Clock::now() + std::chrono::seconds(10));
+  // Counted after its write returns, so only certain once the printer stopped.
+  EXPECT_EQ(p.printed(), 1u);
 }
 
 // Sessions batched for a pipe wait for their interval, and a stop (SIGINT, SIGTERM, the end of
@@ -124,8 +125,10 @@ TEST_F(BlockedPrinter, FullBacklogRefusesSessions) {
 TEST_F(BlockedPrinter, StopLeavesTheBacklogUnprinted) {
   SessionPrinter p(format_, out_.get(), 1 << 20);
   for (uint64_t id = 1; id <= 100; ++id) ASSERT_TRUE(p.push(numbered(id)));
+  // Released well after the 20 ms deadline (so a descheduled finish() still flags the stop
+  // first) and well before the abandon grace that follows it.
   auto releaser = std::async(std::launch::async, [&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    std::this_thread::sleep_for(std::chrono::milliseconds(150));
     release_.set_value();
   });
   p.finish(Clock::now() + std::chrono::milliseconds(20));
