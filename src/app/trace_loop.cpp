@@ -10,7 +10,6 @@
 #include <ctime>
 #include <future>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <system_error>
 
@@ -149,27 +148,10 @@ std::unique_ptr<Attacher> make_attacher(AttachKind kind, TracerObject& obj, cons
   return make_kprobe_attacher(obj);
 }
 
-// Seconds since the kernel started this process (10 ms resolution): start-up before attaching,
-// measured without an observer slowing it down.
-double process_age() {
-  std::string text = read_text_file("/proc/self/stat").value_or("");
-  size_t comm_end = text.rfind(')');  // the command name may hold spaces and parentheses
-  if (comm_end == std::string::npos) return 0;
-  std::istringstream fields(text.substr(comm_end + 1));
-  constexpr int kFieldsBeforeStartTime = 19;  // fields 3 (state) to 21 precede 22 (starttime)
-  std::string field;
-  for (int i = 0; i < kFieldsBeforeStartTime; ++i) fields >> field;
-  unsigned long long start_ticks = 0;
-  fields >> start_ticks;
-  timespec boot;
-  clock_gettime(CLOCK_BOOTTIME, &boot);
-  return boot.tv_sec + boot.tv_nsec / 1e9 - double(start_ticks) / sysconf(_SC_CLK_TCK);
-}
-
 // The -v line at the start is what scripts wait for to interrupt an attach in progress.
 AttachResult attach_all(Attacher& attacher, const FuncTable& funcs, StopSignal& stop) {
   logf(LOG_INFO, "Attaching %zu functions with %s (start-up took %.2f s)...\n", funcs.size(),
-       attacher.name(), process_age());
+       attacher.name(), process_age_s());
   auto t0 = Clock::now();
   AttachResult res;
   {
