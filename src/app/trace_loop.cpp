@@ -31,6 +31,7 @@
 #include "util/error.h"
 #include "util/file_text.h"
 #include "util/log.h"
+#include "util/pause_gate.h"
 #include "util/phase_timer.h"
 
 namespace retsnoop {
@@ -182,13 +183,14 @@ void report_missed_hits(const Attacher& attacher, const TracerObject& obj, Attac
          attacher.name());
 }
 
-// Discovery read kallsyms only as far as planning needed (Kallsyms::load_text()); stacks need the
-// rest (modules, BPF programs). Reading it while the tracer waits for sessions keeps it off the
-// time to attach. Without it, frames outside vmlinux text stay unnamed.
-std::shared_future<void> load_rest_in_background(Kallsyms& ksyms) {
-  auto load = [&ksyms] {
+// Discovery read kallsyms only as far as planning needed (none of its symbols when the traceable
+// list gave the addresses); stacks need the rest. Reading it while the tracer waits for sessions
+// keeps it off the time to attach, and gate holds it while probes are detached. Without it,
+// frames stay unnamed.
+std::shared_future<void> load_rest_in_background(Kallsyms& ksyms, PauseGate& gate) {
+  auto load = [&ksyms, &gate] {
     try {
-      ksyms.load_rest();
+      ksyms.load_rest([&gate] { gate.checkpoint(); });
     } catch (const UserError& e) {
       logf(LOG_WARN, "WARNING: %s: frames outside vmlinux text stay unnamed\n", e.what());
     }
@@ -295,7 +297,8 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
   // completed before attaching (module globs, no tracefs) needs those symbols read again.
   if (in.kind == AttachKind::Fentry && !res.interrupted && in.ksyms.complete())
     refresh_bpf_symbols(in.ksyms);
-  std::shared_future<void> ksyms_loaded = load_rest_in_background(in.ksyms);
+  PauseGate background;  // outlives every copy of ksyms_loaded, whose last one waits for the load
+  std::shared_future<void> ksyms_loaded = load_rest_in_background(in.ksyms, background);
 
   FormatOptions fopts = format_options(in.opts, in.symb_level);
   AwaitingSymbolizer symbolizer(in.symbolizer, ksyms_loaded);
@@ -328,14 +331,18 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
   report_missed_hits(*attacher, *obj, in.kind, in.features);
   print_status(out, "Detaching... ");
   auto t1 = Clock::now();
+  SessionCounts counts;
   {
-    std::optional<SharedKnob> fast = expedite_rcu(in);
-    if (probes) probes->detach();
-    detach_all(*attacher);
+    PauseGate::Hold hold(background);
+    {
+      std::optional<SharedKnob> fast = expedite_rcu(in);
+      if (probes) probes->detach();
+      detach_all(*attacher);
+    }
+    counts = receiver.final_counts();
+    attacher.reset();
+    obj.reset();
   }
-  SessionCounts counts = receiver.final_counts();
-  attacher.reset();
-  obj.reset();
   char done[64];
   std::snprintf(done, sizeof(done), "DONE in %lld ms.\n",
                 (long long)std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t1).count());

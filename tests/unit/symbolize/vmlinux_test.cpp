@@ -124,7 +124,9 @@ struct LoadCase {
   bool required = false;
 };
 
-std::optional<LoadedVmlinux> load(const TempDir& root, const Kallsyms& ksyms, LoadCase c) {
+// Takes fixture tables as temporaries too: load_vmlinux() may read more of a table.
+template <typename Table>
+std::optional<LoadedVmlinux> load(const TempDir& root, Table&& ksyms, LoadCase c) {
   return load_vmlinux({c.kernel_path, c.required, root.path(), kRelease}, ksyms);
 }
 
