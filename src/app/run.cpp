@@ -117,9 +117,8 @@ struct Discovery {
 };
 
 Discovery discover(const Options& opts, Selection sel, AttachKind kind) {
-  // The rest of kallsyms waits until attached (trace_loop()), or until planning needs it: for
-  // module functions, or for addresses the traceable list does not give.
-  Discovery d{timed("kallsyms head", [] { return Kallsyms::deferred(); }), std::nullopt, {}, {}};
+  // The rest of kallsyms waits until attached (trace_loop()), or until a module function matches.
+  Discovery d{timed("kallsyms text", [] { return Kallsyms::load_text(); }), std::nullopt, {}, {}};
   d.probes = timed("probes", [&] { return plan_probes(sel.probes, ProbeSources{}, d.ksyms); });
   bool need_dwarf = dwarf_required(opts, sel.globs);
   if (need_dwarf || opts.symbolize != SymbLevel::None)

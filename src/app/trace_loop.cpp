@@ -183,10 +183,10 @@ void report_missed_hits(const Attacher& attacher, const TracerObject& obj, Attac
          attacher.name());
 }
 
-// Discovery read kallsyms only as far as planning needed (none of its symbols when the traceable
-// list gave the addresses); stacks need the rest. Reading it while the tracer waits for sessions
-// keeps it off the time to attach, and gate holds it while probes are detached. Without it,
-// frames stay unnamed.
+// Discovery read kallsyms only as far as planning needed (Kallsyms::load_text()); stacks need the
+// rest (modules, BPF programs). Reading it while the tracer waits for sessions keeps it off the
+// time to attach, and gate holds it while probes are detached. Without it, frames outside
+// vmlinux text stay unnamed.
 std::shared_future<void> load_rest_in_background(Kallsyms& ksyms, PauseGate& gate) {
   auto load = [&ksyms, &gate] {
     try {

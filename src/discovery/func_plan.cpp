@@ -87,42 +87,25 @@ void check_entry_globs(const GlobSet& entry) {
   }
 }
 
-// Each match's index, found by name: the ~100k kallsyms names or ~50k traceable ones are many
-// more than a run looks up.
-HashIndex index_matches(const std::vector<Match>& matches) {
+// The kallsyms addresses of each match, in address order. One pass over the symbols with the
+// matches indexed: the ~100k kallsyms names are many more than a run looks up.
+std::vector<std::vector<uint64_t>> kallsyms_addrs(Kallsyms& ksyms,
+                                                  const std::vector<Match>& matches) {
+  bool modules = std::any_of(matches.begin(), matches.end(),
+                             [](const Match& m) { return !m.cand->module.empty(); });
+  if (modules) ksyms.load_rest();
   HashIndex by_name(matches.size());
   for (uint32_t i = 0; i < matches.size(); ++i) by_name.insert(hash_name(matches[i].cand->name), i);
-  return by_name;
-}
-
-// The addresses of each match, in address order: from the traceable list when it has them, else
-// from kallsyms.
-template <typename Entries>
-std::vector<std::vector<uint64_t>> match_addrs(const Entries& entries, const std::vector<Match>& matches) {
-  HashIndex by_name = index_matches(matches);
   std::vector<std::vector<uint64_t>> addrs(matches.size());
-  for (const auto& e : entries) {
-    by_name.find(hash_name(e.name), [&](uint32_t i) {
+  for (const KSym& s : ksyms.symbols()) {
+    by_name.find(hash_name(s.name), [&](uint32_t i) {
       const Candidate& c = *matches[i].cand;
-      if (c.name != e.name || c.module != e.module) return false;
-      addrs[i].push_back(e.addr);
+      if (c.name != s.name || c.module != s.module) return false;
+      addrs[i].push_back(s.addr);
       return true;
     });
   }
-  for (auto& a : addrs) std::sort(a.begin(), a.end());
   return addrs;
-}
-
-std::vector<std::vector<uint64_t>> func_addrs(Kallsyms& ksyms, const TraceableList& traceable,
-                                              const std::vector<Match>& matches) {
-  if (traceable.has_addrs) return match_addrs(traceable.funcs, matches);
-  bool modules = std::any_of(matches.begin(), matches.end(),
-                             [](const Match& m) { return !m.cand->module.empty(); });
-  if (modules)
-    ksyms.load_rest();
-  else
-    ksyms.read_text();
-  return match_addrs(ksyms.symbols(), matches);
 }
 
 void skip(FuncPlan& plan, const Candidate& c, std::string reason) {
@@ -204,7 +187,7 @@ FuncPlan plan_functions(GlobSelection sel, const PlanOptions& opts, Kallsyms& ks
   });
   check_entry_globs(sel.entry);
   timed("addresses and types", [&] {
-    std::vector<std::vector<uint64_t>> addrs = func_addrs(ksyms, traceable, matches);
+    std::vector<std::vector<uint64_t>> addrs = kallsyms_addrs(ksyms, matches);
     plan.funcs.reserve(matches.size());
     for (size_t i = 0; i < matches.size(); ++i)
       add_function(matches[i], addrs[i], btf, opts.fentry, plan);

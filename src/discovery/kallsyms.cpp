@@ -107,41 +107,17 @@ Kallsyms Kallsyms::load(const std::string& path) {
 }
 
 Kallsyms Kallsyms::load_text(const std::string& path) {
-  Kallsyms ks = deferred(path);
-  ks.read_text();
-  return ks;
-}
-
-Kallsyms Kallsyms::deferred(const std::string& path) {
-  std::optional<SplitTextFile> file = SplitTextFile::open(path);
-  if (!file) read_failed(path);
-  Kallsyms ks;
-  ks.rest_ = std::make_unique<SplitTextFile>(std::move(*file));
-  ks.text_read_ = false;
-  // Per-CPU symbols come first, at offsets from 0; the text starts at _text and _stext.
-  ks.addresses_hidden_ = !ks.read_through(" _stext") && !ks.syms_.empty();
-  return checked(std::move(ks));
-}
-
-void Kallsyms::read_text() {
-  if (text_read_) return;
-  text_read_ = true;
   // Symbols are listed by address, vmlinux first: _etext ends its text.
-  read_through(" _etext");
-}
-
-bool Kallsyms::read_through(std::string_view line_end) {
-  if (!rest_) return false;
-  std::unique_ptr<SplitTextFile> file = std::move(rest_);
-  std::optional<std::string> text = file->read_through_line(line_end);
-  if (!text) read_failed(file->path());
-  if (!file->complete()) rest_ = std::move(file);
-  return add_text(*text);
+  std::optional<SplitTextFile> file = SplitTextFile::open(path);
+  std::optional<std::string> text = file ? file->read_through_line(" _etext") : std::nullopt;
+  if (!text) read_failed(path);
+  Kallsyms ks = parse_text(*text);
+  if (!file->complete()) ks.rest_ = std::make_unique<SplitTextFile>(std::move(*file));
+  return checked(std::move(ks));
 }
 
 void Kallsyms::load_rest(const std::function<void()>& between_reads) {
   if (!rest_) return;
-  text_read_ = true;
   std::unique_ptr<SplitTextFile> file = std::move(rest_);
   std::optional<std::string> text = file->read_rest(between_reads);
   if (!text) read_failed(file->path());

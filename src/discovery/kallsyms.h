@@ -32,18 +32,11 @@ class Kallsyms {
   // the file), which is what planning needs for vmlinux functions; load_rest() reads the rest
   // (data, modules, BPF programs). /proc/kallsyms takes 0.3 s to read in the test VMs.
   static Kallsyms load_text(const std::string& path = "/proc/kallsyms");
-  // Reads only up to _stext (a few KB: whether addresses are hidden, and the text anchors);
-  // read_text() and load_rest() read on when needed. A kernel that lists traceable functions
-  // with their addresses is planned without the rest, which is then read after attaching (its
-  // text alone took 0.25 s to read in the 6.12 test VM). Throws as load_text().
-  static Kallsyms deferred(const std::string& path = "/proc/kallsyms");
-  // Reads on through what load_text() reads; nothing when that has been read.
-  void read_text();
   // Whether the whole file has been read.
   bool complete() const { return !rest_; }
-  // Reads what load_text() or deferred() left; nothing when complete. Throws UserError on a read
-  // error, after which the table counts as complete. Pointers into the table become invalid.
-  // between_reads: as SplitTextFile::read_rest().
+  // Reads what load_text() left; nothing when complete. Throws UserError on a read error, after
+  // which the table counts as complete. Pointers into the table become invalid. between_reads:
+  // as SplitTextFile::read_rest().
   void load_rest(const std::function<void()>& between_reads = {});
 
   const std::vector<KSym>& symbols() const { return syms_; }
@@ -69,9 +62,6 @@ class Kallsyms {
  private:
   void replace_module(std::string_view module, std::string_view text);
 
-  // Reads on through the line ending with line_end (or to the end); returns whether any address
-  // read was nonzero.
-  bool read_through(std::string_view line_end);
   // Adds text's symbols; returns whether any address (of any symbol type) is nonzero.
   bool add_text(std::string_view text);
 
@@ -79,7 +69,6 @@ class Kallsyms {
   std::vector<std::pair<std::string, uint64_t>> special_;  // non-function symbols we need (_stext)
   bool addresses_hidden_ = false;
   std::unique_ptr<SplitTextFile> rest_;  // the file load_text() stopped reading
-  bool text_read_ = true;                 // false after deferred() until read_text()
 };
 
 }  // namespace retsnoop

@@ -117,9 +117,8 @@ std::string mismatch_reason(const Vmlinux& image, uint64_t offset, const Kallsym
 }
 
 // The image with its KASLR offset if it is the running kernel's build; else a warning and nullopt.
-std::optional<LoadedVmlinux> verify(std::shared_ptr<Vmlinux> image, Kallsyms& ksyms,
+std::optional<LoadedVmlinux> verify(std::shared_ptr<Vmlinux> image, const Kallsyms& ksyms,
                                     const std::string& root) {
-  ksyms.read_text();  // the functions compared
   std::optional<uint64_t> offset = kaslr_offset(*image, ksyms);
   if (!offset) {
     logf(LOG_WARN,
@@ -141,7 +140,7 @@ std::optional<LoadedVmlinux> verify(std::shared_ptr<Vmlinux> image, Kallsyms& ks
 
 // First searched candidate that opens and matches; broken files in standard places are skipped.
 std::optional<LoadedVmlinux> search(const std::string& root, const std::string& release,
-                                    Kallsyms& ksyms) {
+                                    const Kallsyms& ksyms) {
   for (const std::string& path : vmlinux_candidates(root, release)) {
     if (access(path.c_str(), F_OK) != 0) continue;
     try {
@@ -241,7 +240,7 @@ std::vector<std::string> vmlinux_candidates(const std::string& root, const std::
   return out;
 }
 
-std::optional<LoadedVmlinux> load_vmlinux(const VmlinuxRequest& req, Kallsyms& ksyms) {
+std::optional<LoadedVmlinux> load_vmlinux(const VmlinuxRequest& req, const Kallsyms& ksyms) {
   std::optional<LoadedVmlinux> loaded;
   std::string release = req.release.empty() ? uname_release() : req.release;
   if (!req.kernel_path.empty())

@@ -90,7 +90,7 @@ std::vector<std::string> vmlinux_candidates(const std::string& root, const std::
 // a warning and is skipped, so wrong source lines are never printed. Returns nullopt when nothing
 // usable exists and it is not required; throws UserError when -k names an unusable file or when
 // a required vmlinux cannot be had.
-std::optional<LoadedVmlinux> load_vmlinux(const VmlinuxRequest& req, Kallsyms& ksyms);
+std::optional<LoadedVmlinux> load_vmlinux(const VmlinuxRequest& req, const Kallsyms& ksyms);
 
 // Build id in a raw ELF note stream (an SHT_NOTE section, /sys/kernel/notes); empty if none.
 std::string build_id_from_notes(std::string_view notes);

@@ -1,6 +1,6 @@
 // Holds a background task between its steps while more urgent work runs. Under emulation a
-// background thread takes CPU time from the main thread even on another CPU: reading kallsyms
-// after attaching doubled the time to detach when a run stopped at once.
+// background thread takes CPU time from the main thread even on another CPU: reading the rest of
+// kallsyms after attaching slowed a detach that came at once.
 #pragma once
 
 #include <condition_variable>

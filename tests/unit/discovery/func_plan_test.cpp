@@ -135,29 +135,6 @@ TEST_F(FuncPlanTest, DuplicateStaticsTracedAtEveryAddressOnlyWhenCopiesAgree) {
   EXPECT_EQ(skipped(p)["dup_mismatch"], "2 copies in kallsyms but 1 traceable");
 }
 
-// available_filter_functions_addrs (6.5+) gives every copy its own address: kallsyms is not
-// read for planning, and copies whose count kallsyms would contradict are all attached.
-TEST_F(FuncPlanTest, AddressesFromTheTraceableListNeedNoKallsyms) {
-  opts.tracefs_dirs = {kFixtures + "tracefs_addrs"};
-  ksyms = Kallsyms::deferred(kFixtures + "kallsyms.txt");
-  opts.entry_globs = {"*_sys_bpf"};
-  opts.allow_globs = {"dup_*"};
-  FuncPlan p = plan();
-  ASSERT_EQ(names(p), (Names{"__x64_sys_bpf", "dup_static", "dup_static"}));
-  EXPECT_EQ(p.funcs[0].addr, 0xffffffff81001000ull);
-  EXPECT_EQ(p.funcs[1].addr, 0xffffffff81002000ull);
-  EXPECT_EQ(p.funcs[2].addr, 0xffffffff81002800ull);
-  EXPECT_TRUE(ksyms.find_by_name("__x64_sys_bpf").empty());
-}
-
-// Without addresses in the list, a table read only up to _stext is read on through the text.
-TEST_F(FuncPlanTest, DeferredKallsymsAreReadWhenTheListHasNoAddresses) {
-  ksyms = Kallsyms::deferred(kFixtures + "kallsyms.txt");
-  opts.entry_globs = {"*_sys_bpf"};
-  EXPECT_EQ(names(plan()), (Names{"__sys_bpf", "__x64_sys_bpf"}));
-  EXPECT_FALSE(ksyms.complete());
-}
-
 TEST_F(FuncPlanTest, TraceableButMissingFromKallsymsIsSkipped) {
   opts.entry_globs = {"*_sys_bpf"};
   opts.allow_globs = {"ghost_func"};

@@ -173,6 +173,15 @@ TEST(Kallsyms, LoadRestCompletesTheTable) {
   EXPECT_EQ(ks.symbols().size(), full.symbols().size());
 }
 
+TEST(Kallsyms, LoadRestRunsTheStepBetweenReads) {
+  Kallsyms ks = Kallsyms::load_text(kFixtures + "kallsyms.txt");
+  int steps = 0;
+  ks.load_rest([&] { ++steps; });
+  EXPECT_TRUE(ks.complete());
+  EXPECT_GE(steps, 1);
+  EXPECT_EQ(ks.symbols().size(), Kallsyms::load(kFixtures + "kallsyms.txt").symbols().size());
+}
+
 TEST(Kallsyms, ReloadModuleCompletesATableFirst) {
   Kallsyms ks = Kallsyms::load_text(kFixtures + "kallsyms.txt");
   ASSERT_TRUE(ks.reload_module("bpf", kFixtures + "kallsyms_bpf_reloaded.txt"));
@@ -184,38 +193,6 @@ TEST(Kallsyms, ReloadModuleCompletesATableFirst) {
 TEST(Kallsyms, LoadTextRefusesHiddenAddressesAndMissingFiles) {
   EXPECT_THROW(Kallsyms::load_text(kFixtures + "kallsyms_hidden.txt"), UserError);
   EXPECT_THROW(Kallsyms::load_text("/nonexistent/kallsyms"), UserError);
-}
-
-// A kernel whose traceable list carries addresses is planned without kallsyms: only the lines
-// up to _stext are read first (the anchors, and whether addresses are hidden).
-TEST(Kallsyms, DeferredReadsOnlyUpToTheTextAnchors) {
-  Kallsyms ks = Kallsyms::deferred(kFixtures + "kallsyms.txt");
-  EXPECT_FALSE(ks.complete());
-  EXPECT_EQ(ks.addr_of("_text"), 0xffffffff81000000ull);
-  EXPECT_EQ(ks.addr_of("_stext"), 0xffffffff81000000ull);
-  EXPECT_TRUE(ks.find_by_name("__x64_sys_bpf").empty());
-  ks.read_text();
-  EXPECT_EQ(ks.find_by_name("dup_static").size(), 2u);
-  EXPECT_TRUE(ks.find_by_name("kvm_read_guest").empty());
-  ks.read_text();  // once only
-  EXPECT_EQ(ks.find_by_name("dup_static").size(), 2u);
-}
-
-TEST(Kallsyms, DeferredThenLoadRestMatchesAFullLoad) {
-  Kallsyms ks = Kallsyms::deferred(kFixtures + "kallsyms.txt");
-  int steps = 0;
-  ks.load_rest([&] { ++steps; });
-  EXPECT_TRUE(ks.complete());
-  EXPECT_GE(steps, 1);
-  ks.read_text();  // nothing left: the table stays as it is
-  Kallsyms full = Kallsyms::load(kFixtures + "kallsyms.txt");
-  ASSERT_EQ(ks.symbols().size(), full.symbols().size());
-  for (size_t i = 0; i < full.symbols().size(); ++i) EXPECT_EQ(ks.symbols()[i].name, full.symbols()[i].name);
-}
-
-TEST(Kallsyms, DeferredRefusesHiddenAddressesAndMissingFiles) {
-  EXPECT_THROW(Kallsyms::deferred(kFixtures + "kallsyms_hidden.txt"), UserError);
-  EXPECT_THROW(Kallsyms::deferred("/nonexistent/kallsyms"), UserError);
 }
 
 }  // namespace

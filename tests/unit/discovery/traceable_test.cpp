@@ -28,33 +28,6 @@ TEST(Traceable, KeepsEveryCopyOfADuplicateName) {
   EXPECT_EQ(list.size(), 2u);
 }
 
-TEST(Traceable, ParsesAddressesNamesAndModules) {
-  auto list = parse_available_filter_functions_addrs(
-      "ffffffff81001000 foo\nffffffffc0001000 bar [kvm]\n\nnot_an_address baz\n"
-      "ffffffff81002000 dup\nffffffff81003000 dup\n");
-  ASSERT_EQ(list.size(), 4u);
-  EXPECT_EQ(list[0].name, "foo");
-  EXPECT_EQ(list[0].addr, 0xffffffff81001000ull);
-  EXPECT_EQ(list[1].module, "kvm");
-  EXPECT_EQ(list[1].addr, 0xffffffffc0001000ull);
-  EXPECT_EQ(list[3].name, "dup");
-  EXPECT_EQ(list[3].addr, 0xffffffff81003000ull);
-}
-
-// A kernel that hides addresses lists zeros: the entries are dropped, and the plain list read.
-TEST(Traceable, ZeroAddressesAreNotListed) {
-  EXPECT_TRUE(parse_available_filter_functions_addrs("0 foo\n0000000000000000 bar\n").empty());
-}
-
-TEST(Traceable, PrefersTheListWithAddresses) {
-  auto list = read_traceable_functions({kTracefs + "_addrs"});
-  ASSERT_TRUE(list.has_value());
-  EXPECT_TRUE(list->has_addrs);
-  ASSERT_EQ(list->funcs.size(), 3u);
-  EXPECT_EQ(list->funcs[0].name, "__x64_sys_bpf");
-  EXPECT_EQ(list->funcs[0].addr, 0xffffffff81001000ull);
-}
-
 TEST(Traceable, ReadsTheFirstDirectoryThatHasTheFile) {
   auto list = read_traceable_functions({"/nonexistent/tracing", kTracefs});
   ASSERT_TRUE(list.has_value());
@@ -62,7 +35,6 @@ TEST(Traceable, ReadsTheFirstDirectoryThatHasTheFile) {
   EXPECT_EQ(list->funcs.front().name, "__x64_sys_bpf");
   EXPECT_EQ(list->funcs.back().name, "map_create");
   EXPECT_EQ(list->funcs.back().module, "kvm");
-  EXPECT_FALSE(list->has_addrs);
 }
 
 // The entries point into the list's own copy of the text, which moving the list keeps.

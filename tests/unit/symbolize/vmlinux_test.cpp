@@ -124,9 +124,7 @@ struct LoadCase {
   bool required = false;
 };
 
-// Takes fixture tables as temporaries too: load_vmlinux() may read more of a table.
-template <typename Table>
-std::optional<LoadedVmlinux> load(const TempDir& root, Table&& ksyms, LoadCase c) {
+std::optional<LoadedVmlinux> load(const TempDir& root, const Kallsyms& ksyms, LoadCase c) {
   return load_vmlinux({c.kernel_path, c.required, root.path(), kRelease}, ksyms);
 }
 
