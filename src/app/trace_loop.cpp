@@ -124,7 +124,7 @@ ArgRenderOptions arg_render_options(const Options& o, const Kallsyms& ksyms,
     ksyms_loaded.wait();
     const KSym* sym = ksyms.find_by_addr(addr);
     if (!sym || sym->addr != addr) return std::nullopt;
-    return sym->name;
+    return std::string(sym->name);
   };
   return a;
 }
@@ -185,8 +185,8 @@ void report_missed_hits(const Attacher& attacher, const TracerObject& obj, Attac
 
 // Discovery read kallsyms only as far as planning needed (Kallsyms::load_text()); stacks need the
 // rest (modules, BPF programs). Reading it while the tracer waits for sessions keeps it off the
-// time to attach, and gate holds it while probes are detached. Without it, frames outside
-// vmlinux text stay unnamed.
+// time to attach; gate holds it until the tracer is ready and while probes are detached. Without
+// it, frames outside vmlinux text stay unnamed.
 std::shared_future<void> load_rest_in_background(Kallsyms& ksyms, PauseGate& gate) {
   auto load = [&ksyms, &gate] {
     try {
@@ -298,6 +298,8 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
   if (in.kind == AttachKind::Fentry && !res.interrupted && in.ksyms.complete())
     refresh_bpf_symbols(in.ksyms);
   PauseGate background;  // outlives every copy of ksyms_loaded, whose last one waits for the load
+  // Held until the tracer is about to be ready: what remains to set up comes first.
+  std::optional<PauseGate::Hold> until_ready(std::in_place, background);
   std::shared_future<void> ksyms_loaded = load_rest_in_background(in.ksyms, background);
 
   FormatOptions fopts = format_options(in.opts, in.symb_level);
@@ -326,6 +328,7 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
   if (in.command && !res.interrupted) start_command(*in.command, *obj, stop, user_symbols.get());
   std::function<bool()> command_exited;
   if (in.command) command_exited = [&] { return in.command->exit_status().has_value(); };
+  until_ready.reset();
   StopCause cause = res.interrupted ? StopCause::Signal : receiver.run(stop, command_exited);
 
   report_missed_hits(*attacher, *obj, in.kind, in.features);

@@ -13,11 +13,14 @@
 
 namespace retsnoop {
 
+// name and module point into the text of the table that holds the symbol: valid as long as the
+// table lives (moving it keeps them). A string of its own per symbol cost 0.1-0.2 s of start-up
+// in the test VMs, where kallsyms lists ~100,000 functions.
 struct KSym {
   uint64_t addr = 0;
-  std::string name;
-  std::string module;  // empty for vmlinux
-  char type = 0;       // kallsyms type letter (t, T, w, W, ...)
+  std::string_view name;
+  std::string_view module;  // empty for vmlinux
+  char type = 0;            // kallsyms type letter (t, T, w, W, ...)
 };
 
 class Kallsyms {
@@ -62,9 +65,12 @@ class Kallsyms {
  private:
   void replace_module(std::string_view module, std::string_view text);
 
-  // Adds text's symbols; returns whether any address (of any symbol type) is nonzero.
-  bool add_text(std::string_view text);
+  // Keeps text and adds its symbols; returns whether any address (of any symbol type) is nonzero.
+  bool add_text(std::string text);
+  // Keeps text; the views into it stay valid.
+  std::string_view keep(std::string text);
 
+  std::vector<std::unique_ptr<const std::string>> texts_;  // what syms_ point into
   std::vector<KSym> syms_;
   std::vector<std::pair<std::string, uint64_t>> special_;  // non-function symbols we need (_stext)
   bool addresses_hidden_ = false;
