@@ -5,6 +5,7 @@
 #     define for the functions its dry run resolves, defined and enabled through tracefs alone
 #     (no BPF, no retsnoop), then disabled and removed;
 #   - retsnoop from exec to "Receiving data...", with its -vv phase times, then its detach.
+# A first, unmeasured retsnoop run (-e '*sys_bpf' alone) warms the guest's memory.
 # Prints the times, the ratio of exec-to-ready to the floor's define + enable per round and for
 # the least of each over the rounds (the host's other work only adds time), and the phases.
 #
@@ -95,7 +96,8 @@ run_kernel() {
   printf '#!/bin/sh\nexec sh /guest/startup-guest.sh %s %s%s\n' "$rounds" "$floor" "$quoted" >"$work/guest.sh"
   say "kernel $kver: measuring (logs in $work)"
   boot_guest "$kdir" "$work" "$work/guest.sh" "$VM_TIMEOUT_SEC" 2048 \
-    -a "$BENCH_DIR/startup-guest.sh:/guest/startup-guest.sh" >"$work/rows.tsv" ||
+    -a "$BENCH_DIR/startup-guest.sh:/guest/startup-guest.sh" \
+    -a "$BENCH_DIR/guest-lib.sh:/guest/guest-lib.sh" >"$work/rows.tsv" ||
     say "kernel $kver: the VM failed; the report holds what was measured"
   print_report "$(cat "$kdir/kernel-version")" "$work/rows.tsv"
 }
@@ -104,16 +106,10 @@ main() {
   local kernels=(6.1 6.12) build=${RETSNOOP_BUILD:-} rounds=3 floor=1
   while (($#)); do
     case "$1" in
-      --kernel)
-        case "${2:-}" in
-          all) ;;
-          6.1 | 6.12) kernels=("$2") ;;
-          *) usage ;;
-        esac
-        shift ;;
+      --kernel) [[ ${2:-} =~ ^(6\.1|6\.12|all)$ ]] || usage; [[ $2 == all ]] || kernels=("$2"); shift ;;
+      --rounds) rounds=${2:?}; shift ;;
       --arch) set_arch "${2:-}" || usage; shift ;;
       --build) build=${2:?}; shift ;;
-      --rounds) rounds=${2:?}; shift ;;
       --no-floor) floor=0 ;;
       --) shift; break ;;
       *) usage ;;
