@@ -15,6 +15,9 @@
 #   IDLE_ENTRY an entry function that never runs, for the non-entry role (__x64_sys_reboot)
 set -u
 
+# shellcheck source-path=SCRIPTDIR source=guest-lib.sh
+. /guest/guest-lib.sh
+
 MECHS=$1
 SIZES=$2
 CAPS=$3
@@ -52,24 +55,6 @@ cap_of() {
     [ "${c%%:*}" = "${1%%,*}" ] && { echo "${c#*:}"; return; }
   done
   echo ""
-}
-
-# Starts retsnoop with the arguments given, its output copied to $out, and waits until it says
-# "Receiving data..." or exits; returns 1 if it exited first. No polling: a grep forked several
-# times a second would take guest CPU from the attach being measured under TCG. tee and grep
-# read the output in blocks (a shell's read builtin takes a pipe byte by byte, too slow for the
-# -v function list, which retsnoop would block on).
-start_and_wait_ready() {
-  rm -f "$out" "$WORK/fifo" "$WORK/ready"
-  mkfifo "$WORK/fifo" "$WORK/ready"
-  retsnoop "$@" >"$WORK/fifo" 2>&1 &
-  pid=$!
-  tee "$out" <"$WORK/fifo" | {
-    if grep -qF "Receiving data..."; then echo ready; else echo exited; fi >"$WORK/ready"
-    cat >/dev/null
-  } &
-  read -r state <"$WORK/ready"
-  [ "$state" = ready ]
 }
 
 # Stops retsnoop (TERM, not INT: a background job of a script starts with SIGINT ignored) and

@@ -106,7 +106,8 @@ run_kernel() {
     "$mechs" "$sizes" "$CAPS" "$calls" "$(traced_calls)" >"$work/guest.sh"
   say "kernel $kver: measuring (logs in $work)"
   boot_guest "$kdir" "$work" "$work/guest.sh" "$VM_TIMEOUT_SEC" 2048 \
-    -a "$BENCH_DIR/attach-guest.sh:/guest/attach-guest.sh" >"$work/rows.tsv" ||
+    -a "$BENCH_DIR/attach-guest.sh:/guest/attach-guest.sh" \
+    -a "$BENCH_DIR/guest-lib.sh:/guest/guest-lib.sh" >"$work/rows.tsv" ||
     say "kernel $kver: the VM failed; the table holds what was measured"
   print_table "$(cat "$kdir/kernel-version")" "$work/rows.tsv"
 }

@@ -171,6 +171,7 @@ std::optional<Command> make_command(const Options& o) {
 int run(const Options& opts) {
   keep_freed_memory();
   set_log_verbosity(opts.verbosity);
+  if (log_enabled(LOG_DEBUG)) logf(LOG_DEBUG, "phase exec to run: %.0f ms\n", process_age_s() * 1000);
   route_libbpf_logs();
   if (opts.show_version) return print_version(opts);
   // Bad globs, @FILEs and presets fail before the privilege check and any kernel access.

@@ -10,7 +10,6 @@
 #include <ctime>
 #include <future>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <system_error>
 
@@ -32,6 +31,7 @@
 #include "util/error.h"
 #include "util/file_text.h"
 #include "util/log.h"
+#include "util/pause_gate.h"
 #include "util/phase_timer.h"
 
 namespace retsnoop {
@@ -124,7 +124,7 @@ ArgRenderOptions arg_render_options(const Options& o, const Kallsyms& ksyms,
     ksyms_loaded.wait();
     const KSym* sym = ksyms.find_by_addr(addr);
     if (!sym || sym->addr != addr) return std::nullopt;
-    return sym->name;
+    return std::string(sym->name);
   };
   return a;
 }
@@ -149,27 +149,10 @@ std::unique_ptr<Attacher> make_attacher(AttachKind kind, TracerObject& obj, cons
   return make_kprobe_attacher(obj);
 }
 
-// Seconds since the kernel started this process (10 ms resolution): start-up before attaching,
-// measured without an observer slowing it down.
-double process_age() {
-  std::string text = read_text_file("/proc/self/stat").value_or("");
-  size_t comm_end = text.rfind(')');  // the command name may hold spaces and parentheses
-  if (comm_end == std::string::npos) return 0;
-  std::istringstream fields(text.substr(comm_end + 1));
-  constexpr int kFieldsBeforeStartTime = 19;  // fields 3 (state) to 21 precede 22 (starttime)
-  std::string field;
-  for (int i = 0; i < kFieldsBeforeStartTime; ++i) fields >> field;
-  unsigned long long start_ticks = 0;
-  fields >> start_ticks;
-  timespec boot;
-  clock_gettime(CLOCK_BOOTTIME, &boot);
-  return boot.tv_sec + boot.tv_nsec / 1e9 - double(start_ticks) / sysconf(_SC_CLK_TCK);
-}
-
 // The -v line at the start is what scripts wait for to interrupt an attach in progress.
 AttachResult attach_all(Attacher& attacher, const FuncTable& funcs, StopSignal& stop) {
   logf(LOG_INFO, "Attaching %zu functions with %s (start-up took %.2f s)...\n", funcs.size(),
-       attacher.name(), process_age());
+       attacher.name(), process_age_s());
   auto t0 = Clock::now();
   AttachResult res;
   {
@@ -202,11 +185,12 @@ void report_missed_hits(const Attacher& attacher, const TracerObject& obj, Attac
 
 // Discovery read kallsyms only as far as planning needed (Kallsyms::load_text()); stacks need the
 // rest (modules, BPF programs). Reading it while the tracer waits for sessions keeps it off the
-// time to attach. Without it, frames outside vmlinux text stay unnamed.
-std::shared_future<void> load_rest_in_background(Kallsyms& ksyms) {
-  auto load = [&ksyms] {
+// time to attach; gate holds it until the tracer is ready and while probes are detached. Without
+// it, frames outside vmlinux text stay unnamed.
+std::shared_future<void> load_rest_in_background(Kallsyms& ksyms, PauseGate& gate) {
+  auto load = [&ksyms, &gate] {
     try {
-      ksyms.load_rest();
+      ksyms.load_rest([&gate] { gate.checkpoint(); });
     } catch (const UserError& e) {
       logf(LOG_WARN, "WARNING: %s: frames outside vmlinux text stay unnamed\n", e.what());
     }
@@ -313,7 +297,10 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
   // completed before attaching (module globs, no tracefs) needs those symbols read again.
   if (in.kind == AttachKind::Fentry && !res.interrupted && in.ksyms.complete())
     refresh_bpf_symbols(in.ksyms);
-  std::shared_future<void> ksyms_loaded = load_rest_in_background(in.ksyms);
+  PauseGate background;  // outlives every copy of ksyms_loaded, whose last one waits for the load
+  // Held until the tracer is about to be ready: what remains to set up comes first.
+  std::optional<PauseGate::Hold> until_ready(std::in_place, background);
+  std::shared_future<void> ksyms_loaded = load_rest_in_background(in.ksyms, background);
 
   FormatOptions fopts = format_options(in.opts, in.symb_level);
   AwaitingSymbolizer symbolizer(in.symbolizer, ksyms_loaded);
@@ -341,19 +328,24 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
   if (in.command && !res.interrupted) start_command(*in.command, *obj, stop, user_symbols.get());
   std::function<bool()> command_exited;
   if (in.command) command_exited = [&] { return in.command->exit_status().has_value(); };
+  until_ready.reset();
   StopCause cause = res.interrupted ? StopCause::Signal : receiver.run(stop, command_exited);
 
   report_missed_hits(*attacher, *obj, in.kind, in.features);
   print_status(out, "Detaching... ");
   auto t1 = Clock::now();
+  SessionCounts counts;
   {
-    std::optional<SharedKnob> fast = expedite_rcu(in);
-    if (probes) probes->detach();
-    detach_all(*attacher);
+    PauseGate::Hold hold(background);
+    {
+      std::optional<SharedKnob> fast = expedite_rcu(in);
+      if (probes) probes->detach();
+      detach_all(*attacher);
+    }
+    counts = receiver.final_counts();
+    attacher.reset();
+    obj.reset();
   }
-  SessionCounts counts = receiver.final_counts();
-  attacher.reset();
-  obj.reset();
   char done[64];
   std::snprintf(done, sizeof(done), "DONE in %lld ms.\n",
                 (long long)std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t1).count());

@@ -14,6 +14,7 @@
 #include "util/error.h"
 #include "util/log.h"
 #include "util/owned_fd.h"
+#include "util/phase_timer.h"
 
 namespace retsnoop {
 
@@ -90,13 +91,14 @@ TracerObject::TracerObject(const TracerConfig& cfg, const FuncTable& funcs)
     : kind_(cfg.kind),
       kprobe_session_(cfg.kind == AttachKind::MultiKprobe && cfg.kprobe_session),
       kprobe_events_(cfg.kind == AttachKind::Kprobe && cfg.kprobe_events) {
-  skel_ = rs_tracer__open();
+  skel_ = timed("BPF open", [] { return rs_tracer__open(); });
   if (!skel_) fail("failed to open BPF object", errno);
   // The destructor does not run for an object whose constructor threw.
   try {
-    configure(cfg, funcs.size());
-    int err = rs_tracer__load(skel_);
+    timed("BPF configure", [&] { configure(cfg, funcs.size()); });
+    int err = timed("BPF load", [&] { return rs_tracer__load(skel_); });
     if (err) fail("failed to load BPF programs (run with -v for the verifier log)", err);
+    PhaseTimer fill("BPF map fill");
     fill_func_descs(funcs);
     if (kprobe_events_) fill_func_ids(funcs);
     fill_filters(cfg);

@@ -77,11 +77,17 @@ Kallsyms Kallsyms::parse(std::istream& in) {
 
 Kallsyms Kallsyms::parse_text(std::string_view text) {
   Kallsyms ks;
-  ks.addresses_hidden_ = !ks.add_text(text) && !ks.syms_.empty();
+  ks.addresses_hidden_ = !ks.add_text(std::string(text)) && !ks.syms_.empty();
   return ks;
 }
 
-bool Kallsyms::add_text(std::string_view text) {
+std::string_view Kallsyms::keep(std::string text) {
+  texts_.push_back(std::make_unique<const std::string>(std::move(text)));
+  return *texts_.back();
+}
+
+bool Kallsyms::add_text(std::string owned) {
+  std::string_view text = keep(std::move(owned));
   size_t old_size = syms_.size();
   syms_.reserve(old_size + text.size() / 40);  // about the line count (lines average ~45 bytes)
   bool any_nonzero = false;
@@ -91,7 +97,7 @@ bool Kallsyms::add_text(std::string_view text) {
     any_nonzero |= line->addr != 0;
     if (is_anchor(line->name)) special_.emplace_back(line->name, line->addr);
     if (is_function_type(line->type))
-      syms_.push_back({line->addr, std::string(line->name), std::string(line->module), line->type});
+      syms_.push_back({line->addr, line->name, line->module, line->type});
   });
   // Usually sorted already; BPF programs and modules may be listed out of address order.
   auto added = syms_.begin() + old_size;
@@ -103,7 +109,9 @@ bool Kallsyms::add_text(std::string_view text) {
 Kallsyms Kallsyms::load(const std::string& path) {
   std::optional<std::string> text = read_text_file(path);
   if (!text) read_failed(path);
-  return checked(parse_text(*text));
+  Kallsyms ks;
+  ks.addresses_hidden_ = !ks.add_text(std::move(*text)) && !ks.syms_.empty();
+  return checked(std::move(ks));
 }
 
 Kallsyms Kallsyms::load_text(const std::string& path) {
@@ -111,17 +119,18 @@ Kallsyms Kallsyms::load_text(const std::string& path) {
   std::optional<SplitTextFile> file = SplitTextFile::open(path);
   std::optional<std::string> text = file ? file->read_through_line(" _etext") : std::nullopt;
   if (!text) read_failed(path);
-  Kallsyms ks = parse_text(*text);
+  Kallsyms ks;
+  ks.addresses_hidden_ = !ks.add_text(std::move(*text)) && !ks.syms_.empty();
   if (!file->complete()) ks.rest_ = std::make_unique<SplitTextFile>(std::move(*file));
   return checked(std::move(ks));
 }
 
-void Kallsyms::load_rest() {
+void Kallsyms::load_rest(const std::function<void()>& between_reads) {
   if (!rest_) return;
   std::unique_ptr<SplitTextFile> file = std::move(rest_);
-  std::optional<std::string> text = file->read_rest();
+  std::optional<std::string> text = file->read_rest(between_reads);
   if (!text) read_failed(file->path());
-  add_text(*text);
+  add_text(std::move(*text));
 }
 
 bool Kallsyms::reload_module(std::string_view module, const std::string& path) {
@@ -135,19 +144,22 @@ bool Kallsyms::reload_module(std::string_view module, const std::string& path) {
 // Only the module's own lines are parsed: they are a few among the ~100k of vmlinux.
 void Kallsyms::replace_module(std::string_view module, std::string_view text) {
   std::string suffix = "\t[" + std::string(module) + "]";
-  std::vector<KSym> fresh;
+  std::string lines;  // the module's own, kept: the rest of the file is not
   for_each_line(text, [&](std::string_view text_line) {
-    if (!text_line.ends_with(suffix)) return;
+    if (text_line.ends_with(suffix)) lines.append(text_line).append("\n");
+  });
+  std::string_view kept = keep(std::move(lines));
+  std::vector<KSym> fresh;
+  for_each_line(kept, [&](std::string_view text_line) {
     std::optional<Line> line = parse_line(text_line);
     if (line && is_function_type(line->type))
-      fresh.push_back({line->addr, std::string(line->name), std::string(module), line->type});
+      fresh.push_back({line->addr, line->name, line->module, line->type});
   });
   std::stable_sort(fresh.begin(), fresh.end(), by_addr);
   std::erase_if(syms_, [&](const KSym& s) { return s.module == module; });
-  size_t kept = syms_.size();
-  syms_.insert(syms_.end(), std::make_move_iterator(fresh.begin()),
-               std::make_move_iterator(fresh.end()));
-  std::inplace_merge(syms_.begin(), syms_.begin() + kept, syms_.end(), by_addr);
+  size_t kept_count = syms_.size();
+  syms_.insert(syms_.end(), fresh.begin(), fresh.end());
+  std::inplace_merge(syms_.begin(), syms_.begin() + kept_count, syms_.end(), by_addr);
 }
 
 const KSym* Kallsyms::find_by_addr(uint64_t addr) const {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <istream>
 #include <memory>
 #include <string>
@@ -12,11 +13,14 @@
 
 namespace retsnoop {
 
+// name and module point into the text of the table that holds the symbol: valid as long as the
+// table lives (moving it keeps them). A string of its own per symbol cost 0.1-0.2 s of start-up
+// in the test VMs, where kallsyms lists ~100,000 functions.
 struct KSym {
   uint64_t addr = 0;
-  std::string name;
-  std::string module;  // empty for vmlinux
-  char type = 0;       // kallsyms type letter (t, T, w, W, ...)
+  std::string_view name;
+  std::string_view module;  // empty for vmlinux
+  char type = 0;            // kallsyms type letter (t, T, w, W, ...)
 };
 
 class Kallsyms {
@@ -34,8 +38,9 @@ class Kallsyms {
   // Whether the whole file has been read.
   bool complete() const { return !rest_; }
   // Reads what load_text() left; nothing when complete. Throws UserError on a read error, after
-  // which the table counts as complete. Pointers into the table become invalid.
-  void load_rest();
+  // which the table counts as complete. Pointers into the table become invalid. between_reads:
+  // as SplitTextFile::read_rest().
+  void load_rest(const std::function<void()>& between_reads = {});
 
   const std::vector<KSym>& symbols() const { return syms_; }
   // Symbol containing addr (the closest one at or below it), nullptr if none.
@@ -60,9 +65,12 @@ class Kallsyms {
  private:
   void replace_module(std::string_view module, std::string_view text);
 
-  // Adds text's symbols; returns whether any address (of any symbol type) is nonzero.
-  bool add_text(std::string_view text);
+  // Keeps text and adds its symbols; returns whether any address (of any symbol type) is nonzero.
+  bool add_text(std::string text);
+  // Keeps text; the views into it stay valid.
+  std::string_view keep(std::string text);
 
+  std::vector<std::unique_ptr<const std::string>> texts_;  // what syms_ point into
   std::vector<KSym> syms_;
   std::vector<std::pair<std::string, uint64_t>> special_;  // non-function symbols we need (_stext)
   bool addresses_hidden_ = false;

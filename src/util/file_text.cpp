@@ -58,9 +58,20 @@ std::optional<std::string> SplitTextFile::read_through_line(std::string_view lin
   return text;
 }
 
-std::optional<std::string> SplitTextFile::read_rest() {
+std::optional<std::string> SplitTextFile::read_rest(const std::function<void()>& between_reads) {
   if (!file_) return std::string();
-  std::optional<std::string> rest = read_to_end(file_.get(), std::move(rest_start_));
+  std::optional<std::string> rest;
+  if (between_reads) {
+    // procfs and tracefs answer a page per read whatever the size asked for.
+    constexpr size_t kStep = 64 << 10;
+    std::string text = std::move(rest_start_);
+    do {
+      between_reads();
+    } while (append_chunk(file_.get(), text, kStep));
+    if (!std::ferror(file_.get())) rest = std::move(text);
+  } else {
+    rest = read_to_end(file_.get(), std::move(rest_start_));
+  }
   file_.reset();
   return rest;
 }

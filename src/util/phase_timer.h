@@ -21,6 +21,10 @@ class PhaseTimer {
   std::chrono::steady_clock::time_point start_;
 };
 
+// Seconds since the kernel started this process (10 ms resolution): start-up measured without
+// an observer slowing it down.
+double process_age_s();
+
 // f(), timed as phase name.
 template <typename F>
 decltype(auto) timed(const char* name, F&& f) {
