@@ -36,8 +36,13 @@ guest_script() {
 CALLS=$1
 MECHS='$2'
 ROUNDS=$3
+WORK=/tmp
+out=/tmp/args.out
 EOF
   cat <<'EOF'
+# shellcheck source=guest-lib.sh
+. /guest/guest-lib.sh
+
 now_cs() { read -r up _ </proc/uptime; echo "${up%.*}${up#*.}"; }
 
 time_calls() {
@@ -51,16 +56,11 @@ time_calls() {
 measure() {
   mech=$1 what=$2
   shift 2
-  rm -f /tmp/args.out
-  retsnoop "$mech" -e do_prlimit "$@" >/tmp/args.out 2>&1 &
-  pid=$!
-  until grep -q 'Receiving data' /tmp/args.out 2>/dev/null; do
-    if ! kill -0 "$pid" 2>/dev/null; then
-      echo "skip $mech $what: $(tail -n 1 /tmp/args.out)"
-      return
-    fi
-    sleep 0.2
-  done
+  if ! start_and_wait_ready "$mech" -e do_prlimit "$@"; then
+    wait "$pid"
+    echo "skip $mech $what: $(tail -n 1 "$out")"
+    return
+  fi
   traced=$(time_calls)
   kill -INT "$pid"
   wait "$pid"
@@ -134,7 +134,8 @@ main() {
     mkdir -p "$work"
     guest_script "$calls" "$(mechs_of "$kver")" "$rounds" >"$work/guest.sh"
     echo "=== kernel $(cat "$kdir/kernel-version"): $calls getrlimit() calls, do_prlimit traced, $rounds rounds"
-    boot_guest "$kdir" "$work" "$work/guest.sh" 3600 1024 | tee "$work/guest.log" | print_table
+    boot_guest "$kdir" "$work" "$work/guest.sh" 3600 1024 \
+      -a "$REPO_DIR/bench/guest-lib.sh:/guest/guest-lib.sh" | tee "$work/guest.log" | print_table
   done
 }
 
