@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "events/session_assembler.h"
+#include "format/format_cache.h"
 #include "format/session_view.h"
 #include "symbolize/ksym_symbolizer.h"
 
@@ -72,7 +73,9 @@ void BM_AssembleAndFormat(benchmark::State& state) {
   FuncTable funcs = traced_funcs();
   FormatOptions opts;
   opts.symb = SymbLevel::None;
+  FormatCache cache;  // as the printer keeps one
   FormatContext ctx{funcs, symbolizer, opts};
+  ctx.cache = &cache;
   SessionAssembler assembler;
   auto records = session_records(1);
   size_t bytes = 0;
