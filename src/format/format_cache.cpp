@@ -1,6 +1,7 @@
 #include "format/format_cache.h"
 
 #include "format/frame_filter.h"
+#include "format/text_columns.h"
 
 namespace retsnoop {
 
@@ -9,6 +10,7 @@ KernelFramePtr make_kernel_frame(uint64_t addr, Symbolizer& symbolizer, const Fo
   frame->sym = symbolizer.symbolize(addr, true);
   frame->tracing = is_tracing_frame(frame->sym);
   frame->lines = frame_lines(addr, frame->sym, opts);
+  for (const TextLine& line : frame->lines) frame->symbol_widths.push_back(display_width(line.symbol));
   return frame;
 }
 

@@ -17,6 +17,7 @@ struct KernelFrame {
   SymbolizedAddr sym;
   bool tracing = false;         // machinery of the tracer itself (is_tracing_frame())
   std::vector<TextLine> lines;  // frame_lines() of the address
+  std::vector<size_t> symbol_widths;  // display_width() of each line's symbol
 };
 
 // Shared, so that a frame handed out stays valid when the cache forgets it.

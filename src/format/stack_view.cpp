@@ -11,7 +11,6 @@
 #include "format/result_format.h"
 #include "format/stack_merge.h"
 #include "format/text_columns.h"
-#include "util/strings.h"
 
 namespace retsnoop {
 namespace {
@@ -39,14 +38,15 @@ class RowBuilder {
   // The row's text must outlive the rows: levels' frames are kept by the caller.
   void add(const MergedFrame& level) {
     if (!level.has_frame) {
-      StackRow& row = add_row(own(func_line(lookup_func(ctx_.funcs, level.call->func_id), ctx_.opts)));
+      const TextLine& text = own(func_line(lookup_func(ctx_.funcs, level.call->func_id), ctx_.opts));
+      StackRow& row = add_row(text, display_width(text.symbol));
       fill_call(row, *level.call);
       row.marks[0] = '!';
       return;
     }
     const std::vector<TextLine>& lines = level.frame->lines;
     for (size_t i = 0; i < lines.size(); ++i) {
-      StackRow& row = add_row(lines[i]);
+      StackRow& row = add_row(lines[i], level.frame->symbol_widths[i]);
       if (i == 0 && level.call) fill_call(row, *level.call);
     }
   }
@@ -56,15 +56,16 @@ class RowBuilder {
     if (!ctx_.user_symbols) return;
     for (size_t i = 0; i < s_.ustack.size(); ++i) {
       UserFrame frame = ctx_.user_symbols->symbolize(s_.pid, s_.id, s_.ustack[i], i > 0);
-      add_row(own(user_frame_line(s_.ustack[i], frame, ctx_.opts)));
+      const TextLine& text = own(user_frame_line(s_.ustack[i], frame, ctx_.opts));
+      add_row(text, display_width(text.symbol));
     }
   }
 
   const std::vector<StackRow>& rows() const { return rows_; }
 
  private:
-  StackRow& add_row(const TextLine& text) {
-    return rows_.emplace_back(StackRow{.text = &text, .symbol_width = display_width(text.symbol)});
+  StackRow& add_row(const TextLine& text, size_t symbol_width) {
+    return rows_.emplace_back(StackRow{.text = &text, .symbol_width = symbol_width});
   }
 
   const TextLine& own(TextLine&& line) { return owned_.emplace_back(std::move(line)); }
@@ -102,28 +103,37 @@ StackWidths measure(std::span<const StackRow> rows) {
   return w;
 }
 
-// text_width: display_width(text).
-void append_padded(std::string& out, std::string_view text, size_t text_width, size_t width,
-                   bool left) {
+// Copies text and its padding to a display width of width at p; returns the end.
+char* put_padded(char* p, std::string_view text, size_t text_width, size_t width, bool left) {
   size_t pad = text_width < width ? width - text_width : 0;
-  if (left) out.append(pad, ' ');
-  out += text;
-  if (!left) out.append(pad, ' ');
+  if (left) p = std::fill_n(p, pad, ' ');
+  p = std::copy(text.begin(), text.end(), p);
+  return left ? p : std::fill_n(p, pad, ' ');
 }
 
-// Appended in place: a flood formats every row of every session.
+// Grows out once per row and copies the columns in: a flood renders every row of every session.
 void render(std::string& out, const StackRow& row, const StackWidths& w) {
+  const std::string_view symbol = row.text->symbol, source = row.text->source;
   size_t line_start = out.size();
-  out.append(row.marks, sizeof(row.marks));
-  out += ' ';
-  append_padded(out, row.duration, row.duration.size(), w.duration, true);
-  out += ' ';
-  append_padded(out, row.result, row.result.size(), w.result, false);
-  out += "  ";
-  append_padded(out, row.text->symbol, row.symbol_width, w.symbol, false);
-  out += "  ";
-  out += row.text->source;
-  out.resize(line_start + trim_right(std::string_view(out).substr(line_start)).size());
+  size_t duration_w = std::max(w.duration, row.duration.size());
+  size_t result_w = std::max(w.result, row.result.size());
+  size_t symbol_w = std::max(w.symbol, row.symbol_width) + symbol.size() - row.symbol_width;
+  out.resize(line_start + sizeof(row.marks) + 1 + duration_w + 1 + result_w + 2 + symbol_w + 2 +
+             source.size());
+  char* p = out.data() + line_start;
+  p = std::copy_n(row.marks, sizeof(row.marks), p);
+  *p++ = ' ';
+  p = put_padded(p, row.duration, row.duration.size(), w.duration, true);
+  *p++ = ' ';
+  p = put_padded(p, row.result, row.result.size(), w.result, false);
+  p = std::fill_n(p, 2, ' ');
+  p = put_padded(p, symbol, row.symbol_width, w.symbol, false);
+  p = std::fill_n(p, 2, ' ');
+  std::copy(source.begin(), source.end(), p);
+  // Without a source column the symbol's padding trails: cut it, as the columns were padded.
+  size_t end = out.size();
+  while (end > line_start && out[end - 1] == ' ') --end;
+  out.resize(end);
   out += '\n';
   size_t indent = sizeof(row.marks) + 1 + w.duration + 1 + w.result + 2;
   for (const std::string& arg : row.args) {
