@@ -71,15 +71,21 @@ std::vector<std::vector<char>> session_records(uint64_t sid) {
   return {part(RS_REC_FRAMES, sid, frames), part(RS_REC_KSTACK, sid, kstack), h};
 }
 
-void BM_AssembleAndFormat(benchmark::State& state) {
+// What formatting needs, as the printer has it in the test VMs: kallsyms only, a frame cache.
+struct Formatting {
+  Formatting() { ctx.cache = &cache; }
+
   Kallsyms ksyms = Kallsyms::parse_text(synthetic_kallsyms());
-  KsymSymbolizer symbolizer(ksyms);
+  KsymSymbolizer symbolizer{ksyms};
   FuncTable funcs = traced_funcs();
-  FormatOptions opts;
-  opts.symb = SymbLevel::None;
-  FormatCache cache;  // as the printer keeps one
+  FormatOptions opts{.symb = SymbLevel::None};
+  FormatCache cache;
   FormatContext ctx{funcs, symbolizer, opts};
-  ctx.cache = &cache;
+};
+
+void BM_AssembleAndFormat(benchmark::State& state) {
+  Formatting fmt;
+  const FormatContext& ctx = fmt.ctx;
   SessionAssembler assembler;
   auto records = session_records(1);
   size_t bytes = 0;
@@ -101,14 +107,8 @@ BENCHMARK(BM_AssembleAndFormat);
 // it, the printer thread formats it and writes the batch (to /dev/null). Per session, both
 // threads' work together: what a flood costs when both share one CPU.
 void BM_AssembleQueueAndPrint(benchmark::State& state) {
-  Kallsyms ksyms = Kallsyms::parse_text(synthetic_kallsyms());
-  KsymSymbolizer symbolizer(ksyms);
-  FuncTable funcs = traced_funcs();
-  FormatOptions opts;
-  opts.symb = SymbLevel::None;
-  FormatCache cache;
-  FormatContext ctx{funcs, symbolizer, opts};
-  ctx.cache = &cache;
+  Formatting fmt;
+  const FormatContext& ctx = fmt.ctx;
   SessionAssembler assembler;
   auto records = session_records(1);
   OwnedFd null(open("/dev/null", O_WRONLY | O_CLOEXEC));
