@@ -64,8 +64,8 @@ wait_quiet() {
   echo "$last"
 }
 
-# User and system CPU time (ns) of process $1, all its threads; 10 ms ticks.
-cpu_ns() { awk '{ printf "%d %d", $14 * 1e7, $15 * 1e7 }' "/proc/$1/stat"; }
+# User and system CPU time (clock ticks of 10 ms) of process $1, all its threads.
+cpu_ticks() { awk '{ print $14, $15 }' "/proc/$1/stat"; }
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a / b }'; }
 
@@ -89,11 +89,11 @@ mode() {
   # Once ready, retsnoop still reads the rest of kallsyms in the background: under TCG that
   # takes the other vCPU's time for a while, and the calling loop shares one host thread with it.
   sleep 3
-  cpu0=$(cpu_ns "$pid")
+  cpu0=$(cpu_ticks "$pid")
   t0=$(now_cs)
   ns=$(loop_ns "$N")
   last=$(wait_quiet)
-  cpu=$(cpu_ns "$pid")
+  cpu=$(cpu_ticks "$pid")
   kill -INT "$pid"
   rc=0; wait "$pid" || rc=$?
   after=$(loop_ns $((N * 5)))
@@ -103,8 +103,8 @@ mode() {
   done_ns=$(awk -v cs=$((last - t0)) -v n="$N" 'BEGIN { printf "%.0f", cs * 1e7 / n }')
   # shellcheck disable=SC2086 # two numbers
   set -- $cpu0 $cpu
-  usr=$(awk -v t=$(($3 - $1)) -v n="$N" -v b="$BASE" 'BEGIN { printf "%.1f", t / n / b }')
-  sys=$(awk -v t=$(($4 - $2)) -v n="$N" -v b="$BASE" 'BEGIN { printf "%.1f", t / n / b }')
+  usr=$(awk -v t=$(($3 - $1)) -v n="$N" -v b="$BASE" 'BEGIN { printf "%.1f", t * 1e7 / n / b }')
+  sys=$(awk -v t=$(($4 - $2)) -v n="$N" -v b="$BASE" 'BEGIN { printf "%.1f", t * 1e7 / n / b }')
   printf '%-11s %5.0f/%-5.0f %9.0f %6sx %9s %6sx %5sx %5sx %7s + %6s of %s (exit %s)\n' "$name" \
     "$before" "$after" "$ns" "$(ratio "$ns" "$BASE")" "$done_ns" "$(ratio "$done_ns" "$BASE")" \
     "$usr" "$sys" "$full" "$counted" "$N" "$rc"
