@@ -7,6 +7,10 @@
 #   untraced     no retsnoop
 #   default      -e '*sys_bpf' -a 'array_map_alloc*', every session printed to a file
 #   aggregated   the same with -C stacks.repeats=count
+#   unprinted    the same with -X EINVAL: every session is sent and decoded, then dropped by the
+#                error filter in user space (nothing is formatted or written)
+#   unreported   the same with -L longer than any call: every session is opened, recorded and
+#                stack-captured in BPF, then dropped there (no record, no user-space work)
 #   filtered     the same with -n of a comm that never runs: the session is refused in BPF
 #   non-entry    one function of the call, __sys_bpf, traced as a non-entry one (-a) under an
 #                entry function that never runs: no session is ever open
@@ -16,25 +20,29 @@
 # "loop" is the time per call inside the calling loop (simfail -t); "done" runs until retsnoop
 # has written its last line for the loop (the printer may lag behind a flood), so it also counts
 # the user-space work done after the loop ended. Sessions: printed in full + counted as repeats
-# of a printed one, of the loop's calls.
+# of a printed one, of the loop's calls. "user" and "sys" are retsnoop's own CPU time (all its
+# threads, from the loop's start until the output was complete, 10 ms ticks) per
+# traced call, as a ratio to the untraced call.
 #
 # Usage: bench/percall.sh [--kernel 6.1|6.12] [--build DIR] [-n N]
 #   default: --kernel 6.12, --build <repo>/build, -n 20000 traced calls (5 times as many
 #   untraced). Env: VM_TIMEOUT (default 1800); RS_VM_ICOUNT (default 0, empty on 6.1): the
 #   guest clock counts instructions, 2^RS_VM_ICOUNT ns each, so that other work on the host
-#   does not skew the ratios; empty: host time.
+#   does not skew the ratios; empty: host time. RS_PERCALL_MODES: the modes to run, by name
+#   (default: all).
 set -euo pipefail
 
 # shellcheck source=../tests/e2e/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../tests/e2e/lib.sh"
 
-usage() { sed -n '21,25s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2; exit 2; }
+usage() { sed -n '27,32s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2; exit 2; }
 
 # The guest half (busybox sh). Times are in centiseconds of /proc/uptime.
 guest_script() {
   cat <<EOF
 #!/bin/sh
 N=$1
+MODES="$2"
 EOF
   cat <<'EOF'
 CASE=bpf-bad-map-max-entries-array
@@ -56,6 +64,9 @@ wait_quiet() {
   echo "$last"
 }
 
+# User and system CPU time (clock ticks of 10 ms) of process $1, all its threads.
+cpu_ticks() { awk '{ print $14, $15 }' "/proc/$1/stat"; }
+
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a / b }'; }
 
 # mode NAME RETSNOOP_ARGS... The untraced call is measured again around each mode, and the
@@ -63,6 +74,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a / b }'; }
 mode() {
   name=$1
   shift
+  case " $MODES " in *" $name "*|"  ") ;; *) return ;; esac
   before=$(loop_ns $((N * 5)))
   rm -f /tmp/pc.out /tmp/pc.err
   retsnoop "$@" >/tmp/pc.out 2>/tmp/pc.err &
@@ -77,9 +89,11 @@ mode() {
   # Once ready, retsnoop still reads the rest of kallsyms in the background: under TCG that
   # takes the other vCPU's time for a while, and the calling loop shares one host thread with it.
   sleep 3
+  cpu0=$(cpu_ticks "$pid")
   t0=$(now_cs)
   ns=$(loop_ns "$N")
   last=$(wait_quiet)
+  cpu=$(cpu_ticks "$pid")
   kill -INT "$pid"
   rc=0; wait "$pid" || rc=$?
   after=$(loop_ns $((N * 5)))
@@ -87,19 +101,25 @@ mode() {
   full=$(grep -c '^[0-9].* TID/PID ' /tmp/pc.out)
   counted=$(awk '/^\.\.\. and [0-9]+ more identical/ { n += $3 } END { print n + 0 }' /tmp/pc.out)
   done_ns=$(awk -v cs=$((last - t0)) -v n="$N" 'BEGIN { printf "%.0f", cs * 1e7 / n }')
-  printf '%-11s %5.0f/%-5.0f %9.0f %6sx %9s %6sx %7s + %6s of %s (exit %s)\n' "$name" "$before" \
-    "$after" "$ns" "$(ratio "$ns" "$BASE")" "$done_ns" "$(ratio "$done_ns" "$BASE")" "$full" \
-    "$counted" "$N" "$rc"
+  # shellcheck disable=SC2086 # two numbers
+  set -- $cpu0 $cpu
+  usr=$(awk -v t=$(($3 - $1)) -v n="$N" -v b="$BASE" 'BEGIN { printf "%.1f", t * 1e7 / n / b }')
+  sys=$(awk -v t=$(($4 - $2)) -v n="$N" -v b="$BASE" 'BEGIN { printf "%.1f", t * 1e7 / n / b }')
+  printf '%-11s %5.0f/%-5.0f %9.0f %6sx %9s %6sx %5sx %5sx %7s + %6s of %s (exit %s)\n' "$name" \
+    "$before" "$after" "$ns" "$(ratio "$ns" "$BASE")" "$done_ns" "$(ratio "$done_ns" "$BASE")" \
+    "$usr" "$sys" "$full" "$counted" "$N" "$rc"
   grep -h -e 'WARNING' -e 'lost' /tmp/pc.err | head -3 | sed 's/^/  /'
 }
 
 # Warm-up: the first seconds of a boot still run other work.
 sleep 5
 for _ in 1 2 3; do loop_ns "$N" >/dev/null; done
-printf '%-11s %11s %9s %7s %9s %7s %s\n' mode 'base ns' 'loop ns' ratio 'done ns' ratio \
-  'sessions (full + counted)'
+printf '%-11s %11s %9s %7s %9s %7s %6s %6s %s\n' mode 'base ns' 'loop ns' ratio 'done ns' ratio \
+  user sys 'sessions (full + counted)'
 mode default -e '*sys_bpf' $FUNCS
 mode aggregated -C stacks.repeats=count -e '*sys_bpf' $FUNCS
+mode unprinted -X EINVAL -e '*sys_bpf' $FUNCS
+mode unreported -L 100000 -e '*sys_bpf' $FUNCS
 mode filtered -n no-such-comm -e '*sys_bpf' $FUNCS
 mode non-entry -e '*sys_vhangup' -a __sys_bpf
 # The same two with fentry/fexit (-F): a trampoline instead of ftrace's probe handlers.
@@ -123,7 +143,7 @@ main() {
   kdir=$("$E2E_DIR/fetch-kernel.sh" "$kver")
   work=$build/bench/percall-$kver
   mkdir -p "$work"
-  guest_script "$n" >"$work/guest.sh"
+  guest_script "$n" "${RS_PERCALL_MODES:-}" >"$work/guest.sh"
   # The 6.1 guest never gets to its script with an instruction-counted clock.
   local icount=0
   [[ $kver != 6.1 ]] || icount=

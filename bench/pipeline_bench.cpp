@@ -2,6 +2,7 @@
 // flood of failing syscalls this is what decides whether the consumer keeps up with the kernel.
 #include <benchmark/benchmark.h>
 
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -10,8 +11,12 @@
 #include <vector>
 
 #include "events/session_assembler.h"
+#include "format/format_cache.h"
 #include "format/session_view.h"
+#include "output/output_sink.h"
+#include "output/session_printer.h"
 #include "symbolize/ksym_symbolizer.h"
+#include "util/owned_fd.h"
 
 namespace retsnoop {
 namespace {
@@ -66,13 +71,21 @@ std::vector<std::vector<char>> session_records(uint64_t sid) {
   return {part(RS_REC_FRAMES, sid, frames), part(RS_REC_KSTACK, sid, kstack), h};
 }
 
-void BM_AssembleAndFormat(benchmark::State& state) {
+// What formatting needs, as the printer has it in the test VMs: kallsyms only, a frame cache.
+struct Formatting {
+  Formatting() { ctx.cache = &cache; }
+
   Kallsyms ksyms = Kallsyms::parse_text(synthetic_kallsyms());
-  KsymSymbolizer symbolizer(ksyms);
+  KsymSymbolizer symbolizer{ksyms};
   FuncTable funcs = traced_funcs();
-  FormatOptions opts;
-  opts.symb = SymbLevel::None;
+  FormatOptions opts{.symb = SymbLevel::None};
+  FormatCache cache;
   FormatContext ctx{funcs, symbolizer, opts};
+};
+
+void BM_AssembleAndFormat(benchmark::State& state) {
+  Formatting fmt;
+  const FormatContext& ctx = fmt.ctx;
   SessionAssembler assembler;
   auto records = session_records(1);
   size_t bytes = 0;
@@ -89,6 +102,32 @@ void BM_AssembleAndFormat(benchmark::State& state) {
   state.counters["bytes/session"] = double(bytes) / state.iterations();
 }
 BENCHMARK(BM_AssembleAndFormat);
+
+// The whole consumer as retsnoop runs it: the reader's thread assembles each session and queues
+// it, the printer thread formats it and writes the batch (to /dev/null). Per session, both
+// threads' work together: what a flood costs when both share one CPU.
+void BM_AssembleQueueAndPrint(benchmark::State& state) {
+  Formatting fmt;
+  const FormatContext& ctx = fmt.ctx;
+  SessionAssembler assembler;
+  auto records = session_records(1);
+  OwnedFd null(open("/dev/null", O_WRONLY | O_CLOEXEC));
+  OutputSink out(null.get());
+  uint64_t pushed = 0;
+  {
+    SessionPrinter printer([&](const Session& s) { return format_session(s, ctx, 0); }, out,
+                           size_t(1) << 30, SessionPrinter::kFlushInterval, nullptr);
+    for (auto _ : state) {
+      for (const auto& rec : records) {
+        if (auto s = assembler.consume(rec.data(), rec.size())) pushed += printer.push(std::move(*s));
+      }
+    }
+    printer.finish(SessionPrinter::Clock::now() + std::chrono::seconds(60));
+    if (printer.printed() != pushed) state.SkipWithError("sessions left unprinted");
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_AssembleQueueAndPrint)->UseRealTime();
 
 void BM_AssembleOnly(benchmark::State& state) {
   SessionAssembler assembler;

@@ -26,6 +26,7 @@
 #include "attach/shared_knob.h"
 #include "discovery/kallsyms.h"
 #include "format/call_args.h"
+#include "format/format_cache.h"
 #include "symbolize/awaiting_symbolizer.h"
 #include "symbolize/user_symbolizer.h"
 #include "util/error.h"
@@ -314,8 +315,10 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
   }
   ArgRenderOptions arg_opts = arg_render_options(in.opts, in.ksyms, ksyms_loaded);
   ArgsContext args_ctx{in.arg_plans, in.probe_arg_plans, arg_opts};
+  // Used by the printer thread alone, like everything the context lends.
+  FormatCache format_cache;
   FormatContext ctx{in.funcs,           symbolizer,        fopts, &report.host(), in.probes,
-                    user_symbols.get(), in.opts.capture_args ? &args_ctx : nullptr};
+                    user_symbols.get(), in.opts.capture_args ? &args_ctx : nullptr, &format_cache};
   int64_t clock_offset = mono_to_real_ns();
   SessionFilter filter{ErrorFilter(in.opts.allow_errors, in.opts.deny_errors),
                        RetvalFilter(in.opts.allow_retvals, in.opts.deny_retvals)};

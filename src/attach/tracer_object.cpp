@@ -43,8 +43,9 @@ void resize_map(bpf_map* map, uint32_t entries) {
 // failure names the setting that sized it; libbpf then uses this map instead of creating one.
 void create_sessions_map(bpf_map* map, uint32_t entries) {
   LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = bpf_map__map_flags(map));
+  // Room for the closed sessions BPF keeps beyond the open ones.
   OwnedFd fd(bpf_map_create(bpf_map__type(map), bpf_map__name(map), bpf_map__key_size(map),
-                            bpf_map__value_size(map), entries, &opts));
+                            bpf_map__value_size(map), entries + RS_KEPT_SESSIONS, &opts));
   int err = errno;
   if (!fd && (err == ENOMEM || err == E2BIG))
     throw UserError("bpf.sessions-size=" + std::to_string(entries) +
@@ -129,6 +130,7 @@ void TracerObject::configure(const TracerConfig& cfg, size_t nr_funcs) {
   ro->follow_command = cfg.follow_command;
   ro->capture_ustack = cfg.capture_ustack;
   ro->count_repeats = cfg.count_repeats;
+  ro->max_sessions = cfg.sessions_size;
 
   resize_map(skel_->maps.rb, cfg.ringbuf_size);
   create_sessions_map(skel_->maps.sessions, cfg.sessions_size);

@@ -31,12 +31,16 @@ const volatile bool has_comm_allow = false;  /* -n given */
 const volatile bool follow_command = false;  /* command mode: only command_pids are traced */
 const volatile bool capture_ustack = false;  /* -U */
 const volatile bool count_repeats = false;   /* -C stacks.repeats=count */
+const volatile __u32 max_sessions = 1;       /* -C bpf.sessions-size: open at the same time */
 
 /* Flipped by user space once every probe is attached: until then handlers do nothing. */
 bool ready = false;
 /* -C stacks.repeats=count: advanced by user space; see struct rs_repeat_key. */
 __u64 repeat_interval = 0;
 __u64 session_counter = 0;
+/* Closed sessions whose entries are kept: at most RS_KEPT_SESSIONS. */
+__u32 kept_sessions = 0;
+__u32 open_sessions = 0;
 struct rs_stats stats = {};
 
 struct session {
@@ -46,7 +50,8 @@ struct session {
 	bool kstack_err;
 	bool ustack_err;
 	bool args_sent;    /* -A records sent: user space frees them if the session is discarded */
-	__u8 pad[5];
+	bool open;         /* false: closed, the entry kept for the thread's next session */
+	__u8 pad[4];
 	struct rs_session_rec rec; /* who and when, filled at open; the rest at each report */
 	struct rs_chain chain;
 	struct rs_part_hdr kstack_hdr;
@@ -207,7 +212,12 @@ static __always_inline void announce_process(__u32 pid, __u64 session_id)
 	bpf_ringbuf_output(&rb, &r, sizeof(r), BPF_RB_FORCE_WAKEUP);
 }
 
-static __always_inline struct session *session_open(__u64 key, __u64 pid_tgid, __u64 now)
+/*
+ * kept: the thread's closed session, whose entry is reused: everything up to the chain's arrays
+ * is cleared, the arrays are only read as far as their counts say.
+ */
+static __always_inline struct session *session_open(__u64 key, __u64 pid_tgid, __u64 now,
+						     struct session *kept)
 {
 	struct task_struct *task = (void *)bpf_get_current_task();
 	__u32 zero = 0, pid = pid_tgid >> 32;
@@ -223,16 +233,27 @@ static __always_inline struct session *session_open(__u64 key, __u64 pid_tgid, _
 	bpf_get_current_comm(comm, sizeof(comm));
 	if (!task_passes_filters(pid, comm))
 		return NULL;
-	tmpl = bpf_map_lookup_elem(&session_zero, &zero);
-	if (!tmpl)
-		return NULL;
-	if (bpf_map_update_elem(&sessions, &key, tmpl, BPF_NOEXIST)) {
+	if (__sync_fetch_and_add(&open_sessions, 1) >= max_sessions) {
+		__sync_fetch_and_add(&open_sessions, -1);
 		__sync_fetch_and_add(&stats.sessions_nomem, 1);
 		return NULL;
 	}
-	s = bpf_map_lookup_elem(&sessions, &key);
-	if (!s)
-		return NULL;
+	if (kept) {
+		__sync_fetch_and_add(&kept_sessions, -1);
+		s = kept;
+		__builtin_memset(s, 0, offsetof(struct session, chain.frames_hdr));
+	} else {
+		tmpl = bpf_map_lookup_elem(&session_zero, &zero);
+		s = NULL;
+		if (tmpl && !bpf_map_update_elem(&sessions, &key, tmpl, BPF_NOEXIST))
+			s = bpf_map_lookup_elem(&sessions, &key);
+		if (!s) {
+			__sync_fetch_and_add(&open_sessions, -1);
+			__sync_fetch_and_add(&stats.sessions_nomem, 1);
+			return NULL;
+		}
+	}
+	s->open = true;
 	s->id = next_session_id();
 	s->rec.pid = pid;
 	s->rec.tid = (__u32)pid_tgid;
@@ -304,11 +325,11 @@ static __always_inline int handle_entry(void *ctx, __u32 id)
 	if (!ready)
 		return 0;
 	s = bpf_map_lookup_elem(&sessions, &key);
-	if (!s) {
+	if (!s || !s->open) {
 		desc = bpf_map_lookup_elem(&func_descs, &id);
 		if (!desc || !(desc->flags & RS_FUNC_ENTRY))
 			return 1;
-		s = session_open(key, pid_tgid, now);
+		s = session_open(key, pid_tgid, now, s);
 		if (!s)
 			return 1;
 	}
@@ -512,6 +533,24 @@ static __always_inline bool repeat_counted(struct session *s, __u64 now, __u32 *
 	return true;
 }
 
+/*
+ * A closed session's entry is kept for its thread's next session, up to RS_KEPT_SESSIONS of
+ * them: inserting an entry copies a 6.4 KB zeroed value and deleting it frees it again, which
+ * was a third of a short session's time in BPF (bench/percall.sh). User space sizes the map
+ * RS_KEPT_SESSIONS beyond bpf.sessions-size (max_sessions, which open_sessions keeps to), so
+ * kept entries, of threads that may have exited since, never take the place of an open session.
+ */
+static __always_inline void session_release(struct session *s, __u64 key)
+{
+	__sync_fetch_and_add(&open_sessions, -1);
+	if (__sync_fetch_and_add(&kept_sessions, 1) < RS_KEPT_SESSIONS) {
+		s->open = false;
+		return;
+	}
+	__sync_fetch_and_add(&kept_sessions, -1);
+	bpf_map_delete_elem(&sessions, &key);
+}
+
 static __always_inline void session_close(struct session *s, __u64 key, __u64 now)
 {
 	__u32 flags = 0;
@@ -520,7 +559,7 @@ static __always_inline void session_close(struct session *s, __u64 key, __u64 no
 		session_discard(s);
 	else
 		session_report(s, s->id, flags, now);
-	bpf_map_delete_elem(&sessions, &key);
+	session_release(s, key);
 }
 
 /* lbr: the snapshot the exit program took first (lbr_snapshot()). */
@@ -538,7 +577,7 @@ static __always_inline int handle_exit(void *ctx, __u32 id, __s64 res, const str
 		return 0;
 	/* Outside a session (most returns of non-entry functions) one lookup is all it costs. */
 	s = bpf_map_lookup_elem(&sessions, &key);
-	if (!s)
+	if (!s || !s->open)
 		return 0;
 	desc = bpf_map_lookup_elem(&func_descs, &id);
 	if (!desc)
@@ -556,7 +595,7 @@ static __always_inline int handle_exit(void *ctx, __u32 id, __s64 res, const str
 		/* We saw the exit but not the entry (missed probe, or attached mid-call). */
 		__sync_fetch_and_add(&stats.sessions_broken, 1);
 		session_discard(s);
-		bpf_map_delete_elem(&sessions, &key);
+		session_release(s, key);
 		return 0;
 	}
 	if (steps & RS_STEP_CAPTURE)
@@ -582,7 +621,7 @@ static __always_inline int handle_probe(void *ctx, __u32 probe_id, enum slot_sou
 	if (!ready)
 		return 0;
 	s = bpf_map_lookup_elem(&sessions, &key);
-	if (!s)
+	if (!s || !s->open)
 		return 0;
 	r.depth = s->chain.depth;
 	r.session_id = s->id;

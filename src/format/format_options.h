@@ -12,6 +12,7 @@
 namespace retsnoop {
 
 struct ArgsContext;
+class FormatCache;
 
 // -sn / -s / -ss: how much of what the symbolizer knows reaches the output.
 
@@ -39,6 +40,7 @@ struct FormatContext {
   const ProbeTable& probes = kNoProbes;  // -J, indexed by probe id
   UserSymbols* user_symbols = nullptr;  // -U
   const ArgsContext* args = nullptr;     // -A
+  FormatCache* cache = nullptr;          // reused symbols and text; formatting is the same without
 };
 
 }  // namespace retsnoop

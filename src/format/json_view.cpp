@@ -59,7 +59,7 @@ void add_args(json& j, const Session& s, uint32_t call_seq, const FormatContext&
 json stack_json(const Session& s, const FormatContext& ctx) {
   json stack = json::array();
   for (const MergedFrame& level : merge_stack(s, ctx)) {
-    json j = level.has_frame ? symbol_json(level.addr, level.sym, ctx.opts) : json::object();
+    json j = level.has_frame ? symbol_json(level.addr, level.frame->sym, ctx.opts) : json::object();
     j["kernel_frame"] = level.has_frame;
     if (level.call) {
       j["traced"] = call_json(*level.call, lookup_func(ctx.funcs, level.call->func_id));

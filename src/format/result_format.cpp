@@ -2,6 +2,7 @@
 
 #include <cinttypes>
 #include <cstdio>
+#include <cstring>
 
 #include "util/errno_names.h"
 
@@ -22,9 +23,17 @@ std::string hex(uint64_t v) {
   return buf;
 }
 
+// Built in one piece: every failing row of every session has one.
 std::string errno_text(int64_t v) {
   const char* name = errno_name(static_cast<int>(-v));
-  return name ? std::string("[-") + name + "]" : decimal(v);
+  if (!name) return decimal(v);
+  std::string out;
+  size_t len = std::strlen(name);
+  out.reserve(len + 3);
+  out += "[-";
+  out.append(name, len);
+  out += ']';
+  return out;
 }
 
 std::string signed_text(int64_t v) { return rs_is_errno_value(v) ? errno_text(v) : decimal(v); }

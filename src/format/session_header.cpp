@@ -1,30 +1,74 @@
 #include "format/session_header.h"
 
+#include <charconv>
 #include <cstdio>
 #include <ctime>
+
+#include "format/format_cache.h"
 
 namespace retsnoop {
 namespace {
 
 constexpr int64_t kNsPerSec = 1000000000;
+constexpr int kUsecDigits = 6;
+
+void append_time_of_day(std::string& out, time_t secs, FormatCache* cache) {
+  if (cache) {
+    out += cache->time_of_day(secs);
+    return;
+  }
+  struct tm tm {};
+  localtime_r(&secs, &tm);
+  char buf[16];
+  std::snprintf(buf, sizeof(buf), "%02d:%02d:%02d", tm.tm_hour, tm.tm_min, tm.tm_sec);
+  out += buf;
+}
+
+// Zero-padded to digits.
+void append_padded(std::string& out, uint64_t v, int digits) {
+  char buf[24];
+  auto end = std::to_chars(buf, buf + sizeof(buf), v).ptr;
+  out.append(std::max<ptrdiff_t>(0, digits - (end - buf)), '0');
+  out.append(buf, end);
+}
+
+void append_wall_clock(std::string& out, uint64_t mono_ns, int64_t mono_to_real_ns,
+                       FormatCache* cache) {
+  int64_t real_ns = static_cast<int64_t>(mono_ns) + mono_to_real_ns;
+  append_time_of_day(out, static_cast<time_t>(real_ns / kNsPerSec), cache);
+  out += '.';
+  append_padded(out, static_cast<uint64_t>(real_ns % kNsPerSec / 1000), kUsecDigits);
+}
+
+void append_number(std::string& out, uint64_t v) {
+  char buf[24];
+  out.append(buf, std::to_chars(buf, buf + sizeof(buf), v).ptr);
+}
 
 }  // namespace
 
-std::string wall_clock(uint64_t mono_ns, int64_t mono_to_real_ns) {
-  int64_t real_ns = static_cast<int64_t>(mono_ns) + mono_to_real_ns;
-  time_t secs = static_cast<time_t>(real_ns / kNsPerSec);
-  long usecs = static_cast<long>(real_ns % kNsPerSec / 1000);
-  struct tm tm {};
-  localtime_r(&secs, &tm);
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "%02d:%02d:%02d.%06ld", tm.tm_hour, tm.tm_min, tm.tm_sec, usecs);
-  return buf;
+std::string wall_clock(uint64_t mono_ns, int64_t mono_to_real_ns, FormatCache* cache) {
+  std::string out;
+  append_wall_clock(out, mono_ns, mono_to_real_ns, cache);
+  return out;
 }
 
-std::string format_session_header(const Session& s, int64_t mono_to_real_ns) {
-  return wall_clock(s.start_ns, mono_to_real_ns) + " -> " + wall_clock(s.end_ns, mono_to_real_ns) +
-         " TID/PID " + std::to_string(s.tid) + "/" + std::to_string(s.pid) + " (" + s.task_comm +
-         "/" + s.proc_comm + ")" + (s.interim ? " [interim]" : "") + ":";
+std::string format_session_header(const Session& s, int64_t mono_to_real_ns, FormatCache* cache) {
+  std::string out;
+  out.reserve(96);  // the whole line with two 15-character comms
+  append_wall_clock(out, s.start_ns, mono_to_real_ns, cache);
+  out += " -> ";
+  append_wall_clock(out, s.end_ns, mono_to_real_ns, cache);
+  out += " TID/PID ";
+  append_number(out, s.tid);
+  out += '/';
+  append_number(out, s.pid);
+  out += " (";
+  out += s.task_comm;
+  out += '/';
+  out += s.proc_comm;
+  out += s.interim ? ") [interim]:" : "):";
+  return out;
 }
 
 }  // namespace retsnoop

@@ -9,11 +9,15 @@
 
 namespace retsnoop {
 
+class FormatCache;
+
 // Session times are CLOCK_MONOTONIC; mono_to_real_ns (CLOCK_REALTIME minus CLOCK_MONOTONIC,
 // sampled once by the caller) turns them into wall-clock time, printed in the local time zone.
-std::string format_session_header(const Session& s, int64_t mono_to_real_ns);
+// cache, when given, remembers the time of day of the last second.
+std::string format_session_header(const Session& s, int64_t mono_to_real_ns,
+                                  FormatCache* cache = nullptr);
 
 // "HH:MM:SS.uuuuuu" in the local time zone for a CLOCK_MONOTONIC timestamp.
-std::string wall_clock(uint64_t mono_ns, int64_t mono_to_real_ns);
+std::string wall_clock(uint64_t mono_ns, int64_t mono_to_real_ns, FormatCache* cache = nullptr);
 
 }  // namespace retsnoop

@@ -21,7 +21,7 @@ uint64_t fnv1a(uint64_t h, std::string_view text) {
 
 std::string frame_name(const MergedFrame& level, const FuncTable& funcs) {
   if (!level.has_frame) return lookup_func(funcs, level.call->func_id).name;
-  return level.sym.found ? level.sym.name : "[unknown]";
+  return level.frame->sym.found ? level.frame->sym.name : "[unknown]";
 }
 
 std::string entry_result(const Session& s, const FuncTable& funcs) {

@@ -10,20 +10,23 @@ std::vector<MergedFrame> kernel_frames(const Session& s, const FormatContext& ct
   std::vector<MergedFrame> frames;
   frames.reserve(s.kstack.size());  // formatting allocates per session: a flood feels each one
   for (uint64_t addr : s.kstack)
-    frames.push_back({.has_frame = true, .addr = addr, .sym = ctx.symbolizer.symbolize(addr, true)});
+    frames.push_back({.has_frame = true, .addr = addr, .frame = kernel_frame(ctx, addr)});
   if (ctx.opts.unfiltered_stacks) return frames;
-  std::vector<MergedFrame> kept;
-  kept.reserve(frames.size());
+  size_t kept = 0;  // compacted in place: the next frame is read before it can be overwritten
   for (size_t i = 0; i < frames.size(); ++i) {
-    bool call_site = i + 1 < frames.size() && is_fentry_call_site(frames[i].sym, frames[i + 1].sym);
-    if (!call_site && !is_tracing_frame(frames[i].sym)) kept.push_back(std::move(frames[i]));
+    bool call_site =
+        i + 1 < frames.size() && is_fentry_call_site(frames[i].frame->sym, frames[i + 1].frame->sym);
+    if (call_site || frames[i].frame->tracing) continue;
+    if (kept != i) frames[kept] = std::move(frames[i]);
+    ++kept;
   }
-  return kept;
+  frames.resize(kept);
+  return frames;
 }
 
 size_t find_frame(const std::vector<MergedFrame>& frames, size_t from, const std::string& name) {
   for (size_t i = from; i < frames.size(); ++i)
-    if (frames[i].sym.found && frames[i].sym.name == name) return i;
+    if (frames[i].frame->sym.found && frames[i].frame->sym.name == name) return i;
   return frames.size();
 }
 

@@ -6,14 +6,14 @@
 #include <vector>
 
 #include "events/session.h"
-#include "format/format_options.h"
+#include "format/format_cache.h"
 
 namespace retsnoop {
 
 struct MergedFrame {
   bool has_frame = false;           // false: a traced call with no kernel frame ('!')
   uint64_t addr = 0;                // kernel frames only
-  SymbolizedAddr sym;               // kernel frames only
+  KernelFramePtr frame;             // kernel frames only
   const StackCall* call = nullptr;  // the traced call at this level, if any
 };
 

@@ -1,6 +1,9 @@
 #include "format/stack_view.h"
 
 #include <algorithm>
+#include <charconv>
+#include <list>
+#include <span>
 
 #include "format/call_args.h"
 #include "format/frame_text.h"
@@ -8,7 +11,6 @@
 #include "format/result_format.h"
 #include "format/stack_merge.h"
 #include "format/text_columns.h"
-#include "util/strings.h"
 
 namespace retsnoop {
 namespace {
@@ -18,11 +20,12 @@ namespace {
 constexpr size_t kMinDurationWidth = 5;
 
 struct StackRow {
-  std::string marks = "  ";
+  char marks[2] = {' ', ' '};
   std::string duration;
   std::string result;
-  TextLine text;
-  std::vector<std::string> args;  // -A: lines under the row, aligned with its symbol
+  const TextLine* text = nullptr;  // a cached kernel frame's line, or one of RowBuilder's own
+  size_t symbol_width = 0;         // display_width(text->symbol), measured once
+  std::vector<std::string> args;   // -A: lines under the row, aligned with its symbol
 };
 
 class RowBuilder {
@@ -32,36 +35,55 @@ class RowBuilder {
     rows_.reserve(levels);
   }
 
+  // The row's text must outlive the rows: levels' frames are kept by the caller.
   void add(const MergedFrame& level) {
     if (!level.has_frame) {
-      StackRow row{.text = func_line(lookup_func(ctx_.funcs, level.call->func_id), ctx_.opts)};
+      const TextLine& text = own(func_line(lookup_func(ctx_.funcs, level.call->func_id), ctx_.opts));
+      StackRow& row = add_row(text, display_width(text.symbol));
       fill_call(row, *level.call);
       row.marks[0] = '!';
-      rows_.push_back(std::move(row));
       return;
     }
-    std::vector<TextLine> lines = frame_lines(level.addr, level.sym, ctx_.opts);
+    const std::vector<TextLine>& lines = level.frame->lines;
     for (size_t i = 0; i < lines.size(); ++i) {
-      StackRow row{.text = std::move(lines[i])};
+      StackRow& row = add_row(lines[i], level.frame->symbol_widths[i]);
       if (i == 0 && level.call) fill_call(row, *level.call);
-      rows_.push_back(std::move(row));
     }
   }
 
-  std::vector<StackRow> take() { return std::move(rows_); }
+  // -U: the user stack, innermost frame first.
+  void add_user_frames() {
+    if (!ctx_.user_symbols) return;
+    for (size_t i = 0; i < s_.ustack.size(); ++i) {
+      UserFrame frame = ctx_.user_symbols->symbolize(s_.pid, s_.id, s_.ustack[i], i > 0);
+      const TextLine& text = own(user_frame_line(s_.ustack[i], frame, ctx_.opts));
+      add_row(text, display_width(text.symbol));
+    }
+  }
+
+  const std::vector<StackRow>& rows() const { return rows_; }
 
  private:
+  StackRow& add_row(const TextLine& text, size_t symbol_width) {
+    return rows_.emplace_back(StackRow{.text = &text, .symbol_width = symbol_width});
+  }
+
+  const TextLine& own(TextLine&& line) { return owned_.emplace_back(std::move(line)); }
+
   void fill_call(StackRow& row, const StackCall& call) const {
     if (call.stitched) row.marks[1] = '*';
     row.args = call_arg_lines(s_, call.seq, ctx_.args);
     if (call.running) return;  // interim report: the call has not returned yet
-    row.duration = std::to_string(call.dur_ns / 1000) + "us";
+    char buf[24];
+    row.duration.assign(buf, std::to_chars(buf, buf + sizeof(buf), call.dur_ns / 1000).ptr);
+    row.duration += "us";
     row.result = format_result(call.res, lookup_func(ctx_.funcs, call.func_id).ret);
   }
 
   const Session& s_;
   const FormatContext& ctx_;
   std::vector<StackRow> rows_;
+  std::list<TextLine> owned_;  // never moves what it holds, allocates nothing while empty
 };
 
 struct StackWidths {
@@ -70,53 +92,75 @@ struct StackWidths {
   size_t symbol = 0;
 };
 
-StackWidths measure(const std::vector<StackRow>& rows) {
+StackWidths measure(std::span<const StackRow> rows) {
   StackWidths w;
   for (const StackRow& row : rows) {
-    w.duration = std::max(w.duration, display_width(row.duration));
-    w.result = std::max(w.result, display_width(row.result));
-    w.symbol = std::max(w.symbol, display_width(row.text.symbol));
+    // Durations and results are ASCII.
+    w.duration = std::max(w.duration, row.duration.size());
+    w.result = std::max(w.result, row.result.size());
+    w.symbol = std::max(w.symbol, row.symbol_width);
   }
   return w;
 }
 
-std::string render(const StackRow& row, const StackWidths& w) {
-  std::string line = row.marks + " " + pad_left(row.duration, w.duration) + " " +
-                     pad_right(row.result, w.result) + "  " + pad_right(row.text.symbol, w.symbol) + "  " +
-                     row.text.source;
-  std::string out = std::string(trim_right(line)) + "\n";
-  std::string indent(row.marks.size() + 1 + w.duration + 1 + w.result + 2, ' ');
-  for (const std::string& arg : row.args) out += indent + arg + "\n";
-  return out;
+// Copies text and its padding to a display width of width at p; returns the end.
+char* put_padded(char* p, std::string_view text, size_t text_width, size_t width, bool left) {
+  size_t pad = text_width < width ? width - text_width : 0;
+  if (left) p = std::fill_n(p, pad, ' ');
+  p = std::copy(text.begin(), text.end(), p);
+  return left ? p : std::fill_n(p, pad, ' ');
 }
 
-// -U: the user stack, innermost frame first, under the kernel's in its duration and result
-// columns, with symbol widths of its own (user symbols run much longer).
-std::vector<StackRow> user_rows(const Session& s, const FormatContext& ctx) {
-  std::vector<StackRow> rows;
-  if (!ctx.user_symbols) return rows;
-  for (size_t i = 0; i < s.ustack.size(); ++i) {
-    UserFrame frame = ctx.user_symbols->symbolize(s.pid, s.id, s.ustack[i], i > 0);
-    rows.push_back(StackRow{.text = user_frame_line(s.ustack[i], frame, ctx.opts)});
+// Grows out once per row and copies the columns in: a flood renders every row of every session.
+void render(std::string& out, const StackRow& row, const StackWidths& w) {
+  const std::string_view symbol = row.text->symbol, source = row.text->source;
+  size_t line_start = out.size();
+  size_t duration_w = std::max(w.duration, row.duration.size());
+  size_t result_w = std::max(w.result, row.result.size());
+  size_t symbol_w = std::max(w.symbol, row.symbol_width) + symbol.size() - row.symbol_width;
+  out.resize(line_start + sizeof(row.marks) + 1 + duration_w + 1 + result_w + 2 + symbol_w + 2 +
+             source.size());
+  char* p = out.data() + line_start;
+  p = std::copy_n(row.marks, sizeof(row.marks), p);
+  *p++ = ' ';
+  p = put_padded(p, row.duration, row.duration.size(), w.duration, true);
+  *p++ = ' ';
+  p = put_padded(p, row.result, row.result.size(), w.result, false);
+  p = std::fill_n(p, 2, ' ');
+  p = put_padded(p, symbol, row.symbol_width, w.symbol, false);
+  p = std::fill_n(p, 2, ' ');
+  std::copy(source.begin(), source.end(), p);
+  // Without a source column the symbol's padding trails: cut it, as the columns were padded.
+  size_t end = out.size();
+  while (end > line_start && out[end - 1] == ' ') --end;
+  out.resize(end);
+  out += '\n';
+  size_t indent = sizeof(row.marks) + 1 + w.duration + 1 + w.result + 2;
+  for (const std::string& arg : row.args) {
+    out.append(indent, ' ');
+    out += arg;
+    out += '\n';
   }
-  return rows;
 }
 
 }  // namespace
 
 std::string format_stack(const Session& s, const FormatContext& ctx) {
   std::vector<MergedFrame> levels = merge_stack(s, ctx);
-  RowBuilder builder(s, ctx, levels.size());
+  RowBuilder builder(s, ctx, levels.size() + s.ustack.size());
   for (const MergedFrame& level : levels) builder.add(level);
-  std::vector<StackRow> rows = builder.take();
-  StackWidths widths = measure(rows);
+  size_t kernel_rows = builder.rows().size();
+  builder.add_user_frames();
+  std::span<const StackRow> rows = builder.rows();
+  std::span<const StackRow> kernel = rows.first(kernel_rows), user = rows.subspan(kernel_rows);
+  StackWidths widths = measure(kernel);
   std::string out;
   constexpr size_t kRowBytes = 80;  // a typical rendered row, so the text grows once or twice
   out.reserve(rows.size() * kRowBytes);
-  for (const StackRow& row : rows) out += render(row, widths);
-  std::vector<StackRow> user = user_rows(s, ctx);
+  for (const StackRow& row : kernel) render(out, row, widths);
+  // User symbols run much longer: their own symbol width, the kernel's other columns.
   widths.symbol = measure(user).symbol;
-  for (const StackRow& row : user) out += render(row, widths);
+  for (const StackRow& row : user) render(out, row, widths);
   return out;
 }
 

@@ -31,7 +31,8 @@ std::string SessionReport::format(const Session& s, const FormatContext& ctx,
     if (summarized) failures_.add(sig, int64_t(s.end_ns) + mono_to_real_ns);
     if (s.repeats_counted) repeated_.emplace(s.id, std::move(sig));
   }
-  return text + periodic_summary();
+  text += periodic_summary();
+  return text;
 }
 
 // BPF counts a repeat only once the session it repeats was sent, and user space queues that

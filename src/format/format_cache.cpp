@@ -1,0 +1,46 @@
+#include "format/format_cache.h"
+
+#include "format/frame_filter.h"
+#include "format/text_columns.h"
+
+namespace retsnoop {
+
+KernelFramePtr make_kernel_frame(uint64_t addr, Symbolizer& symbolizer, const FormatOptions& opts) {
+  auto frame = std::make_shared<KernelFrame>();
+  frame->sym = symbolizer.symbolize(addr, true);
+  frame->tracing = is_tracing_frame(frame->sym);
+  frame->lines = frame_lines(addr, frame->sym, opts);
+  for (const TextLine& line : frame->lines) frame->symbol_widths.push_back(display_width(line.symbol));
+  return frame;
+}
+
+KernelFramePtr FormatCache::frame(uint64_t addr, Symbolizer& symbolizer, const FormatOptions& opts) {
+  auto it = frames_.find(addr);
+  if (it != frames_.end()) return it->second;
+  if (frames_.size() >= max_frames_) frames_.clear();
+  KernelFramePtr frame = make_kernel_frame(addr, symbolizer, opts);
+  frames_.emplace(addr, frame);
+  return frame;
+}
+
+std::string_view FormatCache::time_of_day(time_t secs) {
+  if (secs != tod_secs_) {
+    struct tm tm {};
+    localtime_r(&secs, &tm);
+    int parts[] = {tm.tm_hour, tm.tm_min, tm.tm_sec};
+    for (int i = 0; i < 3; ++i) {
+      tod_[i * 3] = char('0' + parts[i] / 10 % 10);
+      tod_[i * 3 + 1] = char('0' + parts[i] % 10);
+      if (i < 2) tod_[i * 3 + 2] = ':';
+    }
+    tod_secs_ = secs;
+  }
+  return {tod_, sizeof(tod_)};
+}
+
+KernelFramePtr kernel_frame(const FormatContext& ctx, uint64_t addr) {
+  if (ctx.cache) return ctx.cache->frame(addr, ctx.symbolizer, ctx.opts);
+  return make_kernel_frame(addr, ctx.symbolizer, ctx.opts);
+}
+
+}  // namespace retsnoop
