@@ -127,6 +127,8 @@ void TracerObject::configure(const TracerConfig& cfg, size_t nr_funcs) {
   ro->min_duration_ns = cfg.min_duration_ns;
   ro->has_pid_allow = !cfg.allow_pids.empty();
   ro->has_comm_allow = !cfg.allow_comms.empty();
+  ro->has_pid_filter = ro->has_pid_allow || !cfg.deny_pids.empty();
+  ro->has_comm_filter = ro->has_comm_allow || !cfg.deny_comms.empty();
   ro->follow_command = cfg.follow_command;
   ro->capture_ustack = cfg.capture_ustack;
   ro->count_repeats = cfg.count_repeats;

@@ -28,6 +28,8 @@ const volatile bool interim_stacks = false;  /* -I */
 const volatile __u64 min_duration_ns = 0;    /* -L */
 const volatile bool has_pid_allow = false;   /* -p given */
 const volatile bool has_comm_allow = false;  /* -n given */
+const volatile bool has_pid_filter = false;  /* -p or -P given */
+const volatile bool has_comm_filter = false; /* -n or -N given */
 const volatile bool follow_command = false;  /* command mode: only command_pids are traced */
 const volatile bool capture_ustack = false;  /* -U */
 const volatile bool count_repeats = false;   /* -C stacks.repeats=count */
@@ -180,19 +182,25 @@ static __always_inline __u64 session_key(__u32 tid)
 	return (1ULL << 32) | bpf_get_smp_processor_id();
 }
 
+/* Without -p/-P or -n/-N the lookups are left out at load: two hash lookups per session. */
 static __always_inline bool task_passes_filters(__u32 pid, const char *comm)
 {
-	__u8 *verdict = bpf_map_lookup_elem(&pid_filter, &pid);
+	__u8 *verdict;
 
-	if (verdict && !*verdict)
-		return false;
-	if (has_pid_allow && !verdict)
-		return false;
-	verdict = bpf_map_lookup_elem(&comm_filter, comm);
-	if (verdict && !*verdict)
-		return false;
-	if (has_comm_allow && !verdict)
-		return false;
+	if (has_pid_filter) {
+		verdict = bpf_map_lookup_elem(&pid_filter, &pid);
+		if (verdict && !*verdict)
+			return false;
+		if (has_pid_allow && !verdict)
+			return false;
+	}
+	if (has_comm_filter) {
+		verdict = bpf_map_lookup_elem(&comm_filter, comm);
+		if (verdict && !*verdict)
+			return false;
+		if (has_comm_allow && !verdict)
+			return false;
+	}
 	return true;
 }
 
@@ -318,17 +326,21 @@ static __always_inline int handle_entry(void *ctx, __u32 id)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	__u64 key = session_key((__u32)pid_tgid);
-	__u64 now = bpf_ktime_get_ns();
 	struct rs_func_desc *desc;
 	struct session *s;
+	__u64 now;
 
 	if (!ready)
 		return 0;
 	s = bpf_map_lookup_elem(&sessions, &key);
-	if (!s || !s->open) {
+	if (s && s->open) {
+		now = bpf_ktime_get_ns();
+	} else {
+		/* Most hits of a non-entry function outside a session end here: no clock read. */
 		desc = bpf_map_lookup_elem(&func_descs, &id);
 		if (!desc || !(desc->flags & RS_FUNC_ENTRY))
 			return 1;
+		now = bpf_ktime_get_ns();
 		s = session_open(key, pid_tgid, now, s);
 		if (!s)
 			return 1;
@@ -507,14 +519,13 @@ static __always_inline void repeat_add_task(struct rs_repeat *r, __u32 tid, __u3
  */
 static __always_inline bool repeat_counted(struct session *s, __u64 now, __u32 *flags)
 {
-	struct rs_repeat_key key = {
-		.hash = rs_repeat_key(&s->chain, s->kstack, s->rec.kstack_cnt),
-		.interval = repeat_interval,
-	};
+	struct rs_repeat_key key = {};
 	struct rs_repeat first = { .first_id = s->id }, *r;
 
 	if (!count_repeats)
 		return false;
+	key.hash = rs_repeat_key(&s->chain, s->kstack, s->rec.kstack_cnt);
+	key.interval = repeat_interval;
 	r = bpf_map_lookup_elem(&repeats, &key);
 	if (!r) {
 		if (!bpf_map_update_elem(&repeats, &key, &first, BPF_NOEXIST)) {
