@@ -75,9 +75,9 @@ Kallsyms Kallsyms::parse(std::istream& in) {
   return parse_text(text.str());
 }
 
-Kallsyms Kallsyms::parse_text(std::string_view text) {
+Kallsyms Kallsyms::parse_text(std::string text) {
   Kallsyms ks;
-  ks.addresses_hidden_ = !ks.add_text(std::string(text)) && !ks.syms_.empty();
+  ks.addresses_hidden_ = !ks.add_text(std::move(text)) && !ks.syms_.empty();
   return ks;
 }
 
@@ -109,9 +109,7 @@ bool Kallsyms::add_text(std::string owned) {
 Kallsyms Kallsyms::load(const std::string& path) {
   std::optional<std::string> text = read_text_file(path);
   if (!text) read_failed(path);
-  Kallsyms ks;
-  ks.addresses_hidden_ = !ks.add_text(std::move(*text)) && !ks.syms_.empty();
-  return checked(std::move(ks));
+  return checked(parse_text(std::move(*text)));
 }
 
 Kallsyms Kallsyms::load_text(const std::string& path) {
@@ -119,8 +117,7 @@ Kallsyms Kallsyms::load_text(const std::string& path) {
   std::optional<SplitTextFile> file = SplitTextFile::open(path);
   std::optional<std::string> text = file ? file->read_through_line(" _etext") : std::nullopt;
   if (!text) read_failed(path);
-  Kallsyms ks;
-  ks.addresses_hidden_ = !ks.add_text(std::move(*text)) && !ks.syms_.empty();
+  Kallsyms ks = parse_text(std::move(*text));
   if (!file->complete()) ks.rest_ = std::make_unique<SplitTextFile>(std::move(*file));
   return checked(std::move(ks));
 }

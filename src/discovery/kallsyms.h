@@ -27,7 +27,7 @@ class Kallsyms {
  public:
   // Parses kallsyms text; keeps function symbols (t T w W) only, sorted by address.
   static Kallsyms parse(std::istream& in);
-  static Kallsyms parse_text(std::string_view text);
+  static Kallsyms parse_text(std::string text);
   // Reads /proc/kallsyms (or a fixture path); throws UserError if it cannot be read or if its
   // addresses are hidden.
   static Kallsyms load(const std::string& path = "/proc/kallsyms");
