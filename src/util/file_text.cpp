@@ -1,6 +1,7 @@
 #include "util/file_text.h"
 
 #include <cstdio>
+#include <functional>
 #include <memory>
 
 namespace retsnoop {
@@ -16,9 +17,14 @@ bool append_chunk(FILE* f, std::string& text, size_t chunk) {
   return n == chunk;
 }
 
-std::optional<std::string> read_to_end(FILE* f, std::string text) {
-  while (append_chunk(f, text, 1 << 20)) {
-  }
+constexpr size_t kWholeChunk = 1 << 20;
+
+// between_reads, when given, runs before each chunk.
+std::optional<std::string> read_to_end(FILE* f, std::string text, size_t chunk = kWholeChunk,
+                                       const std::function<void()>& between_reads = {}) {
+  do {
+    if (between_reads) between_reads();
+  } while (append_chunk(f, text, chunk));
   if (std::ferror(f)) return std::nullopt;
   return text;
 }
@@ -60,18 +66,11 @@ std::optional<std::string> SplitTextFile::read_through_line(std::string_view lin
 
 std::optional<std::string> SplitTextFile::read_rest(const std::function<void()>& between_reads) {
   if (!file_) return std::string();
-  std::optional<std::string> rest;
-  if (between_reads) {
-    // procfs and tracefs answer a page per read whatever the size asked for.
-    constexpr size_t kStep = 64 << 10;
-    std::string text = std::move(rest_start_);
-    do {
-      between_reads();
-    } while (append_chunk(file_.get(), text, kStep));
-    if (!std::ferror(file_.get())) rest = std::move(text);
-  } else {
-    rest = read_to_end(file_.get(), std::move(rest_start_));
-  }
+  // procfs and tracefs answer a page per read whatever the size asked for: a small chunk keeps
+  // a hold at between_reads prompt.
+  constexpr size_t kStep = 64 << 10;
+  std::optional<std::string> rest = read_to_end(
+      file_.get(), std::move(rest_start_), between_reads ? kStep : kWholeChunk, between_reads);
   file_.reset();
   return rest;
 }
