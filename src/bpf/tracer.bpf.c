@@ -220,6 +220,14 @@ static __always_inline void announce_process(__u32 pid, __u64 session_id)
 	bpf_ringbuf_output(&rb, &r, sizeof(r), BPF_RB_FORCE_WAKEUP);
 }
 
+/* A session that can't open gives its place back and counts as one the map had no room for. */
+static __always_inline struct session *session_refused(void)
+{
+	__sync_fetch_and_add(&open_sessions, -1);
+	__sync_fetch_and_add(&stats.sessions_nomem, 1);
+	return NULL;
+}
+
 /*
  * kept: the thread's closed session, whose entry is reused: everything up to the chain's arrays
  * is cleared, the arrays are only read as far as their counts say.
@@ -241,11 +249,8 @@ static __always_inline struct session *session_open(__u64 key, __u64 pid_tgid, _
 	bpf_get_current_comm(comm, sizeof(comm));
 	if (!task_passes_filters(pid, comm))
 		return NULL;
-	if (__sync_fetch_and_add(&open_sessions, 1) >= max_sessions) {
-		__sync_fetch_and_add(&open_sessions, -1);
-		__sync_fetch_and_add(&stats.sessions_nomem, 1);
-		return NULL;
-	}
+	if (__sync_fetch_and_add(&open_sessions, 1) >= max_sessions)
+		return session_refused();
 	if (kept) {
 		__sync_fetch_and_add(&kept_sessions, -1);
 		s = kept;
@@ -255,11 +260,8 @@ static __always_inline struct session *session_open(__u64 key, __u64 pid_tgid, _
 		s = NULL;
 		if (tmpl && !bpf_map_update_elem(&sessions, &key, tmpl, BPF_NOEXIST))
 			s = bpf_map_lookup_elem(&sessions, &key);
-		if (!s) {
-			__sync_fetch_and_add(&open_sessions, -1);
-			__sync_fetch_and_add(&stats.sessions_nomem, 1);
-			return NULL;
-		}
+		if (!s)
+			return session_refused();
 	}
 	s->open = true;
 	s->id = next_session_id();
