@@ -23,16 +23,20 @@ KernelFramePtr FormatCache::frame(uint64_t addr, Symbolizer& symbolizer, const F
   return frame;
 }
 
+void write_time_of_day(time_t secs, char (&out)[8]) {
+  struct tm tm {};
+  localtime_r(&secs, &tm);
+  int parts[] = {tm.tm_hour, tm.tm_min, tm.tm_sec};
+  for (int i = 0; i < 3; ++i) {
+    out[i * 3] = char('0' + parts[i] / 10 % 10);
+    out[i * 3 + 1] = char('0' + parts[i] % 10);
+    if (i < 2) out[i * 3 + 2] = ':';
+  }
+}
+
 std::string_view FormatCache::time_of_day(time_t secs) {
   if (secs != tod_secs_) {
-    struct tm tm {};
-    localtime_r(&secs, &tm);
-    int parts[] = {tm.tm_hour, tm.tm_min, tm.tm_sec};
-    for (int i = 0; i < 3; ++i) {
-      tod_[i * 3] = char('0' + parts[i] / 10 % 10);
-      tod_[i * 3 + 1] = char('0' + parts[i] % 10);
-      if (i < 2) tod_[i * 3 + 2] = ':';
-    }
+    write_time_of_day(secs, tod_);
     tod_secs_ = secs;
   }
   return {tod_, sizeof(tod_)};

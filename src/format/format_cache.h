@@ -20,6 +20,9 @@ struct KernelFrame {
   std::vector<size_t> symbol_widths;  // display_width() of each line's symbol
 };
 
+// "HH:MM:SS" of local time for epoch seconds secs, into out.
+void write_time_of_day(time_t secs, char (&out)[8]);
+
 // Shared, so that a frame handed out stays valid when the cache forgets it.
 using KernelFramePtr = std::shared_ptr<const KernelFrame>;
 

@@ -1,7 +1,6 @@
 #include "format/session_header.h"
 
 #include <charconv>
-#include <cstdio>
 #include <ctime>
 
 #include "format/format_cache.h"
@@ -17,11 +16,9 @@ void append_time_of_day(std::string& out, time_t secs, FormatCache* cache) {
     out += cache->time_of_day(secs);
     return;
   }
-  struct tm tm {};
-  localtime_r(&secs, &tm);
-  char buf[16];
-  std::snprintf(buf, sizeof(buf), "%02d:%02d:%02d", tm.tm_hour, tm.tm_min, tm.tm_sec);
-  out += buf;
+  char buf[8];
+  write_time_of_day(secs, buf);
+  out.append(buf, sizeof(buf));
 }
 
 // Zero-padded to digits.
