@@ -61,7 +61,7 @@ struct Session {
   std::vector<LbrRecord> lbr;     // oldest first
   std::vector<TraceRecord> trace; // in seq order
   std::map<uint32_t, CapturedArgs> args;  // -A: by StackCall::seq of the call
-  std::map<uint32_t, CapturedArgs> probe_args;  // -A: raw tracepoint hits' by TraceRecord::seq
+  std::map<uint32_t, CapturedArgs> probe_args;  // -A: injected probe hits, by TraceRecord::seq
   uint32_t trace_lost = 0;
   bool incomplete = false;  // some records of this session were lost
 };
