@@ -152,7 +152,9 @@ SessionPrinter::Next SessionPrinter::next(Item& item) {
     wake_.wait(lock, ready);
   else if (!wake_.wait_until(lock, flush_at_, ready))
     return Next::FlushDue;
-  if (abandon_ || queue_.empty() || out_.failed()) return Next::Stop;
+  // A reader that went away is found by the receiver's periodic check or by the next write: a
+  // poll() per session would cost a system call each under a flood.
+  if (abandon_ || queue_.empty() || out_.failure_known()) return Next::Stop;
   item = std::move(queue_.front());
   queue_.pop_front();
   queued_bytes_ -= item_bytes(item);
