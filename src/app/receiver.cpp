@@ -62,16 +62,24 @@ void Receiver::note_short_user_stack(const Session& s) {
 
 void Receiver::on_session(Session&& s) {
   note_short_user_stack(s);
-  uint64_t id = s.id;
-  bool has_repeats = s.repeats_counted;
-  bool queued = false;
-  if (!filter_.reports(s, funcs_))
-    ++filtered_;
-  else if (printer_.push(std::move(s)))
-    queued = true;
-  else
+  if (filter_.reports(s, funcs_)) {
+    batch_.push_back(std::move(s));
+    return;
+  }
+  ++filtered_;
+  if (s.repeats_counted) unprinted_firsts_.insert(s.id);
+}
+
+// The sessions of one poll go to the printer together (SessionPrinter::push()).
+int Receiver::poll(int timeout_ms) {
+  int n = reader_.poll(timeout_ms);
+  size_t queued = printer_.push(std::span<Session>(batch_));
+  for (size_t i = queued; i < batch_.size(); ++i) {
     ++queue_full_;
-  if (has_repeats && !queued) unprinted_firsts_.insert(id);
+    if (batch_[i].repeats_counted) unprinted_firsts_.insert(batch_[i].id);
+  }
+  batch_.clear();
+  return n;
 }
 
 // The ring buffer is drained first: a group's first session must be queued before it.
@@ -103,7 +111,7 @@ StopCause Receiver::run(StopSignal& stop, const std::function<bool()>& command_e
       cause = StopCause::CommandExited;
       break;
     }
-    int n = reader_.poll(kPollTimeoutMs);
+    int n = poll(kPollTimeoutMs);
     if (n < 0 && n != -EINTR)
       throw UserError(std::string("ring buffer poll failed: ") + std::strerror(-n));
     collect_repeats(false);
@@ -123,7 +131,7 @@ StopCause Receiver::run(StopSignal& stop, const std::function<bool()>& command_e
 // Every record already in the ring buffer.
 void Receiver::drain() {
   int n;
-  while ((n = reader_.poll(0)) > 0 || n == -EINTR) {
+  while ((n = poll(0)) > 0 || n == -EINTR) {
   }
 }
 

@@ -7,6 +7,7 @@
 #include <functional>
 #include <optional>
 #include <unordered_set>
+#include <vector>
 
 #include "output/loss_report.h"
 #include "output/output_sink.h"
@@ -52,6 +53,7 @@ class Receiver {
   using Clock = std::chrono::steady_clock;
 
   void on_session(Session&& s);
+  int poll(int timeout_ms);
   void drain();
   void collect_repeats(bool all);
   void note_short_user_stack(const Session& s);
@@ -65,6 +67,7 @@ class Receiver {
   const SessionFilter& filter_;
   SessionPrinter printer_;
   RingbufReader reader_;
+  std::vector<Session> batch_;  // sessions of the current poll, for the printer
   uint64_t filtered_ = 0;
   uint64_t queue_full_ = 0;
   std::optional<RepeatCollector> repeats_;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 #include "events/args_decoder.h"
 #include "util/log.h"
@@ -114,9 +115,37 @@ std::optional<Session> SessionAssembler::consume(const void* data, size_t size) 
   return std::nullopt;
 }
 
+SessionAssembler::Parts& SessionAssembler::parts_for(uint64_t id) {
+  newest_id_ = std::max(newest_id_, id);
+  if (open_used_ && open_id_ == id) return open_;
+  if (!pending_.empty())
+    if (auto it = pending_.find(id); it != pending_.end()) return it->second;
+  if (open_used_) return pending_[id];
+  open_used_ = true;
+  open_id_ = id;
+  return open_;
+}
+
+SessionAssembler::Parts SessionAssembler::take_parts(uint64_t id) {
+  Parts parts;
+  if (open_used_ && open_id_ == id) {
+    open_used_ = false;
+    parts = std::exchange(open_, Parts{});
+  } else if (auto it = pending_.find(id); it != pending_.end()) {
+    parts = std::move(it->second);
+    pending_.erase(it);
+  }
+  // Parts of an earlier session still open (its header lost, or -T records of a session still
+  // running) move to pending_, where eviction sees them, and leave the slot to the next session.
+  if (open_used_ && open_id_ < id) {
+    open_used_ = false;
+    pending_[open_id_] = std::exchange(open_, Parts{});
+  }
+  return parts;
+}
+
 bool SessionAssembler::add_part(const rs_part_hdr& hdr, const void* payload, size_t size) {
-  Parts& parts = pending_[hdr.session_id];
-  newest_id_ = std::max(newest_id_, hdr.session_id);
+  Parts& parts = parts_for(hdr.session_id);
   switch (hdr.type) {
     case RS_REC_FRAMES:
       return copy_array(parts.frames, payload, size, hdr.cnt);
@@ -134,10 +163,9 @@ bool SessionAssembler::add_part(const rs_part_hdr& hdr, const void* payload, siz
 }
 
 void SessionAssembler::add_call(const rs_call_rec& rec) {
-  newest_id_ = std::max(newest_id_, rec.session_id);
   bool entry = rec.is_entry != 0;
   TraceEvent event = entry ? TraceEvent::Entry : TraceEvent::Exit;
-  pending_[rec.session_id].trace.push_back(TraceRecord{.func_id = rec.func_id,
+  parts_for(rec.session_id).trace.push_back(TraceRecord{.func_id = rec.func_id,
                                                        .seq = rec.seq,
                                                        .call_seq = entry ? rec.call_seq : 0,
                                                        .depth = rec.depth,
@@ -148,8 +176,7 @@ void SessionAssembler::add_call(const rs_call_rec& rec) {
 }
 
 void SessionAssembler::add_probe(const rs_probe_rec& rec) {
-  newest_id_ = std::max(newest_id_, rec.session_id);
-  pending_[rec.session_id].trace.push_back(TraceRecord{.probe_id = rec.probe_id,
+  parts_for(rec.session_id).trace.push_back(TraceRecord{.probe_id = rec.probe_id,
                                                        .seq = rec.seq,
                                                        .depth = rec.depth,
                                                        .event = TraceEvent::Probe,
@@ -163,8 +190,7 @@ bool SessionAssembler::add_args(const void* data, size_t size) {
   std::optional<CapturedArgs> args =
       decode_args(rec, static_cast<const uint8_t*>(data) + sizeof(rec), size - sizeof(rec));
   if (!args) return false;
-  newest_id_ = std::max(newest_id_, rec.session_id);
-  Parts& parts = pending_[rec.session_id];
+  Parts& parts = parts_for(rec.session_id);
   if (rec.func_id & RS_ARGS_PROBE) {
     args->func_id = rec.func_id & ~RS_ARGS_PROBE;
     parts.probe_args[rec.call_seq] = std::move(*args);
@@ -175,11 +201,7 @@ bool SessionAssembler::add_args(const void* data, size_t size) {
 }
 
 std::optional<Session> SessionAssembler::finish(const rs_session_rec& rec) {
-  Parts parts;
-  if (auto it = pending_.find(rec.session_id); it != pending_.end()) {
-    parts = std::move(it->second);
-    pending_.erase(it);
-  }
+  Parts parts = take_parts(rec.session_id);
   newest_id_ = std::max(newest_id_, rec.session_id);
   evict_orphans();
   if (rec.flags & RS_SESS_DISCARD) {
@@ -204,7 +226,8 @@ std::optional<Session> SessionAssembler::finish(const rs_session_rec& rec) {
   s.kstack_failed = rec.flags & RS_SESS_KSTACK_ERR;
   s.ustack_failed = rec.flags & RS_SESS_USTACK_ERR;
   s.calls = stack_calls(parts.frames, parts.saved, rec.running);
-  s.kstack.assign(parts.kstack.rbegin(), parts.kstack.rend());
+  s.kstack = std::move(parts.kstack);
+  std::reverse(s.kstack.begin(), s.kstack.end());
   s.ustack = std::move(parts.ustack);
   for (auto it = parts.lbr.rbegin(); it != parts.lbr.rend(); ++it) s.lbr.push_back({it->from, it->to});
   if (s.interim) {
@@ -229,6 +252,7 @@ std::optional<Session> SessionAssembler::finish(const rs_session_rec& rec) {
 }
 
 const SessionAssembler::Parts* SessionAssembler::pending_parts(uint64_t id) const {
+  if (open_used_ && open_id_ == id) return &open_;
   auto it = pending_.find(id);
   return it == pending_.end() ? nullptr : &it->second;
 }

@@ -26,7 +26,7 @@ class SessionAssembler {
   // Consumes one ring buffer record; returns the session its header completes, if any.
   std::optional<Session> consume(const void* data, size_t size);
   const AssemblerStats& stats() const { return stats_; }
-  size_t pending() const { return pending_.size(); }
+  size_t pending() const { return pending_.size() + open_used_; }
 
  private:
   struct Parts {
@@ -40,6 +40,8 @@ class SessionAssembler {
     std::map<uint32_t, CapturedArgs> probe_args;
   };
 
+  Parts& parts_for(uint64_t id);  // where id's records go
+  Parts take_parts(uint64_t id);  // id's records, for its header
   bool add_part(const rs_part_hdr& hdr, const void* payload, size_t payload_size);
   void add_call(const rs_call_rec& rec);
   void add_probe(const rs_probe_rec& rec);
@@ -48,6 +50,12 @@ class SessionAssembler {
   const Parts* pending_parts(uint64_t id) const;
   void evict_orphans();
 
+  // BPF emits a session's parts back to back, right before its header: they wait here, and
+  // only records interleaved with them (other CPUs, -T records of running sessions) wait in
+  // pending_. A flood is spared a hash map node per session.
+  Parts open_;
+  uint64_t open_id_ = 0;
+  bool open_used_ = false;
   std::unordered_map<uint64_t, Parts> pending_;
   uint64_t newest_id_ = 0;
   uint64_t next_scan_id_ = 0;  // no orphan scan before this id: see evict_orphans()

@@ -79,7 +79,7 @@ void OutputSink::abandon() {
 }
 
 bool OutputSink::failed() {
-  if (error_.load() || abandoned_.load()) return true;
+  if (failure_known()) return true;
   pollfd p{fd_, 0, 0};
   if (poll(&p, 1, 0) == 1) {
     if (p.revents & POLLNVAL) fail(EBADF);

@@ -30,6 +30,9 @@ class OutputSink {
   // True when the output failed or was abandoned, or when its reader has gone (a pipe or
   // socket whose other end is closed, a hung-up terminal), which is found without writing.
   bool failed();
+  // What failed() knew when last asked, or a write found since: no system call, so it may be
+  // asked for every session.
+  bool failure_known() const { return error_.load() != 0 || abandoned_.load(); }
   // Why the output failed: "Broken pipe", "No space left on device", ...; empty when it has not.
   std::string failure() const;
   // A terminal: someone reads along, so text goes out a line at a time rather than in batches.

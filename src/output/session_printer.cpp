@@ -1,5 +1,6 @@
 #include "output/session_printer.h"
 
+#include <span>
 #include <system_error>
 #include <utility>
 
@@ -51,9 +52,31 @@ SessionPrinter::~SessionPrinter() { stop_thread(Clock::now() + kAbandonGrace); }
 bool SessionPrinter::push(Session&& s) {
   size_t bytes = session_bytes(s);
   std::unique_lock lock(mu_);
-  if (!queue_.empty() && queued_bytes_ + bytes > max_queued_bytes_) return false;
+  if (!fits(bytes)) return false;
   enqueue(std::move(s), bytes, lock);
   return true;
+}
+
+// One lock and at most one wake-up for the lot: a printer that keeps up with the receiver would
+// otherwise sleep and be woken again for every session.
+size_t SessionPrinter::push(std::span<Session> batch) {
+  std::unique_lock lock(mu_);
+  bool was_empty = queue_.empty();
+  size_t queued = 0;
+  for (Session& s : batch) {
+    size_t bytes = session_bytes(s);
+    if (!fits(bytes)) break;
+    queued_bytes_ += bytes;
+    queue_.push_back(std::move(s));
+    ++queued;
+  }
+  lock.unlock();
+  if (was_empty && queued) wake_.notify_one();
+  return queued;
+}
+
+bool SessionPrinter::fits(size_t bytes) const {
+  return queue_.empty() || queued_bytes_ + bytes <= max_queued_bytes_;
 }
 
 void SessionPrinter::push(RepeatGroup&& g) {
@@ -129,7 +152,9 @@ SessionPrinter::Next SessionPrinter::next(Item& item) {
     wake_.wait(lock, ready);
   else if (!wake_.wait_until(lock, flush_at_, ready))
     return Next::FlushDue;
-  if (abandon_ || queue_.empty() || out_.failed()) return Next::Stop;
+  // A reader that went away is found by the receiver's periodic check or by the next write: a
+  // poll() per session would cost a system call each under a flood.
+  if (abandon_ || queue_.empty() || out_.failure_known()) return Next::Stop;
   item = std::move(queue_.front());
   queue_.pop_front();
   queued_bytes_ -= item_bytes(item);

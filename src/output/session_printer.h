@@ -11,6 +11,7 @@
 #include <exception>
 #include <functional>
 #include <mutex>
+#include <span>
 #include <string>
 #include <thread>
 #include <variant>
@@ -43,6 +44,9 @@ class SessionPrinter {
 
   // Queues s; false, leaving s alone, when the backlog is full.
   bool push(Session&& s);
+  // Queues the longest leading run of batch that the backlog takes, moving those sessions out;
+  // returns how many. The rest are left alone.
+  size_t push(std::span<Session> batch);
   // Queues the repeats of a session queued before; they are never refused (they are small, and
   // refusing them would lose every session they count).
   void push(RepeatGroup&& g);
@@ -63,6 +67,7 @@ class SessionPrinter {
   void run();
   Next next(Item& item);
   void enqueue(Item&& item, size_t bytes, std::unique_lock<std::mutex>& lock);
+  bool fits(size_t bytes) const;  // with mu_ held
   std::string format(const Item& item);
   void write(std::string&& text, const Item& item);
   void flush();

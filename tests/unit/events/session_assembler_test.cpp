@@ -81,6 +81,46 @@ TEST(SessionAssembler, InterleavedSessionsStayApart) {
   EXPECT_EQ(s2->calls.size(), 2u);
 }
 
+// A running -T session's records, interleaved with sessions that start and end meanwhile (on
+// other CPUs), all reach it; none of theirs do.
+TEST(SessionAssembler, TraceOfARunningSessionOutlivesShorterSessions) {
+  SessionAssembler a;
+  rs_call_rec entry{RS_REC_CALL, 0, 1, 0, 4, 2, 0, 100, 0};
+  rs_call_rec exit{RS_REC_CALL, 0, 0, 0, 4, 2, 1, 200, 5};
+  a.consume(&entry, sizeof(entry));
+  for (uint64_t sid = 5; sid <= 7; ++sid) {
+    feed(a, part(RS_REC_FRAMES, sid, std::vector{frame(1, 0, -1)}));
+    auto s = feed(a, header(sid, 1, 0));
+    ASSERT_TRUE(s);
+    EXPECT_TRUE(s->trace.empty());
+    EXPECT_FALSE(s->incomplete);
+  }
+  a.consume(&exit, sizeof(exit));
+  feed(a, part(RS_REC_FRAMES, 4, std::vector{frame(2, 0, 5)}));
+  auto s = feed(a, traced(header(4, 1, 0, 0), 4, 2));
+  ASSERT_TRUE(s);
+  ASSERT_EQ(s->calls.size(), 1u);
+  EXPECT_EQ(s->calls[0].func_id, 2u);
+  ASSERT_EQ(s->trace.size(), 2u);
+  EXPECT_EQ(s->trace_lost, 0u);
+  EXPECT_EQ(a.pending(), 0u);
+}
+
+// Parts whose header was lost do not hold up the sessions after them.
+TEST(SessionAssembler, LostHeaderLeavesLaterSessionsWhole) {
+  SessionAssembler a;
+  feed(a, part(RS_REC_FRAMES, 1, std::vector{frame(0, 0, -12)}));
+  for (uint64_t sid = 2; sid <= 4; ++sid) {
+    feed(a, part(RS_REC_FRAMES, sid, std::vector{frame(3, 0, -1), frame(4, 1, -1)}));
+    feed(a, part(RS_REC_KSTACK, sid, std::vector<uint64_t>{0x10}));
+    auto s = feed(a, header(sid, 2, 1));
+    ASSERT_TRUE(s);
+    EXPECT_FALSE(s->incomplete);
+    EXPECT_EQ(s->calls.size(), 2u);
+  }
+  EXPECT_EQ(a.pending(), 1u);  // session 1's parts, until evicted
+}
+
 TEST(SessionAssembler, MissingPartMarksSessionIncomplete) {
   SessionAssembler a;
   feed(a, part(RS_REC_FRAMES, 3, std::vector{frame(0, 0, -12)}));

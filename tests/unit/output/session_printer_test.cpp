@@ -9,6 +9,8 @@
 
 #include <future>
 #include <optional>
+#include <span>
+#include <vector>
 
 namespace retsnoop {
 namespace {
@@ -120,6 +122,25 @@ TEST_F(BlockedPrinter, FullBacklogRefusesSessions) {
   release_.set_value();
   p.finish(Clock::now() + std::chrono::seconds(10));
   EXPECT_EQ(p.printed(), accepted);
+}
+
+// A batch is queued up to the backlog limit; what does not fit stays in the caller's hands.
+TEST_F(BlockedPrinter, BatchQueuesWhatFitsAndLeavesTheRest) {
+  SessionPrinter p(format_, out_.get(), 3 * sizeof(Session));
+  ASSERT_TRUE(p.push(numbered(1)));
+  std::vector<Session> batch;
+  for (uint64_t id = 2; id <= 6; ++id) batch.push_back(numbered(id));
+  size_t queued = p.push(std::span<Session>(batch));
+  // Three fit in the queue, plus one if the printer took the first session already.
+  EXPECT_GE(queued, 2u);
+  EXPECT_LE(queued, 3u);
+  for (size_t i = queued; i < batch.size(); ++i) EXPECT_EQ(batch[i].id, i + 2);
+  release_.set_value();
+  p.finish(Clock::now() + std::chrono::seconds(10));
+  EXPECT_EQ(p.printed(), 1 + queued);
+  std::string expected;
+  for (uint64_t id = 1; id <= 1 + queued; ++id) expected += std::to_string(id) + "\n";
+  EXPECT_EQ(out_.text(), expected);
 }
 
 TEST_F(BlockedPrinter, StopLeavesTheBacklogUnprinted) {
