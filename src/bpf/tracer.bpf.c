@@ -740,21 +740,27 @@ int rs_kmexit(struct pt_regs *ctx)
 /*
  * Kprobe sessions (6.10+): one link runs the program at entry and, as that run returned 0,
  * again at return. User space loads it with the session attach type only where supported; the
- * weak kfunc keeps the object loadable on kernels without it.
+ * weak kfuncs keep the object loadable on kernels without it. The entry leaves the function id
+ * in the session cookie for the return: reading it there is a load, where the attach cookie is
+ * a binary search through the link's addresses.
  */
 extern bool bpf_session_is_return(void) __ksym __weak;
+extern __u64 *bpf_session_cookie(void) __ksym __weak;
 
 SEC("kprobe.multi")
 int rs_ksession(struct pt_regs *ctx)
 {
 	struct lbr_snap lbr;
+	__u64 *id;
 
 	if (bpf_session_is_return()) {
 		lbr_snapshot(&lbr);
-		return handle_exit(ctx, bpf_get_attach_cookie(ctx), PT_REGS_RC(ctx), &lbr);
+		return handle_exit(ctx, *bpf_session_cookie(), PT_REGS_RC(ctx), &lbr);
 	}
+	id = bpf_session_cookie();
+	*id = bpf_get_attach_cookie(ctx);
 	/* 0: run again at return; 1: outside any session, the return has nothing to do. */
-	return handle_entry(ctx, bpf_get_attach_cookie(ctx));
+	return handle_entry(ctx, *id);
 }
 
 /*
