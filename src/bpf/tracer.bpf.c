@@ -43,6 +43,8 @@ __u64 session_counter = 0;
 /* Closed sessions whose entries are kept: at most RS_KEPT_SESSIONS. */
 __u32 kept_sessions = 0;
 __u32 open_sessions = 0;
+/* Kernel stack frames to ask for: see capture_kstack(). */
+__u32 kstack_want = 16;
 struct rs_stats stats = {};
 
 struct session {
@@ -379,6 +381,30 @@ static __always_inline void lbr_snapshot(struct lbr_snap *snap)
 		snap->bytes = bpf_get_branch_snapshot(snap->scratch, sizeof(*snap->scratch), 0);
 }
 
+/*
+ * bpf_get_stack() clears what the stack left of the buffer, most of RS_MAX_KSTACK frames for a
+ * usual stack: asking for one frame more than the deepest stack captured so far leaves next to
+ * nothing to clear. A stack that fills what was asked for may have been cut short: it is
+ * captured again in full, and later captures ask for one frame more than it had.
+ */
+static __always_inline long capture_kstack(void *ctx, struct session *s)
+{
+	__u32 want = kstack_want;
+	long n;
+
+	if (want > RS_MAX_KSTACK)
+		want = RS_MAX_KSTACK;
+	if (want < 1)
+		want = 1;
+	n = bpf_get_stack(ctx, s->kstack, want * sizeof(s->kstack[0]), 0);
+	if (n < (long)(want * sizeof(s->kstack[0])) || want == RS_MAX_KSTACK)
+		return n;
+	n = bpf_get_stack(ctx, s->kstack, sizeof(s->kstack), 0);
+	if (n > 0)
+		kstack_want = n / sizeof(s->kstack[0]) + 1;
+	return n;
+}
+
 static __always_inline void capture_stacks(void *ctx, struct session *s, int steps,
 					   const struct lbr_snap *lbr)
 {
@@ -389,7 +415,7 @@ static __always_inline void capture_stacks(void *ctx, struct session *s, int ste
 		if (s->rec.lbr_cnt && lbr->scratch)
 			__builtin_memcpy(s->lbr, lbr->scratch->entries, sizeof(s->lbr));
 	}
-	n = bpf_get_stack(ctx, s->kstack, sizeof(s->kstack), 0);
+	n = capture_kstack(ctx, s);
 	s->kstack_err = n < 0;
 	s->rec.kstack_cnt = n > 0 ? n / sizeof(s->kstack[0]) : 0;
 	if (!capture_ustack)
