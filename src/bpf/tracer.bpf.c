@@ -230,6 +230,23 @@ static __always_inline struct session *session_refused(void)
 	return NULL;
 }
 
+union rs_comm {
+	char c[RS_COMM_LEN];
+	__u64 w[RS_COMM_LEN / 8];
+};
+
+/*
+ * A task's name as the kernel keeps it, NUL-padded (it sets it with strscpy_pad()): two loads,
+ * where bpf_get_current_comm() and bpf_probe_read_kernel_str() copy a byte at a time.
+ */
+static __always_inline void read_comm(union rs_comm *dst, struct task_struct *task)
+{
+	const __u64 *src = (const __u64 *)task->comm;
+
+	dst->w[0] = src[0];
+	dst->w[1] = src[1];
+}
+
 /*
  * kept: the thread's closed session, whose entry is reused: everything up to the chain's arrays
  * is cleared, the arrays are only read as far as their counts say.
@@ -237,19 +254,15 @@ static __always_inline struct session *session_refused(void)
 static __always_inline struct session *session_open(__u64 key, __u64 pid_tgid, __u64 now,
 						     struct session *kept)
 {
-	struct task_struct *task = (void *)bpf_get_current_task();
+	struct task_struct *task = bpf_get_current_task_btf();
 	__u32 zero = 0, pid = pid_tgid >> 32;
 	struct session *tmpl, *s;
-	/*
-	 * The whole buffer is the comm_filter key. bpf_get_current_comm() of Linux 6.1 copies with
-	 * strscpy() and leaves stack garbage after the NUL; later kernels pad (strscpy_pad).
-	 */
-	char comm[RS_COMM_LEN] = {};
+	union rs_comm comm; /* the comm_filter key: the whole buffer */
 
 	if (follow_command && !bpf_map_lookup_elem(&command_pids, &pid))
 		return NULL;
-	bpf_get_current_comm(comm, sizeof(comm));
-	if (!task_passes_filters(pid, comm))
+	read_comm(&comm, task);
+	if (!task_passes_filters(pid, comm.c))
 		return NULL;
 	if (__sync_fetch_and_add(&open_sessions, 1) >= max_sessions)
 		return session_refused();
@@ -270,8 +283,8 @@ static __always_inline struct session *session_open(__u64 key, __u64 pid_tgid, _
 	s->rec.pid = pid;
 	s->rec.tid = (__u32)pid_tgid;
 	s->rec.start_ns = now;
-	__builtin_memcpy(s->rec.task_comm, comm, sizeof(comm));
-	BPF_CORE_READ_STR_INTO(&s->rec.proc_comm, task, group_leader, comm);
+	__builtin_memcpy(s->rec.task_comm, comm.c, sizeof(comm));
+	read_comm((union rs_comm *)s->rec.proc_comm, task->group_leader);
 	if (capture_ustack)
 		announce_process(pid, s->id);
 	return s;
