@@ -614,23 +614,31 @@ static __always_inline void session_close(struct session *s, __u64 key, __u64 no
 	session_release(s, key);
 }
 
-/* lbr: the snapshot the exit program took first (lbr_snapshot()). */
-static __always_inline int handle_exit(void *ctx, __u32 id, __s64 res, const struct lbr_snap *lbr)
+/*
+ * The current thread's open session, NULL outside one: for most returns of non-entry functions
+ * this one lookup is all they cost. *key gets the session's key.
+ */
+static __always_inline struct session *exit_session(__u64 *key)
 {
-	__u64 key = session_key((__u32)bpf_get_current_pid_tgid());
-	struct rs_func_desc *desc;
 	struct session *s;
+
+	*key = session_key((__u32)bpf_get_current_pid_tgid());
+	if (!ready)
+		return NULL;
+	s = bpf_map_lookup_elem(&sessions, key);
+	return s && s->open ? s : NULL;
+}
+
+/* Function id's return in session s; lbr: the snapshot the exit program took first. */
+static __always_inline int session_exit(void *ctx, struct session *s, __u64 key, __u32 id,
+					__s64 res, const struct lbr_snap *lbr)
+{
+	struct rs_func_desc *desc;
 	bool failed;
 	__u64 now;
 	int steps;
 	__u32 d;
 
-	if (!ready)
-		return 0;
-	/* Outside a session (most returns of non-entry functions) one lookup is all it costs. */
-	s = bpf_map_lookup_elem(&sessions, &key);
-	if (!s || !s->open)
-		return 0;
 	desc = bpf_map_lookup_elem(&func_descs, &id);
 	if (!desc)
 		return 0;
@@ -658,6 +666,16 @@ static __always_inline int handle_exit(void *ctx, __u32 id, __s64 res, const str
 	if (steps & RS_STEP_CLOSE)
 		session_close(s, key, now);
 	return 0;
+}
+
+/* lbr: the snapshot the exit program took first (lbr_snapshot()). */
+static __always_inline int handle_exit(void *ctx, __u32 id, __s64 res, const struct lbr_snap *lbr)
+{
+	struct session *s;
+	__u64 key;
+
+	s = exit_session(&key);
+	return s ? session_exit(ctx, s, key, id, res, lbr) : 0;
 }
 
 /*
@@ -731,18 +749,35 @@ int rs_kexit(struct pt_regs *ctx)
  * kprobe events: bpf_get_func_ip() names the function (its start, past any endbr64) for entry
  * and return probes alike. An address missing from the table is not ours: ignore the hit.
  */
-static __always_inline __s64 func_id_of_ip(struct pt_regs *ctx)
+static __always_inline __s64 func_id_of_ip(__u64 ip)
 {
-	__u64 ip = bpf_get_func_ip(ctx);
 	__u32 *id = bpf_map_lookup_elem(&func_ids, &ip);
 
 	return id ? *id : -1;
 }
 
+/*
+ * A return inside a session is most often the one of its innermost running call: the address
+ * in that call's descriptor confirms it without a lookup in func_ids.
+ */
+static __always_inline __s64 returning_func_id(struct session *s, __u64 ip)
+{
+	struct rs_func_desc *desc;
+	__u32 d = s->chain.depth - 1, id;
+
+	if (d < RS_MAX_DEPTH) {
+		id = s->chain.frames[d].func_id;
+		desc = bpf_map_lookup_elem(&func_descs, &id);
+		if (desc && desc->addr == ip)
+			return id;
+	}
+	return func_id_of_ip(ip);
+}
+
 SEC("kprobe")
 int rs_keventry(struct pt_regs *ctx)
 {
-	__s64 id = func_id_of_ip(ctx);
+	__s64 id = func_id_of_ip(bpf_get_func_ip(ctx));
 
 	if (id >= 0)
 		handle_entry(ctx, id);
@@ -753,11 +788,16 @@ SEC("kretprobe")
 int rs_kevexit(struct pt_regs *ctx)
 {
 	struct lbr_snap lbr;
+	struct session *s;
+	__u64 key;
 	__s64 id;
 
 	lbr_snapshot(&lbr);
-	id = func_id_of_ip(ctx);
-	return id < 0 ? 0 : handle_exit(ctx, id, PT_REGS_RC(ctx), &lbr);
+	s = exit_session(&key);
+	if (!s)
+		return 0;
+	id = returning_func_id(s, bpf_get_func_ip(ctx));
+	return id < 0 ? 0 : session_exit(ctx, s, key, id, PT_REGS_RC(ctx), &lbr);
 }
 
 SEC("kprobe.multi")
