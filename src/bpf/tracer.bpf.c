@@ -17,6 +17,7 @@
 #include "result_kind.h"
 #include "lbr_keep.h"
 #include "repeat_key.h"
+#include "func_slots.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
@@ -34,6 +35,7 @@ const volatile bool follow_command = false;  /* command mode: only command_pids 
 const volatile bool capture_ustack = false;  /* -U */
 const volatile bool count_repeats = false;   /* -C stacks.repeats=count */
 const volatile __u32 max_sessions = 1;       /* -C bpf.sessions-size: open at the same time */
+const volatile __u32 func_slot_mask = 0;     /* func_slots' size minus one */
 
 /* Flipped by user space once every probe is attached: until then handlers do nothing. */
 bool ready = false;
@@ -118,16 +120,13 @@ struct {
 	__type(value, struct rs_func_desc);
 } func_descs SEC(".maps");
 
-/*
- * Function start address -> function id, for probes that carry no cookie: kprobe events in
- * tracefs, where one event holds many probes and so one BPF attachment serves them all.
- */
+/* Function start address -> function id: see func_slots.h. */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 1); /* resized to the number of functions when used */
-	__type(key, __u64);
-	__type(value, __u32);
-} func_ids SEC(".maps");
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1); /* resized to the table user space built, when used */
+	__type(key, __u32);
+	__type(value, struct rs_func_slot);
+} func_slots SEC(".maps");
 
 /* -p/-P: value 1 allows, 0 denies. */
 struct {
@@ -746,19 +745,29 @@ int rs_kexit(struct pt_regs *ctx)
 }
 
 /*
- * kprobe events: bpf_get_func_ip() names the function (its start, past any endbr64) for entry
- * and return probes alike. An address missing from the table is not ours: ignore the hit.
+ * bpf_get_func_ip() names the function (its start, past any endbr64) for kprobe events' entry
+ * and return probes and for multi-kprobes alike. An address missing from the table is not ours:
+ * ignore the hit.
  */
 static __always_inline __s64 func_id_of_ip(__u64 ip)
 {
-	__u32 *id = bpf_map_lookup_elem(&func_ids, &ip);
+	__u32 home = rs_func_slot_home(ip, func_slot_mask), k;
+	struct rs_func_slot *slot;
 
-	return id ? *id : -1;
+	for (__u32 i = 0; i < RS_FUNC_SLOT_PROBES; i++) {
+		k = (home + i) & func_slot_mask;
+		slot = bpf_map_lookup_elem(&func_slots, &k);
+		if (!slot || !slot->addr)
+			return -1;
+		if (slot->addr == ip)
+			return slot->id == RS_FUNC_SLOT_NONE ? -1 : slot->id;
+	}
+	return -1;
 }
 
 /*
  * A return inside a session is most often the one of its innermost running call: the address
- * in that call's descriptor confirms it without a lookup in func_ids.
+ * in that call's descriptor confirms it without a search of func_slots.
  */
 static __always_inline __s64 returning_func_id(struct session *s, __u64 ip)
 {
@@ -819,9 +828,9 @@ int rs_kmexit(struct pt_regs *ctx)
 /*
  * Kprobe sessions (6.10+): one link runs the program at entry and, as that run returned 0,
  * again at return. User space loads it with the session attach type only where supported; the
- * weak kfuncs keep the object loadable on kernels without it. The entry leaves the function id
- * in the session cookie for the return: reading it there is a load, where the attach cookie is
- * a binary search through the link's addresses.
+ * weak kfuncs keep the object loadable on kernels without it. The attach cookie is a binary
+ * search through the link's addresses: the entry finds the function id in func_slots instead,
+ * and leaves it in the session cookie for the return.
  */
 extern bool bpf_session_is_return(void) __ksym __weak;
 extern __u64 *bpf_session_cookie(void) __ksym __weak;
@@ -837,7 +846,9 @@ int rs_ksession(struct pt_regs *ctx)
 		return handle_exit(ctx, *bpf_session_cookie(), PT_REGS_RC(ctx), &lbr);
 	}
 	id = bpf_session_cookie();
-	*id = bpf_get_attach_cookie(ctx);
+	*id = func_id_of_ip(bpf_get_func_ip(ctx));
+	if ((__s64)*id < 0)
+		return 1;
 	/* 0: run again at return; 1: outside any session, the return has nothing to do. */
 	return handle_entry(ctx, *id);
 }
