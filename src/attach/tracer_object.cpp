@@ -8,6 +8,7 @@
 #include <cstring>
 #include <vector>
 
+#include "attach/func_slot_table.h"
 #include "attach/kprobe_multi_link.h"
 #include "attach/probe_misses.h"
 #include "rs_tracer.skel.h"
@@ -92,6 +93,11 @@ TracerObject::TracerObject(const TracerConfig& cfg, const FuncTable& funcs)
     : kind_(cfg.kind),
       kprobe_session_(cfg.kind == AttachKind::MultiKprobe && cfg.kprobe_session),
       kprobe_events_(cfg.kind == AttachKind::Kprobe && cfg.kprobe_events) {
+  if (kprobe_session_ || kprobe_events_) {
+    std::vector<uint64_t> addrs(funcs.size());
+    for (uint32_t id = 0; id < funcs.size(); ++id) addrs[id] = funcs[id].addr;
+    func_slots_ = build_func_slots(addrs);
+  }
   skel_ = timed("BPF open", [] { return rs_tracer__open(); });
   if (!skel_) fail("failed to open BPF object", errno);
   // The destructor does not run for an object whose constructor threw.
@@ -101,7 +107,7 @@ TracerObject::TracerObject(const TracerConfig& cfg, const FuncTable& funcs)
     if (err) fail("failed to load BPF programs (run with -v for the verifier log)", err);
     PhaseTimer fill("BPF map fill");
     fill_func_descs(funcs);
-    if (kprobe_events_) fill_func_ids(funcs);
+    fill_func_slots();
     fill_filters(cfg);
     fill_args(skel_->maps.func_args, cfg.func_args);
     if (!cfg.probe_args.empty()) fill_args(skel_->maps.probe_args, cfg.probe_args);
@@ -137,7 +143,8 @@ void TracerObject::configure(const TracerConfig& cfg, size_t nr_funcs) {
   resize_map(skel_->maps.rb, cfg.ringbuf_size);
   create_sessions_map(skel_->maps.sessions, cfg.sessions_size);
   resize_map(skel_->maps.func_descs, nr_funcs ? nr_funcs : 1);
-  resize_map(skel_->maps.func_ids, kprobe_events_ && nr_funcs ? nr_funcs : 1);
+  resize_map(skel_->maps.func_slots, std::max<size_t>(func_slots_.size(), 1));
+  ro->func_slot_mask = func_slots_.empty() ? 0 : uint32_t(func_slots_.size() - 1);
   resize_map(skel_->maps.pid_filter, filter_entries(cfg.allow_pids, cfg.deny_pids));
   resize_map(skel_->maps.comm_filter, filter_entries(cfg.allow_comms, cfg.deny_comms));
   configure_args(cfg);
@@ -207,18 +214,19 @@ void TracerObject::fill_args(struct bpf_map* map, const std::vector<rs_func_args
   update_all(map, ids, args);
 }
 
-void TracerObject::fill_func_ids(const FuncTable& funcs) {
-  std::vector<uint64_t> addrs(funcs.size());
-  std::vector<uint32_t> ids(funcs.size());
-  for (uint32_t id = 0; id < funcs.size(); ++id) {
-    addrs[id] = funcs[id].addr;
-    ids[id] = id;
-  }
-  update_all(skel_->maps.func_ids, addrs, ids);
+void TracerObject::fill_func_slots() {
+  std::vector<uint32_t> keys(func_slots_.size());
+  for (uint32_t k = 0; k < keys.size(); ++k) keys[k] = k;
+  update_all(skel_->maps.func_slots, keys, func_slots_);
 }
 
+// The slot stays, so that the addresses probed past it are still found.
 void TracerObject::forget_func(uint64_t addr) {
-  bpf_map_delete_elem(bpf_map__fd(skel_->maps.func_ids), &addr);
+  std::optional<size_t> k = find_func_slot(func_slots_, addr);
+  if (!k) return;
+  func_slots_[*k].id = RS_FUNC_SLOT_NONE;
+  uint32_t key = uint32_t(*k);
+  bpf_map_update_elem(bpf_map__fd(skel_->maps.func_slots), &key, &func_slots_[*k], BPF_ANY);
 }
 
 void TracerObject::fill_filters(const TracerConfig& cfg) {

@@ -10,6 +10,7 @@
 #include "attach/link_ptr.h"
 #include "bpf/abi.h"
 #include "discovery/arg_plan.h"
+#include "bpf/func_slots.h"
 #include "discovery/func_info.h"
 #include "discovery/probe_spec.h"
 
@@ -93,7 +94,7 @@ class TracerObject {
  private:
   void configure(const TracerConfig& cfg, size_t nr_funcs);
   void fill_func_descs(const FuncTable& funcs);
-  void fill_func_ids(const FuncTable& funcs);
+  void fill_func_slots();
   void fill_filters(const TracerConfig& cfg);
   void configure_args(const TracerConfig& cfg);
   void fill_args(struct bpf_map* map, const std::vector<rs_func_args>& args);
@@ -103,6 +104,8 @@ class TracerObject {
   AttachKind kind_;
   bool kprobe_session_;
   bool kprobe_events_;
+  // Function address -> id for programs without a usable cookie (bpf/func_slots.h); else empty.
+  std::vector<rs_func_slot> func_slots_;
   rs_tracer* skel_ = nullptr;
   LinkPtr fork_link_;  // command mode: the fork tracepoint, attached by follow()
   LinkPtr exec_link_;  // -U: the exec tracepoint

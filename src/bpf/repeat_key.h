@@ -15,12 +15,14 @@
 #define RS_REPEAT_HASH_SEED 0xcbf29ce484222325ULL
 #define RS_REPEAT_HASH_PRIME 0x100000001b3ULL
 
-/* FNV-style, a 64-bit word at a time; the fold brings high bits (kernel addresses differ in the
- * low ones) into the low ones that the next multiplication spreads. */
+/*
+ * FNV-1a, a 64-bit word at a time: each step is a bijection of h for a given word, so keys that
+ * differ in one word always differ. The key is compared whole, never cut to its low bits (the
+ * map hashes it again for its buckets), so the words' high bits need not be folded down.
+ */
 RS_INLINE rs_u64 rs_repeat_mix(rs_u64 h, rs_u64 v)
 {
-	h = (h ^ v) * RS_REPEAT_HASH_PRIME;
-	return h ^ (h >> 32);
+	return (h ^ v) * RS_REPEAT_HASH_PRIME;
 }
 
 /* frames[from..to): which calls, and what they returned; times and call numbers stay out. */

@@ -17,6 +17,7 @@
 #include "result_kind.h"
 #include "lbr_keep.h"
 #include "repeat_key.h"
+#include "func_slots.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
@@ -34,6 +35,7 @@ const volatile bool follow_command = false;  /* command mode: only command_pids 
 const volatile bool capture_ustack = false;  /* -U */
 const volatile bool count_repeats = false;   /* -C stacks.repeats=count */
 const volatile __u32 max_sessions = 1;       /* -C bpf.sessions-size: open at the same time */
+const volatile __u32 func_slot_mask = 0;     /* func_slots' size minus one */
 
 /* Flipped by user space once every probe is attached: until then handlers do nothing. */
 bool ready = false;
@@ -43,6 +45,8 @@ __u64 session_counter = 0;
 /* Closed sessions whose entries are kept: at most RS_KEPT_SESSIONS. */
 __u32 kept_sessions = 0;
 __u32 open_sessions = 0;
+/* Kernel stack frames to ask for: see capture_kstack(). */
+__u32 kstack_want = 16;
 struct rs_stats stats = {};
 
 struct session {
@@ -116,16 +120,13 @@ struct {
 	__type(value, struct rs_func_desc);
 } func_descs SEC(".maps");
 
-/*
- * Function start address -> function id, for probes that carry no cookie: kprobe events in
- * tracefs, where one event holds many probes and so one BPF attachment serves them all.
- */
+/* Function start address -> function id: see func_slots.h. */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 1); /* resized to the number of functions when used */
-	__type(key, __u64);
-	__type(value, __u32);
-} func_ids SEC(".maps");
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1); /* resized to the table user space built, when used */
+	__type(key, __u32);
+	__type(value, struct rs_func_slot);
+} func_slots SEC(".maps");
 
 /* -p/-P: value 1 allows, 0 denies. */
 struct {
@@ -228,6 +229,23 @@ static __always_inline struct session *session_refused(void)
 	return NULL;
 }
 
+union rs_comm {
+	char c[RS_COMM_LEN];
+	__u64 w[RS_COMM_LEN / 8];
+};
+
+/*
+ * A task's name as the kernel keeps it, NUL-padded (it sets it with strscpy_pad()): two loads,
+ * where bpf_get_current_comm() and bpf_probe_read_kernel_str() copy a byte at a time.
+ */
+static __always_inline void read_comm(union rs_comm *dst, struct task_struct *task)
+{
+	const __u64 *src = (const __u64 *)task->comm;
+
+	dst->w[0] = src[0];
+	dst->w[1] = src[1];
+}
+
 /*
  * kept: the thread's closed session, whose entry is reused: everything up to the chain's arrays
  * is cleared, the arrays are only read as far as their counts say.
@@ -235,19 +253,15 @@ static __always_inline struct session *session_refused(void)
 static __always_inline struct session *session_open(__u64 key, __u64 pid_tgid, __u64 now,
 						     struct session *kept)
 {
-	struct task_struct *task = (void *)bpf_get_current_task();
+	struct task_struct *task = bpf_get_current_task_btf();
 	__u32 zero = 0, pid = pid_tgid >> 32;
 	struct session *tmpl, *s;
-	/*
-	 * The whole buffer is the comm_filter key. bpf_get_current_comm() of Linux 6.1 copies with
-	 * strscpy() and leaves stack garbage after the NUL; later kernels pad (strscpy_pad).
-	 */
-	char comm[RS_COMM_LEN] = {};
+	union rs_comm comm; /* the comm_filter key: the whole buffer */
 
 	if (follow_command && !bpf_map_lookup_elem(&command_pids, &pid))
 		return NULL;
-	bpf_get_current_comm(comm, sizeof(comm));
-	if (!task_passes_filters(pid, comm))
+	read_comm(&comm, task);
+	if (!task_passes_filters(pid, comm.c))
 		return NULL;
 	if (__sync_fetch_and_add(&open_sessions, 1) >= max_sessions)
 		return session_refused();
@@ -268,8 +282,8 @@ static __always_inline struct session *session_open(__u64 key, __u64 pid_tgid, _
 	s->rec.pid = pid;
 	s->rec.tid = (__u32)pid_tgid;
 	s->rec.start_ns = now;
-	__builtin_memcpy(s->rec.task_comm, comm, sizeof(comm));
-	BPF_CORE_READ_STR_INTO(&s->rec.proc_comm, task, group_leader, comm);
+	__builtin_memcpy(s->rec.task_comm, comm.c, sizeof(comm));
+	read_comm((union rs_comm *)s->rec.proc_comm, task->group_leader);
 	if (capture_ustack)
 		announce_process(pid, s->id);
 	return s;
@@ -379,6 +393,30 @@ static __always_inline void lbr_snapshot(struct lbr_snap *snap)
 		snap->bytes = bpf_get_branch_snapshot(snap->scratch, sizeof(*snap->scratch), 0);
 }
 
+/*
+ * bpf_get_stack() clears what the stack left of the buffer, most of RS_MAX_KSTACK frames for a
+ * usual stack: asking for one frame more than the deepest stack captured so far leaves next to
+ * nothing to clear. A stack that fills what was asked for may have been cut short: it is
+ * captured again in full, and later captures ask for one frame more than it had.
+ */
+static __always_inline long capture_kstack(void *ctx, struct session *s)
+{
+	__u32 want = kstack_want;
+	long n;
+
+	if (want > RS_MAX_KSTACK)
+		want = RS_MAX_KSTACK;
+	if (want < 1)
+		want = 1;
+	n = bpf_get_stack(ctx, s->kstack, want * sizeof(s->kstack[0]), 0);
+	if (n < (long)(want * sizeof(s->kstack[0])) || want == RS_MAX_KSTACK)
+		return n;
+	n = bpf_get_stack(ctx, s->kstack, sizeof(s->kstack), 0);
+	if (n > 0)
+		kstack_want = n / sizeof(s->kstack[0]) + 1;
+	return n;
+}
+
 static __always_inline void capture_stacks(void *ctx, struct session *s, int steps,
 					   const struct lbr_snap *lbr)
 {
@@ -389,7 +427,7 @@ static __always_inline void capture_stacks(void *ctx, struct session *s, int ste
 		if (s->rec.lbr_cnt && lbr->scratch)
 			__builtin_memcpy(s->lbr, lbr->scratch->entries, sizeof(s->lbr));
 	}
-	n = bpf_get_stack(ctx, s->kstack, sizeof(s->kstack), 0);
+	n = capture_kstack(ctx, s);
 	s->kstack_err = n < 0;
 	s->rec.kstack_cnt = n > 0 ? n / sizeof(s->kstack[0]) : 0;
 	if (!capture_ustack)
@@ -575,23 +613,31 @@ static __always_inline void session_close(struct session *s, __u64 key, __u64 no
 	session_release(s, key);
 }
 
-/* lbr: the snapshot the exit program took first (lbr_snapshot()). */
-static __always_inline int handle_exit(void *ctx, __u32 id, __s64 res, const struct lbr_snap *lbr)
+/*
+ * The current thread's open session, NULL outside one: for most returns of non-entry functions
+ * this one lookup is all they cost. *key gets the session's key.
+ */
+static __always_inline struct session *exit_session(__u64 *key)
 {
-	__u64 key = session_key((__u32)bpf_get_current_pid_tgid());
-	struct rs_func_desc *desc;
 	struct session *s;
+
+	*key = session_key((__u32)bpf_get_current_pid_tgid());
+	if (!ready)
+		return NULL;
+	s = bpf_map_lookup_elem(&sessions, key);
+	return s && s->open ? s : NULL;
+}
+
+/* Function id's return in session s; lbr: the snapshot the exit program took first. */
+static __always_inline int session_exit(void *ctx, struct session *s, __u64 key, __u32 id,
+					__s64 res, const struct lbr_snap *lbr)
+{
+	struct rs_func_desc *desc;
 	bool failed;
 	__u64 now;
 	int steps;
 	__u32 d;
 
-	if (!ready)
-		return 0;
-	/* Outside a session (most returns of non-entry functions) one lookup is all it costs. */
-	s = bpf_map_lookup_elem(&sessions, &key);
-	if (!s || !s->open)
-		return 0;
 	desc = bpf_map_lookup_elem(&func_descs, &id);
 	if (!desc)
 		return 0;
@@ -619,6 +665,16 @@ static __always_inline int handle_exit(void *ctx, __u32 id, __s64 res, const str
 	if (steps & RS_STEP_CLOSE)
 		session_close(s, key, now);
 	return 0;
+}
+
+/* lbr: the snapshot the exit program took first (lbr_snapshot()). */
+static __always_inline int handle_exit(void *ctx, __u32 id, __s64 res, const struct lbr_snap *lbr)
+{
+	struct session *s;
+	__u64 key;
+
+	s = exit_session(&key);
+	return s ? session_exit(ctx, s, key, id, res, lbr) : 0;
 }
 
 /*
@@ -689,21 +745,48 @@ int rs_kexit(struct pt_regs *ctx)
 }
 
 /*
- * kprobe events: bpf_get_func_ip() names the function (its start, past any endbr64) for entry
- * and return probes alike. An address missing from the table is not ours: ignore the hit.
+ * bpf_get_func_ip() names the function (its start, past any endbr64) for kprobe events' entry
+ * and return probes and for multi-kprobes alike. An address missing from the table is not ours:
+ * ignore the hit.
  */
-static __always_inline __s64 func_id_of_ip(struct pt_regs *ctx)
+static __always_inline __s64 func_id_of_ip(__u64 ip)
 {
-	__u64 ip = bpf_get_func_ip(ctx);
-	__u32 *id = bpf_map_lookup_elem(&func_ids, &ip);
+	__u32 home = rs_func_slot_home(ip, func_slot_mask), k;
+	struct rs_func_slot *slot;
 
-	return id ? *id : -1;
+	for (__u32 i = 0; i < RS_FUNC_SLOT_PROBES; i++) {
+		k = (home + i) & func_slot_mask;
+		slot = bpf_map_lookup_elem(&func_slots, &k);
+		if (!slot || !slot->addr)
+			return -1;
+		if (slot->addr == ip)
+			return slot->id == RS_FUNC_SLOT_NONE ? -1 : slot->id;
+	}
+	return -1;
+}
+
+/*
+ * A return inside a session is most often the one of its innermost running call: the address
+ * in that call's descriptor confirms it without a search of func_slots.
+ */
+static __always_inline __s64 returning_func_id(struct session *s, __u64 ip)
+{
+	struct rs_func_desc *desc;
+	__u32 d = s->chain.depth - 1, id;
+
+	if (d < RS_MAX_DEPTH) {
+		id = s->chain.frames[d].func_id;
+		desc = bpf_map_lookup_elem(&func_descs, &id);
+		if (desc && desc->addr == ip)
+			return id;
+	}
+	return func_id_of_ip(ip);
 }
 
 SEC("kprobe")
 int rs_keventry(struct pt_regs *ctx)
 {
-	__s64 id = func_id_of_ip(ctx);
+	__s64 id = func_id_of_ip(bpf_get_func_ip(ctx));
 
 	if (id >= 0)
 		handle_entry(ctx, id);
@@ -714,11 +797,16 @@ SEC("kretprobe")
 int rs_kevexit(struct pt_regs *ctx)
 {
 	struct lbr_snap lbr;
+	struct session *s;
+	__u64 key;
 	__s64 id;
 
 	lbr_snapshot(&lbr);
-	id = func_id_of_ip(ctx);
-	return id < 0 ? 0 : handle_exit(ctx, id, PT_REGS_RC(ctx), &lbr);
+	s = exit_session(&key);
+	if (!s)
+		return 0;
+	id = returning_func_id(s, bpf_get_func_ip(ctx));
+	return id < 0 ? 0 : session_exit(ctx, s, key, id, PT_REGS_RC(ctx), &lbr);
 }
 
 SEC("kprobe.multi")
@@ -740,21 +828,29 @@ int rs_kmexit(struct pt_regs *ctx)
 /*
  * Kprobe sessions (6.10+): one link runs the program at entry and, as that run returned 0,
  * again at return. User space loads it with the session attach type only where supported; the
- * weak kfunc keeps the object loadable on kernels without it.
+ * weak kfuncs keep the object loadable on kernels without it. The attach cookie is a binary
+ * search through the link's addresses: the entry finds the function id in func_slots instead,
+ * and leaves it in the session cookie for the return.
  */
 extern bool bpf_session_is_return(void) __ksym __weak;
+extern __u64 *bpf_session_cookie(void) __ksym __weak;
 
 SEC("kprobe.multi")
 int rs_ksession(struct pt_regs *ctx)
 {
 	struct lbr_snap lbr;
+	__u64 *id;
 
 	if (bpf_session_is_return()) {
 		lbr_snapshot(&lbr);
-		return handle_exit(ctx, bpf_get_attach_cookie(ctx), PT_REGS_RC(ctx), &lbr);
+		return handle_exit(ctx, *bpf_session_cookie(), PT_REGS_RC(ctx), &lbr);
 	}
+	id = bpf_session_cookie();
+	*id = func_id_of_ip(bpf_get_func_ip(ctx));
+	if ((__s64)*id < 0)
+		return 1;
 	/* 0: run again at return; 1: outside any session, the return has nothing to do. */
-	return handle_entry(ctx, bpf_get_attach_cookie(ctx));
+	return handle_entry(ctx, *id);
 }
 
 /*
