@@ -78,6 +78,33 @@ struct {
 	__type(value, struct session);
 } sessions SEC(".maps");
 
+/* A task's comm, zero-padded: the whole buffer is compared and hashed, on every kernel alike. */
+struct task_comm {
+	__u64 w[RS_COMM_LEN / 8];
+};
+
+enum hint_verdict { HINT_UNJUDGED, HINT_ADMITTED, HINT_REFUSED };
+
+/*
+ * Per task, so that a hit outside any session, the common case, costs a task storage lookup
+ * (6.1 guest: about half a sessions map lookup, which hashes the TID): whether the task's
+ * session may be open, and the verdict of -p/-P/-n/-N on it, valid while its comm is the one
+ * judged. A task without one has no open session. Freed with its task or with the map.
+ */
+struct task_hint {
+	bool open;     /* set from the session's opening to its release; the session's flag decides */
+	__u8 verdict;  /* enum hint_verdict */
+	__u8 pad[6];
+	struct task_comm comm;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct task_hint);
+} task_hints SEC(".maps");
+
 /*
  * LBR mode: each exit's branch snapshot, taken before the exit looks anything up, and copied into
  * the session only if it keeps it (lbr_keep.h). Too large for the BPF stack. Per CPU, as the
@@ -204,6 +231,61 @@ static __always_inline bool task_passes_filters(__u32 pid, const char *comm)
 	return true;
 }
 
+/*
+ * NULL when the task has none, or (6.1) when a task storage operation is already running on this
+ * CPU, which the opening of a session treats as a refusal and the other hits as no session.
+ */
+static __always_inline struct task_hint *task_hint(__u64 flags)
+{
+	return bpf_task_storage_get(&task_hints, bpf_get_current_task_btf(), NULL, flags);
+}
+
+/* The thread's open session, or NULL. */
+static __always_inline struct session *open_session(struct task_hint *hint, __u64 key)
+{
+	struct session *s;
+
+	if (!hint || !hint->open)
+		return NULL;
+	s = bpf_map_lookup_elem(&sessions, &key);
+	return s && s->open ? s : NULL;
+}
+
+/* task_passes_filters(), judged again only when the task's comm changed. */
+static __always_inline bool task_admitted(struct task_hint *hint, __u32 pid,
+					  const struct task_comm *comm)
+{
+	bool ok;
+
+	if (!has_pid_filter && !has_comm_filter)
+		return true;
+	if (hint->verdict != HINT_UNJUDGED && hint->comm.w[0] == comm->w[0] &&
+	    hint->comm.w[1] == comm->w[1])
+		return hint->verdict == HINT_ADMITTED;
+	ok = task_passes_filters(pid, (const char *)comm->w);
+	hint->verdict = ok ? HINT_ADMITTED : HINT_REFUSED;
+	hint->comm = *comm;
+	return ok;
+}
+
+/*
+ * Whether the task may open a session (command mode, filters); reads its comm into *comm, which
+ * is zeroed: bpf_get_current_comm() of Linux 6.1 copies with strscpy() and leaves whatever was
+ * there after the NUL (later kernels pad). Returns the task's hint, created if needed, or NULL.
+ */
+static __always_inline struct task_hint *task_admission(struct task_hint *hint, __u32 pid,
+							struct task_comm *comm)
+{
+	if (follow_command && !bpf_map_lookup_elem(&command_pids, &pid))
+		return NULL;
+	bpf_get_current_comm(comm->w, sizeof(comm->w));
+	if (!hint)
+		hint = task_hint(BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!hint || !task_admitted(hint, pid, comm))
+		return NULL;
+	return hint;
+}
+
 static __always_inline __u64 next_session_id(void)
 {
 	return __sync_fetch_and_add(&session_counter, 1) + 1;
@@ -233,22 +315,13 @@ static __always_inline struct session *session_refused(void)
  * is cleared, the arrays are only read as far as their counts say.
  */
 static __always_inline struct session *session_open(__u64 key, __u64 pid_tgid, __u64 now,
-						     struct session *kept)
+						     struct session *kept,
+						     const struct task_comm *comm)
 {
 	struct task_struct *task = (void *)bpf_get_current_task();
 	__u32 zero = 0, pid = pid_tgid >> 32;
 	struct session *tmpl, *s;
-	/*
-	 * The whole buffer is the comm_filter key. bpf_get_current_comm() of Linux 6.1 copies with
-	 * strscpy() and leaves stack garbage after the NUL; later kernels pad (strscpy_pad).
-	 */
-	char comm[RS_COMM_LEN] = {};
 
-	if (follow_command && !bpf_map_lookup_elem(&command_pids, &pid))
-		return NULL;
-	bpf_get_current_comm(comm, sizeof(comm));
-	if (!task_passes_filters(pid, comm))
-		return NULL;
 	if (__sync_fetch_and_add(&open_sessions, 1) >= max_sessions)
 		return session_refused();
 	if (kept) {
@@ -268,7 +341,7 @@ static __always_inline struct session *session_open(__u64 key, __u64 pid_tgid, _
 	s->rec.pid = pid;
 	s->rec.tid = (__u32)pid_tgid;
 	s->rec.start_ns = now;
-	__builtin_memcpy(s->rec.task_comm, comm, sizeof(comm));
+	__builtin_memcpy(s->rec.task_comm, comm->w, sizeof(comm->w));
 	BPF_CORE_READ_STR_INTO(&s->rec.proc_comm, task, group_leader, comm);
 	if (capture_ustack)
 		announce_process(pid, s->id);
@@ -319,31 +392,95 @@ static __always_inline void emit_call_rec(struct session *s, __u32 id, __u32 dep
 }
 
 static __always_inline void report_interim(struct session *s, __u64 now);
+static __always_inline void session_discard(struct session *s);
+static __always_inline void session_release(struct session *s, __u64 key);
+
+/*
+ * Opens the task's session (it has none open). An open session in its place belongs to an
+ * exited thread whose TID was reused, as a live thread's hint would have said it is open: it is
+ * dropped first. A closed one is the thread's kept entry.
+ */
+static __always_inline struct session *session_begin(struct task_hint *hint, __u64 key,
+						      __u64 pid_tgid, __u64 now,
+						      const struct task_comm *comm)
+{
+	struct session *s = bpf_map_lookup_elem(&sessions, &key);
+
+	if (s && s->open) {
+		session_discard(s);
+		session_release(s, key);
+		s = bpf_map_lookup_elem(&sessions, &key);
+	}
+	s = session_open(key, pid_tgid, now, s, comm);
+	if (s)
+		hint->open = true;
+	return s;
+}
+
+/*
+ * kprobe events carry no function id: their programs pass RS_ID_BY_IP, and the id is looked up
+ * by address only once a hit needs it.
+ */
+#define RS_ID_BY_IP (-1LL)
+
+/*
+ * bpf_get_func_ip() of a kprobe event names the function (its start, past any endbr64) for
+ * entry and return probes alike. An address missing from the table is not ours: -1.
+ */
+static __always_inline __s64 func_id_of_ip(void *ctx)
+{
+	__u64 ip = bpf_get_func_ip(ctx);
+	__u32 *id = bpf_map_lookup_elem(&func_ids, &ip);
+
+	return id ? *id : -1;
+}
+
+/* Whether function id (or, by IP, the kprobe event's function) opens sessions. */
+static __always_inline bool is_entry_func(void *ctx, __s64 id)
+{
+	struct rs_func_desc *desc;
+	__u32 idx = id;
+
+	if (id == RS_ID_BY_IP)
+		return bpf_get_attach_cookie(ctx) == RS_KEV_ENTRY_FUNCS;
+	desc = bpf_map_lookup_elem(&func_descs, &idx);
+	return desc && (desc->flags & RS_FUNC_ENTRY);
+}
 
 /*
  * Returns 1 when the call is outside any session, so its return has nothing to do: a kprobe
- * session program (rs_ksession) then skips it. Every other program returns 0.
+ * session program (rs_ksession) then skips it. Every other program returns 0. Most hits of a
+ * non-entry function outside a session end at is_entry_func(): no clock read, no hashing.
  */
-static __always_inline int handle_entry(void *ctx, __u32 id)
+static __always_inline int handle_entry(void *ctx, __s64 id)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	__u64 key = session_key((__u32)pid_tgid);
-	struct rs_func_desc *desc;
+	struct task_comm comm = {};
+	struct task_hint *hint;
 	struct session *s;
-	__u64 now;
+	__u64 now = 0;
 
 	if (!ready)
 		return 0;
-	s = bpf_map_lookup_elem(&sessions, &key);
-	if (s && s->open) {
+	hint = task_hint(0);
+	s = open_session(hint, key);
+	if (s) {
 		now = bpf_ktime_get_ns();
 	} else {
-		/* Most hits of a non-entry function outside a session end here: no clock read. */
-		desc = bpf_map_lookup_elem(&func_descs, &id);
-		if (!desc || !(desc->flags & RS_FUNC_ENTRY))
+		if (!is_entry_func(ctx, id))
 			return 1;
+		hint = task_admission(hint, pid_tgid >> 32, &comm);
+		if (!hint)
+			return 1;
+	}
+	if (id == RS_ID_BY_IP)
+		id = func_id_of_ip(ctx);
+	if (id < 0)
+		return 1;
+	if (!s) {
 		now = bpf_ktime_get_ns();
-		s = session_open(key, pid_tgid, now, s);
+		s = session_begin(hint, key, pid_tgid, now, &comm);
 		if (!s)
 			return 1;
 	}
@@ -555,6 +692,10 @@ static __always_inline bool repeat_counted(struct session *s, __u64 now, __u32 *
  */
 static __always_inline void session_release(struct session *s, __u64 key)
 {
+	struct task_hint *hint = task_hint(0);
+
+	if (hint)
+		hint->open = false;
 	__sync_fetch_and_add(&open_sessions, -1);
 	if (__sync_fetch_and_add(&kept_sessions, 1) < RS_KEPT_SESSIONS) {
 		s->open = false;
@@ -575,24 +716,30 @@ static __always_inline void session_close(struct session *s, __u64 key, __u64 no
 	session_release(s, key);
 }
 
-/* lbr: the snapshot the exit program took first (lbr_snapshot()). */
-static __always_inline int handle_exit(void *ctx, __u32 id, __s64 res, const struct lbr_snap *lbr)
+/* lbr: the snapshot the exit program took first (lbr_snapshot()). id: as for handle_entry(). */
+static __always_inline int handle_exit(void *ctx, __s64 id, __s64 res, const struct lbr_snap *lbr)
 {
 	__u64 key = session_key((__u32)bpf_get_current_pid_tgid());
 	struct rs_func_desc *desc;
 	struct session *s;
 	bool failed;
 	__u64 now;
+	__u32 idx;
 	int steps;
 	__u32 d;
 
 	if (!ready)
 		return 0;
-	/* Outside a session (most returns of non-entry functions) one lookup is all it costs. */
-	s = bpf_map_lookup_elem(&sessions, &key);
-	if (!s || !s->open)
+	/* Outside a session (most returns) the task's hint is all it looks up. */
+	s = open_session(task_hint(0), key);
+	if (!s)
 		return 0;
-	desc = bpf_map_lookup_elem(&func_descs, &id);
+	if (id == RS_ID_BY_IP)
+		id = func_id_of_ip(ctx);
+	if (id < 0)
+		return 0;
+	idx = id;
+	desc = bpf_map_lookup_elem(&func_descs, &idx);
 	if (!desc)
 		return 0;
 	now = bpf_ktime_get_ns();
@@ -623,7 +770,7 @@ static __always_inline int handle_exit(void *ctx, __u32 id, __s64 res, const str
 
 /*
  * Injected probes (-J) record only inside a session of the same thread and never open one:
- * elsewhere a hit costs one map lookup. User space rejects -J without -T.
+ * elsewhere a hit costs a task storage lookup. User space rejects -J without -T.
  */
 static __always_inline int handle_probe(void *ctx, __u32 probe_id, enum slot_source src)
 {
@@ -633,8 +780,8 @@ static __always_inline int handle_probe(void *ctx, __u32 probe_id, enum slot_sou
 
 	if (!ready)
 		return 0;
-	s = bpf_map_lookup_elem(&sessions, &key);
-	if (!s || !s->open)
+	s = open_session(task_hint(0), key);
+	if (!s)
 		return 0;
 	r.depth = s->chain.depth;
 	r.session_id = s->id;
@@ -688,25 +835,11 @@ int rs_kexit(struct pt_regs *ctx)
 	return handle_exit(ctx, bpf_get_attach_cookie(ctx), PT_REGS_RC(ctx), &lbr);
 }
 
-/*
- * kprobe events: bpf_get_func_ip() names the function (its start, past any endbr64) for entry
- * and return probes alike. An address missing from the table is not ours: ignore the hit.
- */
-static __always_inline __s64 func_id_of_ip(struct pt_regs *ctx)
-{
-	__u64 ip = bpf_get_func_ip(ctx);
-	__u32 *id = bpf_map_lookup_elem(&func_ids, &ip);
-
-	return id ? *id : -1;
-}
-
+/* kprobe events: the function id is looked up by address, and only once a hit needs it. */
 SEC("kprobe")
 int rs_keventry(struct pt_regs *ctx)
 {
-	__s64 id = func_id_of_ip(ctx);
-
-	if (id >= 0)
-		handle_entry(ctx, id);
+	handle_entry(ctx, RS_ID_BY_IP);
 	return 0;
 }
 
@@ -714,11 +847,9 @@ SEC("kretprobe")
 int rs_kevexit(struct pt_regs *ctx)
 {
 	struct lbr_snap lbr;
-	__s64 id;
 
 	lbr_snapshot(&lbr);
-	id = func_id_of_ip(ctx);
-	return id < 0 ? 0 : handle_exit(ctx, id, PT_REGS_RC(ctx), &lbr);
+	return handle_exit(ctx, RS_ID_BY_IP, PT_REGS_RC(ctx), &lbr);
 }
 
 SEC("kprobe.multi")
