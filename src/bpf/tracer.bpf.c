@@ -436,32 +436,27 @@ static __always_inline struct session *session_begin(struct task_hint *hint, __u
 }
 
 /*
- * kprobe events carry no function id: their programs pass RS_ID_BY_IP, and the id is looked up
- * by address only once a hit needs it.
- */
-#define RS_ID_BY_IP (-1LL)
-
-/*
  * bpf_get_func_ip() of a kprobe event names the function (its start, past any endbr64) for
- * entry and return probes alike. An address missing from the table is not ours: -1.
+ * entry and return probes alike. An address missing from the table is not ours: false.
  */
-static __always_inline __s64 func_id_of_ip(void *ctx)
+static __always_inline bool func_id_of_ip(void *ctx, __u32 *id)
 {
 	__u64 ip = bpf_get_func_ip(ctx);
-	__u32 *id = bpf_map_lookup_elem(&func_ids, &ip);
+	__u32 *found = bpf_map_lookup_elem(&func_ids, &ip);
 
-	return id ? *id : -1;
+	if (found)
+		*id = *found;
+	return found;
 }
 
-/* Whether function id (or, by IP, the kprobe event's function) opens sessions. */
-static __always_inline bool is_entry_func(void *ctx, __s64 id)
+/* Whether function id (by_ip: the kprobe event's function) opens sessions. */
+static __always_inline bool is_entry_func(void *ctx, __u32 id, bool by_ip)
 {
 	struct rs_func_desc *desc;
-	__u32 idx = id;
 
-	if (id == RS_ID_BY_IP)
+	if (by_ip)
 		return bpf_get_attach_cookie(ctx) == RS_KEV_ENTRY_FUNCS;
-	desc = bpf_map_lookup_elem(&func_descs, &idx);
+	desc = bpf_map_lookup_elem(&func_descs, &id);
 	return desc && (desc->flags & RS_FUNC_ENTRY);
 }
 
@@ -469,8 +464,10 @@ static __always_inline bool is_entry_func(void *ctx, __s64 id)
  * Returns 1 when the call is outside any session, so its return has nothing to do: a kprobe
  * session program (rs_ksession) then skips it. Every other program returns 0. Most hits of a
  * non-entry function outside a session end at is_entry_func(): no clock read, no hashing.
+ * by_ip (a constant): kprobe events carry no function id, which is then looked up by address,
+ * and only once the hit needs it.
  */
-static __always_inline int handle_entry(void *ctx, __s64 id)
+static __always_inline int handle_entry(void *ctx, __u32 id, bool by_ip)
 {
 	struct task_comm comm = {};
 	__u64 pid_tgid = 0, key = 0, now = 0;
@@ -484,16 +481,14 @@ static __always_inline int handle_entry(void *ctx, __s64 id)
 	if (s) {
 		now = bpf_ktime_get_ns();
 	} else {
-		if (!is_entry_func(ctx, id))
+		if (!is_entry_func(ctx, id, by_ip))
 			return 1;
 		pid_tgid = bpf_get_current_pid_tgid();
 		hint = task_admission(hint, pid_tgid >> 32, &comm);
 		if (!hint)
 			return 1;
 	}
-	if (id == RS_ID_BY_IP)
-		id = func_id_of_ip(ctx);
-	if (id < 0)
+	if (by_ip && !func_id_of_ip(ctx, &id))
 		return 1;
 	if (!s) {
 		key = session_key((__u32)pid_tgid);
@@ -734,15 +729,18 @@ static __always_inline void session_close(struct session *s, __u64 key, __u64 no
 	session_release(s, key);
 }
 
-/* lbr: the snapshot the exit program took first (lbr_snapshot()). id: as for handle_entry(). */
-static __always_inline int handle_exit(void *ctx, __s64 id, __s64 res, const struct lbr_snap *lbr)
+/*
+ * lbr: the snapshot the exit program took first (lbr_snapshot()). id, by_ip: as for
+ * handle_entry().
+ */
+static __always_inline int handle_exit(void *ctx, __u32 id, bool by_ip, __s64 res,
+				       const struct lbr_snap *lbr)
 {
 	struct rs_func_desc *desc;
 	__u64 key = 0;
 	struct session *s;
 	bool failed;
 	__u64 now;
-	__u32 idx;
 	int steps;
 	__u32 d;
 
@@ -752,12 +750,9 @@ static __always_inline int handle_exit(void *ctx, __s64 id, __s64 res, const str
 	s = open_session(task_hint(0), &key);
 	if (!s)
 		return 0;
-	if (id == RS_ID_BY_IP)
-		id = func_id_of_ip(ctx);
-	if (id < 0)
+	if (by_ip && !func_id_of_ip(ctx, &id))
 		return 0;
-	idx = id;
-	desc = bpf_map_lookup_elem(&func_descs, &idx);
+	desc = bpf_map_lookup_elem(&func_descs, &id);
 	if (!desc)
 		return 0;
 	now = bpf_ktime_get_ns();
@@ -840,7 +835,7 @@ int rs_probe_rawtp(void *ctx)
 SEC("kprobe")
 int rs_kentry(struct pt_regs *ctx)
 {
-	handle_entry(ctx, bpf_get_attach_cookie(ctx));
+	handle_entry(ctx, bpf_get_attach_cookie(ctx), false);
 	return 0;
 }
 
@@ -850,14 +845,14 @@ int rs_kexit(struct pt_regs *ctx)
 	struct lbr_snap lbr;
 
 	lbr_snapshot(&lbr);
-	return handle_exit(ctx, bpf_get_attach_cookie(ctx), PT_REGS_RC(ctx), &lbr);
+	return handle_exit(ctx, bpf_get_attach_cookie(ctx), false, PT_REGS_RC(ctx), &lbr);
 }
 
 /* kprobe events: the function id is looked up by address, and only once a hit needs it. */
 SEC("kprobe")
 int rs_keventry(struct pt_regs *ctx)
 {
-	handle_entry(ctx, RS_ID_BY_IP);
+	handle_entry(ctx, 0, true);
 	return 0;
 }
 
@@ -867,13 +862,13 @@ int rs_kevexit(struct pt_regs *ctx)
 	struct lbr_snap lbr;
 
 	lbr_snapshot(&lbr);
-	return handle_exit(ctx, RS_ID_BY_IP, PT_REGS_RC(ctx), &lbr);
+	return handle_exit(ctx, 0, true, PT_REGS_RC(ctx), &lbr);
 }
 
 SEC("kprobe.multi")
 int rs_kmentry(struct pt_regs *ctx)
 {
-	handle_entry(ctx, bpf_get_attach_cookie(ctx));
+	handle_entry(ctx, bpf_get_attach_cookie(ctx), false);
 	return 0;
 }
 
@@ -883,7 +878,7 @@ int rs_kmexit(struct pt_regs *ctx)
 	struct lbr_snap lbr;
 
 	lbr_snapshot(&lbr);
-	return handle_exit(ctx, bpf_get_attach_cookie(ctx), PT_REGS_RC(ctx), &lbr);
+	return handle_exit(ctx, bpf_get_attach_cookie(ctx), false, PT_REGS_RC(ctx), &lbr);
 }
 
 /*
@@ -900,10 +895,10 @@ int rs_ksession(struct pt_regs *ctx)
 
 	if (bpf_session_is_return()) {
 		lbr_snapshot(&lbr);
-		return handle_exit(ctx, bpf_get_attach_cookie(ctx), PT_REGS_RC(ctx), &lbr);
+		return handle_exit(ctx, bpf_get_attach_cookie(ctx), false, PT_REGS_RC(ctx), &lbr);
 	}
 	/* 0: run again at return; 1: outside any session, the return has nothing to do. */
-	return handle_entry(ctx, bpf_get_attach_cookie(ctx));
+	return handle_entry(ctx, bpf_get_attach_cookie(ctx), false);
 }
 
 /*
@@ -913,7 +908,7 @@ int rs_ksession(struct pt_regs *ctx)
 SEC("fentry")
 int rs_fentry(void *ctx)
 {
-	handle_entry(ctx, bpf_get_attach_cookie(ctx));
+	handle_entry(ctx, bpf_get_attach_cookie(ctx), false);
 	return 0;
 }
 
@@ -925,7 +920,7 @@ int rs_fexit(void *ctx)
 
 	lbr_snapshot(&lbr);
 	bpf_get_func_ret(ctx, &ret);
-	return handle_exit(ctx, bpf_get_attach_cookie(ctx), ret, &lbr);
+	return handle_exit(ctx, bpf_get_attach_cookie(ctx), false, ret, &lbr);
 }
 
 /*
