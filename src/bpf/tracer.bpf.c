@@ -83,19 +83,29 @@ struct task_comm {
 	__u64 w[RS_COMM_LEN / 8];
 };
 
-enum hint_verdict { HINT_UNJUDGED, HINT_ADMITTED, HINT_REFUSED };
+/*
+ * Bit TID % 64 of word TID / 64: set while the thread's session may be open, so that a hit
+ * outside any session, the common case, costs an array lookup the verifier inlines (6.1 guest: a
+ * sessions map lookup, which hashes the TID, cost as much as a third of a non-entry function's
+ * traced call). The session's own flag decides. Sized to pid_max by user space; the idle tasks
+ * (TID 0, one per CPU) and TIDs beyond pid_max raised later have no bit: they always look up.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1); /* resized to pid_max / 64 */
+	__type(key, __u32);
+	__type(value, __u64);
+} session_bits SEC(".maps");
+
+enum filter_verdict { VERDICT_UNJUDGED, VERDICT_ADMITTED, VERDICT_REFUSED };
 
 /*
- * Per task, so that a hit outside any session, the common case, costs a task storage lookup
- * (6.1 guest: about half a sessions map lookup, which hashes the TID): whether the task's
- * session may be open, and the verdict of -p/-P/-n/-N on it, valid while the task's comm buffer
- * holds what it held when judged. A task without one has no open session. Freed with its task
- * or with the map.
+ * Per task, with -p/-P/-n/-N: their verdict on it, valid while the task's comm buffer holds what
+ * it held when judged. Freed with its task or with the map.
  */
-struct task_hint {
-	bool open;     /* set from the session's opening to its release; the session's flag decides */
-	__u8 verdict;  /* enum hint_verdict */
-	__u8 pad[6];
+struct task_verdict {
+	__u8 verdict; /* enum filter_verdict */
+	__u8 pad[7];
 	/*
 	 * task->comm as read in place, bytes after the NUL included (not zeroed before 5.17): the
 	 * same bytes, the same comm; other bytes after the NUL only cost a new verdict.
@@ -107,8 +117,8 @@ struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, int);
-	__type(value, struct task_hint);
-} task_hints SEC(".maps");
+	__type(value, struct task_verdict);
+} task_verdicts SEC(".maps");
 
 /*
  * LBR mode: each exit's branch snapshot, taken before the exit looks anything up, and copied into
@@ -236,26 +246,26 @@ static __always_inline bool task_passes_filters(__u32 pid, const char *comm)
 	return true;
 }
 
-/*
- * NULL when the task has none, or (6.1) when a task storage operation is already running on this
- * CPU, which the opening of a session treats as a refusal and the other hits as no session.
- */
-static __always_inline struct task_hint *task_hint(__u64 flags)
+/* The thread's word of session_bits and its bit; NULL where it has none. */
+static __always_inline __u64 *session_bit(__u32 tid, __u64 *bit)
 {
-	return bpf_task_storage_get(&task_hints, bpf_get_current_task_btf(), NULL, flags);
+	__u32 word = tid / 64;
+
+	*bit = 1ULL << (tid % 64);
+	return tid ? bpf_map_lookup_elem(&session_bits, &word) : NULL;
 }
 
-/*
- * The thread's open session, or NULL. *key: its sessions key, set only where the hint says the
- * session may be open: outside a session the TID is never read.
- */
-static __always_inline struct session *open_session(struct task_hint *hint, __u64 *key)
+/* The thread's open session, or NULL; *key: its sessions key, set where it looked one up. */
+static __always_inline struct session *open_session(__u64 *key)
 {
+	__u32 tid = bpf_get_current_pid_tgid();
 	struct session *s;
+	__u64 *bits, bit;
 
-	if (!hint || !hint->open)
+	bits = session_bit(tid, &bit);
+	if (bits && !(*bits & bit))
 		return NULL;
-	*key = session_key((__u32)bpf_get_current_pid_tgid());
+	*key = session_key(tid);
 	s = bpf_map_lookup_elem(&sessions, key);
 	return s && s->open ? s : NULL;
 }
@@ -265,43 +275,46 @@ static __always_inline struct session *open_session(struct task_hint *hint, __u6
  * task's every call then reads two words, no comm copy and no hashing (6.1 guest: a filtered
  * session 3.9x an untraced call with them, 3.8x without).
  */
-static __always_inline bool task_admitted(struct task_hint *hint, __u32 pid,
-					  struct task_comm *comm)
+static __always_inline bool task_admitted(__u32 pid)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
-	struct task_comm now;
+	struct task_comm now, comm = {};
+	struct task_verdict *v;
 
-	if (!has_pid_filter && !has_comm_filter)
-		return true;
+	v = bpf_task_storage_get(&task_verdicts, task, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
 	now.w[0] = *(const __u64 *)&task->comm[0];
 	now.w[1] = *(const __u64 *)&task->comm[8];
-	if (hint->verdict == HINT_UNJUDGED || hint->judged.w[0] != now.w[0] ||
-	    hint->judged.w[1] != now.w[1]) {
-		bpf_get_current_comm(comm->w, sizeof(comm->w));
-		hint->verdict = task_passes_filters(pid, (const char *)comm->w) ? HINT_ADMITTED :
-										  HINT_REFUSED;
-		hint->judged = now;
+	if (v && v->verdict != VERDICT_UNJUDGED && v->judged.w[0] == now.w[0] &&
+	    v->judged.w[1] == now.w[1])
+		return v->verdict == VERDICT_ADMITTED;
+	bpf_get_current_comm(comm.w, sizeof(comm.w));
+	if (!task_passes_filters(pid, (const char *)comm.w)) {
+		if (v) {
+			v->verdict = VERDICT_REFUSED;
+			v->judged = now;
+		}
+		return false;
 	}
-	return hint->verdict == HINT_ADMITTED;
+	if (v) {
+		v->verdict = VERDICT_ADMITTED;
+		v->judged = now;
+	}
+	return true;
 }
 
 /*
  * Whether the task may open a session (command mode, filters); if so reads its comm into *comm,
  * which is zeroed: bpf_get_current_comm() of Linux 6.1 copies with strscpy() and leaves whatever
- * was there after the NUL (later kernels pad). Returns the task's hint, created if needed, or
- * NULL.
+ * was there after the NUL (later kernels pad).
  */
-static __always_inline struct task_hint *task_admission(struct task_hint *hint, __u32 pid,
-							struct task_comm *comm)
+static __always_inline bool task_admission(__u32 pid, struct task_comm *comm)
 {
 	if (follow_command && !bpf_map_lookup_elem(&command_pids, &pid))
-		return NULL;
-	if (!hint)
-		hint = task_hint(BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (!hint || !task_admitted(hint, pid, comm))
-		return NULL;
+		return false;
+	if ((has_pid_filter || has_comm_filter) && !task_admitted(pid))
+		return false;
 	bpf_get_current_comm(comm->w, sizeof(comm->w));
-	return hint;
+	return true;
 }
 
 static __always_inline __u64 next_session_id(void)
@@ -410,28 +423,18 @@ static __always_inline void emit_call_rec(struct session *s, __u32 id, __u32 dep
 }
 
 static __always_inline void report_interim(struct session *s, __u64 now);
-static __always_inline void session_discard(struct session *s);
-static __always_inline void session_release(struct session *s, __u64 key);
 
-/*
- * Opens the task's session (it has none open). An open session in its place belongs to an
- * exited thread whose TID was reused, as a live thread's hint would have said it is open: it is
- * dropped first. A closed one is the thread's kept entry.
- */
-static __always_inline struct session *session_begin(struct task_hint *hint, __u64 key,
-						      __u64 pid_tgid, __u64 now,
+/* Opens the thread's session (it has none open); a closed one in its place is its kept entry. */
+static __always_inline struct session *session_begin(__u64 key, __u64 pid_tgid, __u64 now,
 						      const struct task_comm *comm)
 {
 	struct session *s = bpf_map_lookup_elem(&sessions, &key);
+	__u64 *bits, bit;
 
-	if (s && s->open) {
-		session_discard(s);
-		session_release(s, key);
-		s = bpf_map_lookup_elem(&sessions, &key);
-	}
 	s = session_open(key, pid_tgid, now, s, comm);
-	if (s)
-		hint->open = true;
+	bits = session_bit((__u32)pid_tgid, &bit);
+	if (s && bits)
+		__sync_fetch_and_or(bits, bit);
 	return s;
 }
 
@@ -471,21 +474,18 @@ static __always_inline int handle_entry(void *ctx, __u32 id, bool by_ip)
 {
 	struct task_comm comm = {};
 	__u64 pid_tgid = 0, key = 0, now = 0;
-	struct task_hint *hint;
 	struct session *s;
 
 	if (!ready)
 		return 0;
-	hint = task_hint(0);
-	s = open_session(hint, &key);
+	s = open_session(&key);
 	if (s) {
 		now = bpf_ktime_get_ns();
 	} else {
 		if (!is_entry_func(ctx, id, by_ip))
 			return 1;
 		pid_tgid = bpf_get_current_pid_tgid();
-		hint = task_admission(hint, pid_tgid >> 32, &comm);
-		if (!hint)
+		if (!task_admission(pid_tgid >> 32, &comm))
 			return 1;
 	}
 	if (by_ip && !func_id_of_ip(ctx, &id))
@@ -493,7 +493,7 @@ static __always_inline int handle_entry(void *ctx, __u32 id, bool by_ip)
 	if (!s) {
 		key = session_key((__u32)pid_tgid);
 		now = bpf_ktime_get_ns();
-		s = session_begin(hint, key, pid_tgid, now, &comm);
+		s = session_begin(key, pid_tgid, now, &comm);
 		if (!s)
 			return 1;
 	}
@@ -705,10 +705,11 @@ static __always_inline bool repeat_counted(struct session *s, __u64 now, __u32 *
  */
 static __always_inline void session_release(struct session *s, __u64 key)
 {
-	struct task_hint *hint = task_hint(0);
+	__u64 *bits, bit;
 
-	if (hint)
-		hint->open = false;
+	bits = session_bit((__u32)bpf_get_current_pid_tgid(), &bit);
+	if (bits)
+		__sync_fetch_and_and(bits, ~bit);
 	__sync_fetch_and_add(&open_sessions, -1);
 	if (__sync_fetch_and_add(&kept_sessions, 1) < RS_KEPT_SESSIONS) {
 		s->open = false;
@@ -746,8 +747,8 @@ static __always_inline int handle_exit(void *ctx, __u32 id, bool by_ip, __s64 re
 
 	if (!ready)
 		return 0;
-	/* Outside a session (most returns) the task's hint is all it looks up. */
-	s = open_session(task_hint(0), &key);
+	/* Outside a session (most returns) its bit is all it looks up. */
+	s = open_session(&key);
 	if (!s)
 		return 0;
 	if (by_ip && !func_id_of_ip(ctx, &id))
@@ -783,7 +784,7 @@ static __always_inline int handle_exit(void *ctx, __u32 id, bool by_ip, __s64 re
 
 /*
  * Injected probes (-J) record only inside a session of the same thread and never open one:
- * elsewhere a hit costs a task storage lookup. User space rejects -J without -T.
+ * elsewhere a hit costs an array lookup. User space rejects -J without -T.
  */
 static __always_inline int handle_probe(void *ctx, __u32 probe_id, enum slot_source src)
 {
@@ -793,7 +794,7 @@ static __always_inline int handle_probe(void *ctx, __u32 probe_id, enum slot_sou
 
 	if (!ready)
 		return 0;
-	s = open_session(task_hint(0), &key);
+	s = open_session(&key);
 	if (!s)
 		return 0;
 	r.depth = s->chain.depth;
