@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "attach/probe_misses.h"
 #include "rs_tracer.skel.h"
 #include "util/error.h"
+#include "util/file_text.h"
 #include "util/log.h"
 #include "util/owned_fd.h"
 #include "util/phase_timer.h"
@@ -37,6 +39,17 @@ static_assert(sizeof(rs_args_rec) == 120, "rs_args_rec layout must match BPF");
 void resize_map(bpf_map* map, uint32_t entries) {
   int err = bpf_map__set_max_entries(map, entries);
   if (err) fail(std::string("map '") + bpf_map__name(map) + "': cannot resize", err);
+}
+
+// Words of session_bits, a bit per TID below pid_max (the kernel's limit when unreadable: 512 KiB).
+uint32_t session_bit_words() {
+  constexpr unsigned long kPidMaxLimit = 4u << 20;
+  unsigned long pid_max = kPidMaxLimit;
+  if (auto text = read_text_file("/proc/sys/kernel/pid_max")) {
+    unsigned long v = std::strtoul(text->c_str(), nullptr, 10);
+    if (v > 0 && v <= kPidMaxLimit) pid_max = v;
+  }
+  return static_cast<uint32_t>((pid_max + 63) / 64);
 }
 
 // libbpf would create the sessions map during the load, where a size the kernel can't allocate
@@ -142,6 +155,7 @@ void TracerObject::configure(const TracerConfig& cfg, size_t nr_funcs) {
 
   resize_map(skel_->maps.rb, cfg.ringbuf_size);
   create_sessions_map(skel_->maps.sessions, cfg.sessions_size);
+  resize_map(skel_->maps.session_bits, session_bit_words());
   resize_map(skel_->maps.func_descs, nr_funcs ? nr_funcs : 1);
   resize_map(skel_->maps.func_slots, std::max<size_t>(func_slots_.size(), 1));
   ro->func_slot_mask = func_slots_.empty() ? 0 : uint32_t(func_slots_.size() - 1);

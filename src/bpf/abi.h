@@ -48,6 +48,12 @@ enum rs_func_flags {
 	RS_FUNC_ENTRY = 1u << 0, /* opens a session */
 };
 
+/*
+ * The attach cookie of a tracefs kprobe event whose entry probes are all on entry functions;
+ * the other events' cookie is 0, so that their hits outside a session need no function lookup.
+ */
+#define RS_KEV_ENTRY_FUNCS 1
+
 /* One entry per traced function, indexed by function id (the attach cookie). */
 struct rs_func_desc {
 	rs_u64 addr;     /* runtime address, used by fentry to map IP -> id */

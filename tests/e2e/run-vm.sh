@@ -10,6 +10,7 @@
 #   -a ARCH  the guest's architecture (default amd64)
 #   env RS_VM_ICOUNT=SHIFT: guest time counts instructions (2^SHIFT ns each), not host time, so
 #            a benchmark's ratios do not follow the host's load (bench/percall.sh)
+#   env RS_VM_CPUS=N: the guest's vCPUs (default 2)
 # Streams the guest script's output to stdout while it runs. Exit: 0 the script exited 0 on a clean kernel,
 # 1 the script failed, 2 the VM failed (timeout, crash, no exit report), 3 kernel splat.
 set -euo pipefail
@@ -17,7 +18,7 @@ set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 say() { echo "run-vm: $*" >&2; }
-usage() { sed -n '5,15s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2; exit 2; }
+usage() { sed -n '5,16s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2; exit 2; }
 
 # Single-threaded TCG on purpose: KVM guests hang on our hosts, and multi-threaded TCG sometimes
 # kills the guest with "Oops: int3" while probes are being attached. Serial ports go to files
@@ -44,7 +45,7 @@ boot() {
   local icount=()
   [[ -z ${RS_VM_ICOUNT:-} ]] || icount=(-icount "shift=$RS_VM_ICOUNT,sleep=off")
   timeout --kill-after=10 "$timeout" "${machine[@]}" \
-    -accel tcg,thread=single "${icount[@]}" -m "$mem" -smp 2 \
+    -accel tcg,thread=single "${icount[@]}" -m "$mem" -smp "${RS_VM_CPUS:-2}" \
     -nodefaults -no-user-config -display none -monitor none -no-reboot \
     -kernel "$kernel" -initrd "$initrd" \
     -append "$append" </dev/null >"$out/qemu.log" 2>&1 &
