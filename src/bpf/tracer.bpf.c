@@ -273,8 +273,10 @@ static __always_inline struct session *open_session(__u64 *key)
 }
 
 /*
- * A task's name as the kernel keeps it, NUL-padded (it sets it with strscpy_pad()): two loads,
- * where bpf_get_current_comm() and bpf_probe_read_kernel_str() copy a byte at a time.
+ * A task's name as the kernel keeps it: two loads, where bpf_get_current_comm() and
+ * bpf_probe_read_kernel_str() copy a byte at a time. Bytes after the NUL are zero since 5.17
+ * (strscpy_pad()) and may be stale before: fine for user space, which reads up to the NUL, not
+ * for a comm_filter key (task_admitted()).
  */
 static __always_inline void read_comm(struct task_comm *dst, struct task_struct *task)
 {
@@ -292,7 +294,7 @@ static __always_inline void read_comm(struct task_comm *dst, struct task_struct 
 static __always_inline bool task_admitted(__u32 pid)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
-	struct task_comm now;
+	struct task_comm now, key = {};
 	struct task_verdict *v;
 	bool ok;
 
@@ -301,7 +303,9 @@ static __always_inline bool task_admitted(__u32 pid)
 	if (v && v->verdict != VERDICT_UNJUDGED && v->judged.w[0] == now.w[0] &&
 	    v->judged.w[1] == now.w[1])
 		return v->verdict == VERDICT_ADMITTED;
-	ok = task_passes_filters(pid, (const char *)now.w);
+	/* The whole buffer is the comm_filter key: copied up to the NUL into a zeroed one. */
+	bpf_get_current_comm(key.w, sizeof(key.w));
+	ok = task_passes_filters(pid, (const char *)key.w);
 	if (v) {
 		v->verdict = ok ? VERDICT_ADMITTED : VERDICT_REFUSED;
 		v->judged = now;
@@ -893,7 +897,6 @@ int rs_kexit(struct pt_regs *ctx)
 	lbr_snapshot(&lbr);
 	return handle_exit(ctx, bpf_get_attach_cookie(ctx), PT_REGS_RC(ctx), &lbr);
 }
-
 
 /*
  * A return inside a session is most often the one of its innermost running call: the address
