@@ -49,13 +49,7 @@ SessionPrinter::SessionPrinter(Format format, OutputSink& out, size_t max_queued
 
 SessionPrinter::~SessionPrinter() { stop_thread(Clock::now() + kAbandonGrace); }
 
-bool SessionPrinter::push(Session&& s) {
-  size_t bytes = session_bytes(s);
-  std::unique_lock lock(mu_);
-  if (!fits(bytes)) return false;
-  enqueue(std::move(s), bytes, lock);
-  return true;
-}
+bool SessionPrinter::push(Session&& s) { return push(std::span<Session>(&s, 1)) == 1; }
 
 // One lock and at most one wake-up for the lot: a printer that keeps up with the receiver would
 // otherwise sleep and be woken again for every session.
