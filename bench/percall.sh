@@ -48,7 +48,7 @@ EOF
 CASE=bpf-bad-map-max-entries-array
 FUNCS="-a array_map_alloc*"
 now_cs() { read -r up _ </proc/uptime; echo "${up%.*}${up#*.}"; }
-size() { wc -c </tmp/pc.out; }
+size() { stat -c %s /tmp/pc.out; }
 
 # ns per call of simfail -t.
 # With two vCPUs the loop runs on the first and retsnoop on the second: left to the scheduler,

@@ -71,8 +71,12 @@ void Receiver::on_session(Session&& s) {
 }
 
 // The sessions of one poll go to the printer together (SessionPrinter::push()).
+// Only a poll that may sleep lets session headers wake it: a reader still busy with earlier
+// records would gain nothing from a wake-up, and each costs the traced CPU an irq_work.
 int Receiver::poll(int timeout_ms) {
+  if (timeout_ms) obj_.set_reader_waiting(true);
   int n = reader_.poll(timeout_ms);
+  if (timeout_ms) obj_.set_reader_waiting(false);
   size_t queued = printer_.push(std::span<Session>(batch_));
   for (size_t i = queued; i < batch_.size(); ++i) {
     ++queue_full_;

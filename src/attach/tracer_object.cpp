@@ -328,6 +328,11 @@ void TracerObject::activate() { __atomic_store_n(&skel_->bss->ready, true, __ATO
 
 void TracerObject::deactivate() { __atomic_store_n(&skel_->bss->ready, false, __ATOMIC_RELEASE); }
 
+// Sequentially consistent: the flag must be visible before the poll looks for records.
+void TracerObject::set_reader_waiting(bool waiting) {
+  __atomic_store_n(&skel_->bss->reader_waiting, waiting, __ATOMIC_SEQ_CST);
+}
+
 int TracerObject::repeats_fd() const { return bpf_map__fd(skel_->maps.repeats); }
 
 void TracerObject::set_repeat_interval(uint64_t interval) {

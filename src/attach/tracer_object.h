@@ -85,6 +85,8 @@ class TracerObject {
   // Handlers ignore every hit until activated: nothing is recorded from a half-attached set.
   void activate();
   void deactivate();
+  // While set, a session header may wake the reader (tracer.bpf.c, header_wakeup()).
+  void set_reader_waiting(bool waiting);
   rs_stats stats() const;
   // -C stacks.repeats=count: the repeats map (struct rs_repeat_key), and the interval that
   // sessions ending from now on count in.

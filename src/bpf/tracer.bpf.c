@@ -45,6 +45,8 @@ __u64 session_counter = 0;
 /* Closed sessions whose entries are kept: at most RS_KEPT_SESSIONS. */
 __u32 kept_sessions = 0;
 __u32 open_sessions = 0;
+/* Set by user space while its reader waits for records; see header_wakeup(). */
+bool reader_waiting = false;
 /* Kernel stack frames to ask for: see capture_kstack(). */
 __u32 kstack_want = 16;
 struct rs_stats stats = {};
@@ -593,10 +595,14 @@ static __always_inline void capture_stacks(void *ctx, struct session *s, int ste
 }
 
 /*
- * Parts never wake the consumer: their session's header follows. A header wakes it only once a
- * batch worth waking for has piled up; user space polls every 100 ms anyway (see
- * RingbufReader), so a lone session waits no longer than that. A wake-up per record costs an
- * irq_work each and, whenever the consumer was asleep, a scheduler round trip.
+ * Parts never wake the consumer: their session's header follows. A header wakes it only while
+ * it waits in poll and once a batch worth waking for has piled up; user space polls every
+ * 100 ms anyway (see RingbufReader), so a lone session waits no longer than that. A wake-up
+ * costs an irq_work on the traced CPU, and a reader that is still busy with earlier records
+ * gains nothing from one: under a flood it would be one per session.
+ * The flag is cleared here so that the headers sent before the woken reader runs again don't
+ * each wake it too. Racing with the reader's own update can only cost one wake-up or delay
+ * one by the poll period.
  */
 #define RS_WAKEUP_FRACTION 64 /* of the ring buffer: 128 KiB of the default 8 MiB */
 
@@ -604,8 +610,10 @@ static __always_inline __u64 header_wakeup(void)
 {
 	__u64 batch = bpf_ringbuf_query(&rb, BPF_RB_RING_SIZE) / RS_WAKEUP_FRACTION;
 
-	return bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA) >= batch ? BPF_RB_FORCE_WAKEUP :
-								    BPF_RB_NO_WAKEUP;
+	if (!reader_waiting || bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA) < batch)
+		return BPF_RB_NO_WAKEUP;
+	reader_waiting = false;
+	return BPF_RB_FORCE_WAKEUP;
 }
 
 static __always_inline bool output_part(struct rs_part_hdr *hdr, __u32 type, __u32 cnt,
