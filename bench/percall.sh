@@ -20,9 +20,10 @@
 # "loop" is the time per call inside the calling loop (simfail -t); "done" runs until retsnoop
 # has written its last line for the loop (the printer may lag behind a flood), so it also counts
 # the user-space work done after the loop ended. Sessions: printed in full + counted as repeats
-# of a printed one, of the loop's calls. "user" and "sys" are retsnoop's own CPU time (all its
-# threads, from the loop's start until the output was complete, 10 ms ticks) per
-# traced call, as a ratio to the untraced call.
+# of a printed one, of the loop's calls. "reader" and "printer" are retsnoop's own CPU time per
+# traced call, from the loop's start until the output was complete, as a ratio to the untraced
+# call: its main thread, which reads the ring buffer, and its other threads (the printer), from
+# the scheduler's run time of each (/proc/PID/task/TID/schedstat, in ns, not sampled at ticks).
 #
 # Usage: bench/percall.sh [--kernel 6.1|6.12] [--build DIR] [-n N]
 #   default: --kernel 6.12, --build <repo>/build, -n 20000 traced calls (5 times as many
@@ -69,8 +70,11 @@ wait_quiet() {
   echo "$last"
 }
 
-# User and system CPU time (clock ticks of 10 ms) of process $1, all its threads.
-cpu_ticks() { awk '{ print $14, $15 }' "/proc/$1/stat"; }
+# Run time (ns) of process $1's main thread and of its other threads together.
+cpu_ns() {
+  for t in /proc/"$1"/task/*; do echo "${t##*/} $(cut -d' ' -f1 "$t/schedstat")"; done |
+    awk -v main="$1" '$1 == main { m = $2; next } { o += $2 } END { printf "%.0f %.0f\n", m, o }'
+}
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a / b }'; }
 
@@ -94,11 +98,11 @@ mode() {
   # Once ready, retsnoop still reads the rest of kallsyms in the background: under TCG that
   # takes the other vCPU's time for a while, and the calling loop shares one host thread with it.
   sleep 3
-  cpu0=$(cpu_ticks "$pid")
+  cpu0=$(cpu_ns "$pid")
   t0=$(now_cs)
   ns=$(loop_ns "$N")
   last=$(wait_quiet)
-  cpu=$(cpu_ticks "$pid")
+  cpu=$(cpu_ns "$pid")
   kill -INT "$pid"
   rc=0; wait "$pid" || rc=$?
   after=$(loop_ns $((N * 5)))
@@ -108,11 +112,11 @@ mode() {
   done_ns=$(awk -v cs=$((last - t0)) -v n="$N" 'BEGIN { printf "%.0f", cs * 1e7 / n }')
   # shellcheck disable=SC2086 # two numbers
   set -- $cpu0 $cpu
-  usr=$(awk -v t=$(($3 - $1)) -v n="$N" -v b="$BASE" 'BEGIN { printf "%.1f", t * 1e7 / n / b }')
-  sys=$(awk -v t=$(($4 - $2)) -v n="$N" -v b="$BASE" 'BEGIN { printf "%.1f", t * 1e7 / n / b }')
+  reader=$(awk -v t=$(($3 - $1)) -v n="$N" -v b="$BASE" 'BEGIN { printf "%.1f", t / n / b }')
+  printer=$(awk -v t=$(($4 - $2)) -v n="$N" -v b="$BASE" 'BEGIN { printf "%.1f", t / n / b }')
   printf '%-11s %5.0f/%-5.0f %9.0f %6sx %9s %6sx %5sx %5sx %7s + %6s of %s (exit %s)\n' "$name" \
     "$before" "$after" "$ns" "$(ratio "$ns" "$BASE")" "$done_ns" "$(ratio "$done_ns" "$BASE")" \
-    "$usr" "$sys" "$full" "$counted" "$N" "$rc"
+    "$reader" "$printer" "$full" "$counted" "$N" "$rc"
   grep -h -e 'WARNING' -e 'lost' /tmp/pc.err | head -3 | sed 's/^/  /'
 }
 
@@ -120,7 +124,7 @@ mode() {
 sleep 5
 for _ in 1 2 3; do loop_ns "$N" >/dev/null; done
 printf '%-11s %11s %9s %7s %9s %7s %6s %6s %s\n' mode 'base ns' 'loop ns' ratio 'done ns' ratio \
-  user sys 'sessions (full + counted)'
+  reader printer 'sessions (full + counted)'
 mode default -e '*sys_bpf' $FUNCS
 mode aggregated -C stacks.repeats=count -e '*sys_bpf' $FUNCS
 mode unprinted -X EINVAL -e '*sys_bpf' $FUNCS
