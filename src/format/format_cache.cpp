@@ -1,6 +1,7 @@
 #include "format/format_cache.h"
 
 #include "format/frame_filter.h"
+#include "format/stack_layout.h"
 #include "format/text_columns.h"
 
 namespace retsnoop {
@@ -13,6 +14,11 @@ KernelFramePtr make_kernel_frame(uint64_t addr, Symbolizer& symbolizer, const Fo
   for (const TextLine& line : frame->lines) frame->symbol_widths.push_back(display_width(line.symbol));
   return frame;
 }
+
+FormatCache::FormatCache(size_t max_frames)
+    : max_frames_(max_frames), layouts_(std::make_unique<StackLayoutCache>()) {}
+
+FormatCache::~FormatCache() = default;
 
 KernelFramePtr FormatCache::frame(uint64_t addr, Symbolizer& symbolizer, const FormatOptions& opts) {
   auto it = frames_.find(addr);

@@ -9,7 +9,7 @@
 #include "format/frame_text.h"
 #include "format/func_lookup.h"
 #include "format/result_format.h"
-#include "format/stack_merge.h"
+#include "format/stack_layout.h"
 #include "format/text_columns.h"
 
 namespace retsnoop {
@@ -35,20 +35,11 @@ class RowBuilder {
     rows_.reserve(levels);
   }
 
-  // The row's text must outlive the rows: levels' frames are kept by the caller.
-  void add(const MergedFrame& level) {
-    if (!level.has_frame) {
-      const TextLine& text = own(func_line(lookup_func(ctx_.funcs, level.call->func_id), ctx_.opts));
-      StackRow& row = add_row(text, display_width(text.symbol));
-      fill_call(row, *level.call);
-      row.marks[0] = '!';
-      return;
-    }
-    const std::vector<TextLine>& lines = level.frame->lines;
-    for (size_t i = 0; i < lines.size(); ++i) {
-      StackRow& row = add_row(lines[i], level.frame->symbol_widths[i]);
-      if (i == 0 && level.call) fill_call(row, *level.call);
-    }
+  // The row's text must outlive the rows: the caller keeps the layout.
+  void add(const LayoutRow& level) {
+    StackRow& row = add_row(*level.text, level.symbol_width);
+    std::copy_n(level.marks, sizeof(row.marks), row.marks);
+    if (level.call >= 0) fill_call(row, s_.calls[size_t(level.call)]);
   }
 
   // -U: the user stack, innermost frame first.
@@ -71,7 +62,6 @@ class RowBuilder {
   const TextLine& own(TextLine&& line) { return owned_.emplace_back(std::move(line)); }
 
   void fill_call(StackRow& row, const StackCall& call) const {
-    if (call.stitched) row.marks[1] = '*';
     row.args = call_arg_lines(s_, call.seq, ctx_.args);
     if (call.running) return;  // interim report: the call has not returned yet
     char buf[24];
@@ -146,9 +136,9 @@ void render(std::string& out, const StackRow& row, const StackWidths& w) {
 }  // namespace
 
 std::string format_stack(const Session& s, const FormatContext& ctx) {
-  std::vector<MergedFrame> levels = merge_stack(s, ctx);
-  RowBuilder builder(s, ctx, levels.size() + s.ustack.size());
-  for (const MergedFrame& level : levels) builder.add(level);
+  std::shared_ptr<const StackLayout> layout = stack_layout(s, ctx);
+  RowBuilder builder(s, ctx, layout->rows.size() + s.ustack.size());
+  for (const LayoutRow& level : layout->rows) builder.add(level);
   size_t kernel_rows = builder.rows().size();
   builder.add_user_frames();
   std::span<const StackRow> rows = builder.rows();
