@@ -26,11 +26,19 @@ void append_view(std::string& out, const std::string& view) {
 }  // namespace
 
 std::string format_session(const Session& s, const FormatContext& ctx, int64_t mono_to_real_ns) {
-  std::string out = format_session_header(s, mono_to_real_ns, ctx.cache);
+  std::string out;
+  // The header and a stack view's rows: one allocation for most sessions.
+  constexpr size_t kHeaderBytes = 128, kRowBytes = 80;
+  out.reserve(kHeaderBytes + kRowBytes * (s.kstack.size() + s.calls.size() + s.ustack.size()));
+  append_session_header(out, s, mono_to_real_ns, ctx.cache);
   out += '\n';
   if (ctx.opts.calltrace) append_view(out, format_calltrace(s, ctx));
   if (ctx.opts.lbr) append_view(out, format_lbr(s, ctx));
-  append_view(out, format_stack(s, ctx));
+  // The stack view goes straight into out: a flood formats one per session.
+  out += '\n';
+  size_t view_start = out.size();
+  append_stack(out, s, ctx);
+  if (out.size() == view_start) out.pop_back();
   append_warnings(out, s);
   out += "\n\n";
   return out;

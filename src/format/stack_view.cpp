@@ -18,6 +18,8 @@ namespace {
 // "73us" and "374us" share one 5-wide column: durations under a millisecond do not shift the
 // other columns from one session to the next.
 constexpr size_t kMinDurationWidth = 5;
+// A typical rendered row, so that the text grows once or twice.
+constexpr size_t kRowBytes = 80;
 
 struct StackRow {
   char marks[2] = {' ', ' '};
@@ -135,7 +137,7 @@ void render(std::string& out, const StackRow& row, const StackWidths& w) {
 
 }  // namespace
 
-std::string format_stack(const Session& s, const FormatContext& ctx) {
+void append_stack(std::string& out, const Session& s, const FormatContext& ctx) {
   std::shared_ptr<const StackLayout> layout = stack_layout(s, ctx);
   RowBuilder builder(s, ctx, layout->rows.size() + s.ustack.size());
   for (const LayoutRow& level : layout->rows) builder.add(level);
@@ -144,13 +146,16 @@ std::string format_stack(const Session& s, const FormatContext& ctx) {
   std::span<const StackRow> rows = builder.rows();
   std::span<const StackRow> kernel = rows.first(kernel_rows), user = rows.subspan(kernel_rows);
   StackWidths widths = measure(kernel);
-  std::string out;
-  constexpr size_t kRowBytes = 80;  // a typical rendered row, so the text grows once or twice
-  out.reserve(rows.size() * kRowBytes);
+  out.reserve(out.size() + rows.size() * kRowBytes);
   for (const StackRow& row : kernel) render(out, row, widths);
   // User symbols run much longer: their own symbol width, the kernel's other columns.
   widths.symbol = measure(user).symbol;
   for (const StackRow& row : user) render(out, row, widths);
+}
+
+std::string format_stack(const Session& s, const FormatContext& ctx) {
+  std::string out;
+  append_stack(out, s, ctx);
   return out;
 }
 
