@@ -3,6 +3,7 @@
 // work out (symbol lookup, filter checks, snprintf, localtime_r) than to print.
 #pragma once
 
+#include <array>
 #include <ctime>
 #include <memory>
 #include <string_view>
@@ -49,6 +50,9 @@ class FormatCache {
   // "HH:MM:SS" of local time for epoch seconds secs.
   std::string_view time_of_day(time_t secs);
 
+  // format_result() of res for kind. A session's rows fail with the same few values.
+  const std::string& result(int64_t res, RetKind kind);
+
   // The stack views' rows by stack shape (format/stack_layout.h).
   StackLayoutCache& layouts() { return *layouts_; }
 
@@ -56,6 +60,13 @@ class FormatCache {
   std::unordered_map<uint64_t, KernelFramePtr> frames_;
   size_t max_frames_;
   std::unique_ptr<StackLayoutCache> layouts_;
+  struct ResultText {
+    bool used = false;
+    int64_t res = 0;
+    RetKind kind = RetKind::Int64;
+    std::string text;
+  };
+  std::array<ResultText, 16> results_;  // by a hash of res and kind; a collision replaces
   time_t tod_secs_ = -1;
   char tod_[8] = {};
 };

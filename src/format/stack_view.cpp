@@ -6,6 +6,7 @@
 #include <span>
 
 #include "format/call_args.h"
+#include "format/format_cache.h"
 #include "format/frame_text.h"
 #include "format/func_lookup.h"
 #include "format/result_format.h"
@@ -69,7 +70,8 @@ class RowBuilder {
     char buf[24];
     row.duration.assign(buf, std::to_chars(buf, buf + sizeof(buf), call.dur_ns / 1000).ptr);
     row.duration += "us";
-    row.result = format_result(call.res, lookup_func(ctx_.funcs, call.func_id).ret);
+    RetKind kind = lookup_func(ctx_.funcs, call.func_id).ret;
+    row.result = ctx_.cache ? ctx_.cache->result(call.res, kind) : format_result(call.res, kind);
   }
 
   const Session& s_;
