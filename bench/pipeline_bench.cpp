@@ -159,7 +159,7 @@ void BM_AssembleQueueAndPrint(benchmark::State& state) {
   constexpr size_t kPollBatch = 100;
   std::vector<Session> batch;
   {
-    SessionPrinter printer([&](const Session& s) { return format_session(s, ctx, 0); }, out,
+    SessionPrinter printer([&](const Session& s, std::string& text) { append_session(text, s, ctx, 0); }, out,
                            size_t(1) << 30, SessionPrinter::kFlushInterval, nullptr);
     for (auto _ : state) {
       for (const auto& rec : records) {

@@ -27,9 +27,16 @@ void append_view(std::string& out, const std::string& view) {
 
 std::string format_session(const Session& s, const FormatContext& ctx, int64_t mono_to_real_ns) {
   std::string out;
-  // The header and a stack view's rows: one allocation for most sessions.
+  append_session(out, s, ctx, mono_to_real_ns);
+  return out;
+}
+
+void append_session(std::string& out, const Session& s, const FormatContext& ctx,
+                    int64_t mono_to_real_ns) {
+  // The header and a stack view's rows: out grows at most once for most sessions.
   constexpr size_t kHeaderBytes = 128, kRowBytes = 80;
-  out.reserve(kHeaderBytes + kRowBytes * (s.kstack.size() + s.calls.size() + s.ustack.size()));
+  out.reserve(out.size() + kHeaderBytes +
+              kRowBytes * (s.kstack.size() + s.calls.size() + s.ustack.size()));
   append_session_header(out, s, mono_to_real_ns, ctx.cache);
   out += '\n';
   if (ctx.opts.calltrace) append_view(out, format_calltrace(s, ctx));
@@ -41,7 +48,6 @@ std::string format_session(const Session& s, const FormatContext& ctx, int64_t m
   if (out.size() == view_start) out.pop_back();
   append_warnings(out, s);
   out += "\n\n";
-  return out;
 }
 
 }  // namespace retsnoop

@@ -129,9 +129,8 @@ void SessionPrinter::run() {
         flush();
         continue;
       }
-      const Item& item = batch_.front();
-      write(format(item), item);
-      taken_bytes_ += item_bytes(item);
+      format(batch_.front());
+      taken_bytes_ += item_bytes(batch_.front());
       batch_.pop_front();
     }
     flush();
@@ -170,22 +169,21 @@ SessionPrinter::Next SessionPrinter::take_queue() {
   return Next::Item;
 }
 
-std::string SessionPrinter::format(const Item& item) {
-  if (const Session* s = std::get_if<Session>(&item)) return format_(*s);
-  return format_repeats_ ? format_repeats_(std::get<RepeatGroup>(item)) : "";
-}
-
-// A backlog goes out in large writes. Caught up, a terminal gets each session at once; a file
-// or pipe gets what piled up within the flush interval in one write, which under a flood of
+// Formatted straight into the buffer of text to write: no string of its own per session. A
+// backlog goes out in large writes. Caught up, a terminal gets each session at once; a file or
+// pipe gets what piled up within the flush interval in one write, which under a flood of
 // sessions saves a system call per session.
-void SessionPrinter::write(const std::string& text, const Item& item) {
-  // Appended even to an empty buffer: it keeps the capacity earlier batches grew it to.
+void SessionPrinter::format(const Item& item) {
+  // A buffer just written gets its deadline from its first session.
   if (pending_.empty()) flush_at_ = Clock::now() + flush_interval_;
-  pending_ += text;
-  if (const RepeatGroup* g = std::get_if<RepeatGroup>(&item))
-    pending_repeats_ += g->count;
-  else
+  if (const Session* s = std::get_if<Session>(&item)) {
+    format_(*s, pending_);
     ++pending_sessions_;
+  } else {
+    const RepeatGroup& g = std::get<RepeatGroup>(item);
+    if (format_repeats_) pending_ += format_repeats_(g);
+    pending_repeats_ += g.count;
+  }
   if (pending_.size() >= kWriteChunk || flush_due() || (out_.interactive() && caught_up())) flush();
 }
 

@@ -24,7 +24,8 @@ namespace retsnoop {
 
 class SessionPrinter {
  public:
-  using Format = std::function<std::string(const Session&)>;
+  // Appends the session's text to the string given.
+  using Format = std::function<void(const Session&, std::string&)>;
   using RepeatFormat = std::function<std::string(const RepeatGroup&)>;
   using Clock = std::chrono::steady_clock;
 
@@ -69,8 +70,7 @@ class SessionPrinter {
   Next take_queue();
   void enqueue(Item&& item, size_t bytes, std::unique_lock<std::mutex>& lock);
   bool fits(size_t bytes) const;  // with mu_ held
-  std::string format(const Item& item);
-  void write(const std::string& text, const Item& item);
+  void format(const Item& item);
   void flush();
   bool flush_due();
   bool caught_up();
