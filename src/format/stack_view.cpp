@@ -97,33 +97,39 @@ StackWidths measure(std::span<const StackRow> rows) {
   return w;
 }
 
-// Appends text and its padding to a display width of width.
-void append_padded(std::string& out, std::string_view text, size_t text_width, size_t width, bool left) {
+// Copies text and its padding to a display width of width at p; returns the end.
+char* put_padded(char* p, std::string_view text, size_t text_width, size_t width, bool left) {
   size_t pad = text_width < width ? width - text_width : 0;
-  if (left) out.append(pad, ' ');
-  out += text;
-  if (!left) out.append(pad, ' ');
+  if (left) p = std::fill_n(p, pad, ' ');
+  p = std::copy(text.begin(), text.end(), p);
+  return left ? p : std::fill_n(p, pad, ' ');
 }
 
-// Appended piece by piece into text reserved for the whole stack: a flood renders every row of
-// every session.
+// Grows out once per row and copies the columns in: a flood renders every row of every session.
 void render(std::string& out, const StackRow& row, const StackWidths& w) {
   const std::string_view symbol = row.text->symbol, source = row.text->source;
   size_t line_start = out.size();
-  out.append(row.marks, sizeof(row.marks));
-  out += ' ';
-  append_padded(out, row.duration, row.duration.size(), w.duration, true);
-  out += ' ';
-  append_padded(out, row.result, row.result.size(), w.result, false);
-  out.append(2, ' ');
+  size_t duration_w = std::max(w.duration, row.duration.size());
+  size_t result_w = std::max(w.result, row.result.size());
   // Without a source column the symbol's padding would trail: it is left out, and so is any
   // space the line still ends in.
+  size_t symbol_w = source.empty() ? symbol.size()
+                                   : std::max(w.symbol, row.symbol_width) + symbol.size() - row.symbol_width;
+  size_t source_w = source.empty() ? 0 : 2 + source.size();
+  out.resize(line_start + sizeof(row.marks) + 1 + duration_w + 1 + result_w + 2 + symbol_w + source_w);
+  char* p = out.data() + line_start;
+  p = std::copy_n(row.marks, sizeof(row.marks), p);
+  *p++ = ' ';
+  p = put_padded(p, row.duration, row.duration.size(), w.duration, true);
+  *p++ = ' ';
+  p = put_padded(p, row.result, row.result.size(), w.result, false);
+  p = std::fill_n(p, 2, ' ');
   if (source.empty()) {
-    out += symbol;
+    std::copy(symbol.begin(), symbol.end(), p);
   } else {
-    append_padded(out, symbol, row.symbol_width, w.symbol, false);
-    out.append(2, ' ');
-    out += source;
+    p = put_padded(p, symbol, row.symbol_width, w.symbol, false);
+    p = std::fill_n(p, 2, ' ');
+    std::copy(source.begin(), source.end(), p);
   }
   size_t end = out.size();
   while (end > line_start && out[end - 1] == ' ') --end;
