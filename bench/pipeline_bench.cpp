@@ -24,21 +24,56 @@ namespace {
 
 constexpr uint64_t kBase = 0xffffffff81000000ull;
 
-// A kernel of 20,000 functions of 0x100 bytes each: realistic lookup depth.
+// A kernel of 20,000 functions of 0x100 bytes each: realistic lookup depth. The ones a failing
+// bpf(BPF_MAP_CREATE) session shows carry their real names.
+enum RealFunc : int {
+  kBpfProg = 1000,  // the tracer's own program: filtered out of the stack
+  kFtraceTrampoline = 2000,
+  kArrayMapAllocCheck = 4000,
+  kMapCreate = 6000,
+  kSysBpf = 8000,
+  kX64SysBpf = 10000,
+  kX64SysCall = 12000,
+  kDoSyscall64 = 14000,
+  kEntrySyscall = 16000,
+};
+
+const char* real_name(int i) {
+  switch (i) {
+    case kBpfProg: return "bpf_prog_0123456789abcdef_rs_entry";
+    case kFtraceTrampoline: return "ftrace_trampoline";
+    case kArrayMapAllocCheck: return "array_map_alloc_check";
+    case kMapCreate: return "map_create";
+    case kSysBpf: return "__sys_bpf";
+    case kX64SysBpf: return "__x64_sys_bpf";
+    case kX64SysCall: return "x64_sys_call";
+    case kDoSyscall64: return "do_syscall_64";
+    case kEntrySyscall: return "entry_SYSCALL_64_after_hwframe";
+    default: return nullptr;
+  }
+}
+
 std::string synthetic_kallsyms() {
   std::string text;
-  char line[64];
+  char line[96];
   for (int i = 0; i < 20000; ++i) {
-    std::snprintf(line, sizeof(line), "%llx T func_%05d\n", (unsigned long long)(kBase + i * 0x100), i);
+    const char* name = real_name(i);
+    if (name)
+      std::snprintf(line, sizeof(line), "%llx T %s\n", (unsigned long long)(kBase + i * 0x100), name);
+    else
+      std::snprintf(line, sizeof(line), "%llx T func_%05d\n", (unsigned long long)(kBase + i * 0x100), i);
     text += line;
   }
   return text;
 }
 
+uint64_t kaddr(int func, uint64_t off) { return kBase + uint64_t(func) * 0x100 + off; }
+
+// The traced functions of -e '*sys_bpf' -a 'array_map_alloc*' that the chain passes through.
 FuncTable traced_funcs() {
-  FuncTable funcs(3);
-  const char* names[] = {"func_00010", "func_00020", "func_00030"};
-  for (int i = 0; i < 3; ++i) {
+  FuncTable funcs(4);
+  const char* names[] = {"__x64_sys_bpf", "__sys_bpf", "map_create", "array_map_alloc_check"};
+  for (int i = 0; i < 4; ++i) {
     funcs[i].name = names[i];
     funcs[i].ret = RetKind::Int32;
   }
@@ -54,11 +89,16 @@ std::vector<char> part(uint32_t type, uint64_t sid, const std::vector<T>& items)
   return buf;
 }
 
-// The records BPF emits for one failing bpf() call traced at three levels.
+// The records BPF emits for one failing bpf(BPF_MAP_CREATE) call: a four-level chain whose
+// innermost call has no frame of its own, an eight-frame kernel stack with two frames of the
+// tracer's machinery.
 std::vector<std::vector<char>> session_records(uint64_t sid) {
-  std::vector<rs_frame> frames{{0, 0, 0, 73000, -22}, {1, 1, 0, 70000, -22}, {2, 2, 0, 5000, -22}};
-  std::vector<uint64_t> kstack{kBase + 20 * 0x100 + 0x38, kBase + 10 * 0x100 + 0x1a,
-                               kBase + 5 * 0x100 + 0x35, kBase + 1 * 0x100 + 0x63};
+  std::vector<rs_frame> frames{{0, 0, 0, 427000, -22}, {1, 1, 0, 218000, -22},
+                               {2, 2, 0, 30000, -22}, {3, 3, 0, 5000, -22}};
+  std::vector<uint64_t> kstack{kaddr(kBpfProg, 0x4e),        kaddr(kFtraceTrampoline, 0x9b),
+                               kaddr(kMapCreate, 0x20),       kaddr(kSysBpf, 0x8c),
+                               kaddr(kX64SysBpf, 0x1e),       kaddr(kX64SysCall, 0x5d),
+                               kaddr(kDoSyscall64, 0x87),     kaddr(kEntrySyscall, 0x76)};
   rs_session_rec hdr{};
   hdr.type = RS_REC_SESSION;
   hdr.flags = RS_SESS_ERROR;
@@ -119,7 +159,7 @@ void BM_AssembleQueueAndPrint(benchmark::State& state) {
   constexpr size_t kPollBatch = 100;
   std::vector<Session> batch;
   {
-    SessionPrinter printer([&](const Session& s) { return format_session(s, ctx, 0); }, out,
+    SessionPrinter printer([&](const Session& s, std::string& text) { append_session(text, s, ctx, 0); }, out,
                            size_t(1) << 30, SessionPrinter::kFlushInterval, nullptr);
     for (auto _ : state) {
       for (const auto& rec : records) {
@@ -148,13 +188,13 @@ void BM_AssembleOnly(benchmark::State& state) {
 }
 BENCHMARK(BM_AssembleOnly);
 
-// Symbolization alone (kallsyms, no DWARF: what the test VMs use): the four kernel frames of
-// the session above.
+// Symbolization alone (kallsyms, no DWARF: what the test VMs use): the four kernel frames the
+// chain passes through.
 void BM_SymbolizeKsym(benchmark::State& state) {
   Kallsyms ksyms = Kallsyms::parse_text(synthetic_kallsyms());
   KsymSymbolizer symbolizer(ksyms);
-  const uint64_t addrs[] = {kBase + 20 * 0x100 + 0x38, kBase + 10 * 0x100 + 0x1a,
-                            kBase + 5 * 0x100 + 0x35, kBase + 1 * 0x100 + 0x63};
+  const uint64_t addrs[] = {kaddr(kMapCreate, 0x20), kaddr(kSysBpf, 0x8c), kaddr(kX64SysBpf, 0x1e),
+                            kaddr(kDoSyscall64, 0x87)};
   for (auto _ : state)
     for (uint64_t addr : addrs) benchmark::DoNotOptimize(symbolizer.symbolize(addr, true));
   state.SetItemsProcessed(state.iterations());

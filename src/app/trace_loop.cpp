@@ -326,7 +326,8 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
   if (in.opts.count_repeats)
     format_repeats = [&](const RepeatGroup& g) { return report.format_repeats(g, clock_offset); };
   Receiver receiver(
-      *obj, in.funcs, filter, [&](const Session& s) { return report.format(s, ctx, clock_offset); },
+      *obj, in.funcs, filter,
+      [&](const Session& s, std::string& text) { report.append(text, s, ctx, clock_offset); },
       out, std::move(on_process), std::move(format_repeats));
   if (in.command && !res.interrupted) start_command(*in.command, *obj, stop, user_symbols.get());
   std::function<bool()> command_exited;

@@ -22,8 +22,8 @@ constexpr uint64_t kScanInterval = 4096;
 template <typename T>
 bool copy_array(std::vector<T>& out, const void* payload, size_t payload_size, uint32_t cnt) {
   if (payload_size < size_t(cnt) * sizeof(T)) return false;
-  out.resize(cnt);
-  std::memcpy(out.data(), payload, size_t(cnt) * sizeof(T));
+  auto items = static_cast<const T*>(payload);
+  out.assign(items, items + cnt);
   return true;
 }
 
@@ -126,13 +126,24 @@ SessionAssembler::Parts& SessionAssembler::parts_for(uint64_t id) {
   return open_;
 }
 
-SessionAssembler::Parts SessionAssembler::take_parts(uint64_t id) {
-  Parts parts;
+void SessionAssembler::Parts::clear() {
+  frames.clear();
+  saved.clear();
+  kstack.clear();
+  ustack.clear();
+  lbr.clear();
+  trace.clear();
+  args.clear();
+  probe_args.clear();
+}
+
+SessionAssembler::Parts& SessionAssembler::take_parts(uint64_t id) {
+  taken_.clear();
   if (open_used_ && open_id_ == id) {
     open_used_ = false;
-    parts = std::exchange(open_, Parts{});
+    std::swap(open_, taken_);
   } else if (auto it = pending_.find(id); it != pending_.end()) {
-    parts = std::move(it->second);
+    std::swap(taken_, it->second);
     pending_.erase(it);
   }
   // Parts of an earlier session still open (its header lost, or -T records of a session still
@@ -141,7 +152,7 @@ SessionAssembler::Parts SessionAssembler::take_parts(uint64_t id) {
     open_used_ = false;
     pending_[open_id_] = std::exchange(open_, Parts{});
   }
-  return parts;
+  return taken_;
 }
 
 bool SessionAssembler::add_part(const rs_part_hdr& hdr, const void* payload, size_t size) {
@@ -201,7 +212,7 @@ bool SessionAssembler::add_args(const void* data, size_t size) {
 }
 
 std::optional<Session> SessionAssembler::finish(const rs_session_rec& rec) {
-  Parts parts = take_parts(rec.session_id);
+  Parts& parts = take_parts(rec.session_id);
   newest_id_ = std::max(newest_id_, rec.session_id);
   evict_orphans();
   if (rec.flags & RS_SESS_DISCARD) {

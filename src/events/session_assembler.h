@@ -38,10 +38,12 @@ class SessionAssembler {
     std::vector<TraceRecord> trace;
     std::map<uint32_t, CapturedArgs> args;
     std::map<uint32_t, CapturedArgs> probe_args;
+
+    void clear();  // keeps the vectors' capacity
   };
 
   Parts& parts_for(uint64_t id);  // where id's records go
-  Parts take_parts(uint64_t id);  // id's records, for its header
+  Parts& take_parts(uint64_t id);  // id's records, for its header: valid until the next one
   bool add_part(const rs_part_hdr& hdr, const void* payload, size_t payload_size);
   void add_call(const rs_call_rec& rec);
   void add_probe(const rs_probe_rec& rec);
@@ -56,6 +58,9 @@ class SessionAssembler {
   Parts open_;
   uint64_t open_id_ = 0;
   bool open_used_ = false;
+  // The parts of the session being finished. Swapped with open_ rather than moved out of it, so
+  // that the buffers not handed on to the Session are reused by the next one.
+  Parts taken_;
   std::unordered_map<uint64_t, Parts> pending_;
   uint64_t newest_id_ = 0;
   uint64_t next_scan_id_ = 0;  // no orphan scan before this id: see evict_orphans()

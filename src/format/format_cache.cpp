@@ -1,6 +1,8 @@
 #include "format/format_cache.h"
 
 #include "format/frame_filter.h"
+#include "format/result_format.h"
+#include "format/stack_layout.h"
 #include "format/text_columns.h"
 
 namespace retsnoop {
@@ -13,6 +15,11 @@ KernelFramePtr make_kernel_frame(uint64_t addr, Symbolizer& symbolizer, const Fo
   for (const TextLine& line : frame->lines) frame->symbol_widths.push_back(display_width(line.symbol));
   return frame;
 }
+
+FormatCache::FormatCache(size_t max_frames)
+    : max_frames_(max_frames), layouts_(std::make_unique<StackLayoutCache>()) {}
+
+FormatCache::~FormatCache() = default;
 
 KernelFramePtr FormatCache::frame(uint64_t addr, Symbolizer& symbolizer, const FormatOptions& opts) {
   auto it = frames_.find(addr);
@@ -40,6 +47,18 @@ std::string_view FormatCache::time_of_day(time_t secs) {
     tod_secs_ = secs;
   }
   return {tod_, sizeof(tod_)};
+}
+
+const std::string& FormatCache::result(int64_t res, RetKind kind) {
+  uint64_t h = (uint64_t(res) * 0x9e3779b97f4a7c15ull) ^ uint64_t(kind);
+  ResultText& slot = results_[(h >> 32) % results_.size()];
+  if (!slot.used || slot.res != res || slot.kind != kind) {
+    slot.text = format_result(res, kind);
+    slot.used = true;
+    slot.res = res;
+    slot.kind = kind;
+  }
+  return slot.text;
 }
 
 KernelFramePtr kernel_frame(const FormatContext& ctx, uint64_t addr) {

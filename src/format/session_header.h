@@ -16,6 +16,9 @@ class FormatCache;
 // cache, when given, remembers the time of day of the last second.
 std::string format_session_header(const Session& s, int64_t mono_to_real_ns,
                                   FormatCache* cache = nullptr);
+// The same, appended to out.
+void append_session_header(std::string& out, const Session& s, int64_t mono_to_real_ns,
+                           FormatCache* cache = nullptr);
 
 // "HH:MM:SS.uuuuuu" in the local time zone for a CLOCK_MONOTONIC timestamp.
 std::string wall_clock(uint64_t mono_ns, int64_t mono_to_real_ns, FormatCache* cache = nullptr);

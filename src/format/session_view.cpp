@@ -26,14 +26,28 @@ void append_view(std::string& out, const std::string& view) {
 }  // namespace
 
 std::string format_session(const Session& s, const FormatContext& ctx, int64_t mono_to_real_ns) {
-  std::string out = format_session_header(s, mono_to_real_ns, ctx.cache);
+  std::string out;
+  append_session(out, s, ctx, mono_to_real_ns);
+  return out;
+}
+
+void append_session(std::string& out, const Session& s, const FormatContext& ctx,
+                    int64_t mono_to_real_ns) {
+  // The header and a stack view's rows: out grows at most once for most sessions.
+  constexpr size_t kHeaderBytes = 128, kRowBytes = 80;
+  out.reserve(out.size() + kHeaderBytes +
+              kRowBytes * (s.kstack.size() + s.calls.size() + s.ustack.size()));
+  append_session_header(out, s, mono_to_real_ns, ctx.cache);
   out += '\n';
   if (ctx.opts.calltrace) append_view(out, format_calltrace(s, ctx));
   if (ctx.opts.lbr) append_view(out, format_lbr(s, ctx));
-  append_view(out, format_stack(s, ctx));
+  // The stack view goes straight into out: a flood formats one per session.
+  out += '\n';
+  size_t view_start = out.size();
+  append_stack(out, s, ctx);
+  if (out.size() == view_start) out.pop_back();
   append_warnings(out, s);
   out += "\n\n";
-  return out;
 }
 
 }  // namespace retsnoop

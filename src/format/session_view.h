@@ -13,5 +13,8 @@ namespace retsnoop {
 // LBR records (--lbr), stack trace, then a WARNING line for lost records or a failed kernel stack
 // capture. Ends with two blank lines, which separate sessions.
 std::string format_session(const Session& s, const FormatContext& ctx, int64_t mono_to_real_ns);
+// The same, appended to out.
+void append_session(std::string& out, const Session& s, const FormatContext& ctx,
+                    int64_t mono_to_real_ns);
 
 }  // namespace retsnoop

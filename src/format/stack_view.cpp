@@ -6,10 +6,11 @@
 #include <span>
 
 #include "format/call_args.h"
+#include "format/format_cache.h"
 #include "format/frame_text.h"
 #include "format/func_lookup.h"
 #include "format/result_format.h"
-#include "format/stack_merge.h"
+#include "format/stack_layout.h"
 #include "format/text_columns.h"
 
 namespace retsnoop {
@@ -18,6 +19,8 @@ namespace {
 // "73us" and "374us" share one 5-wide column: durations under a millisecond do not shift the
 // other columns from one session to the next.
 constexpr size_t kMinDurationWidth = 5;
+// A typical rendered row, so that the text grows once or twice.
+constexpr size_t kRowBytes = 80;
 
 struct StackRow {
   char marks[2] = {' ', ' '};
@@ -35,20 +38,11 @@ class RowBuilder {
     rows_.reserve(levels);
   }
 
-  // The row's text must outlive the rows: levels' frames are kept by the caller.
-  void add(const MergedFrame& level) {
-    if (!level.has_frame) {
-      const TextLine& text = own(func_line(lookup_func(ctx_.funcs, level.call->func_id), ctx_.opts));
-      StackRow& row = add_row(text, display_width(text.symbol));
-      fill_call(row, *level.call);
-      row.marks[0] = '!';
-      return;
-    }
-    const std::vector<TextLine>& lines = level.frame->lines;
-    for (size_t i = 0; i < lines.size(); ++i) {
-      StackRow& row = add_row(lines[i], level.frame->symbol_widths[i]);
-      if (i == 0 && level.call) fill_call(row, *level.call);
-    }
+  // The row's text must outlive the rows: the caller keeps the layout.
+  void add(const LayoutRow& level) {
+    StackRow& row = add_row(*level.text, level.symbol_width);
+    std::copy_n(level.marks, sizeof(row.marks), row.marks);
+    if (level.call >= 0) fill_call(row, s_.calls[size_t(level.call)]);
   }
 
   // -U: the user stack, innermost frame first.
@@ -71,13 +65,13 @@ class RowBuilder {
   const TextLine& own(TextLine&& line) { return owned_.emplace_back(std::move(line)); }
 
   void fill_call(StackRow& row, const StackCall& call) const {
-    if (call.stitched) row.marks[1] = '*';
     row.args = call_arg_lines(s_, call.seq, ctx_.args);
     if (call.running) return;  // interim report: the call has not returned yet
     char buf[24];
     row.duration.assign(buf, std::to_chars(buf, buf + sizeof(buf), call.dur_ns / 1000).ptr);
     row.duration += "us";
-    row.result = format_result(call.res, lookup_func(ctx_.funcs, call.func_id).ret);
+    RetKind kind = lookup_func(ctx_.funcs, call.func_id).ret;
+    row.result = ctx_.cache ? ctx_.cache->result(call.res, kind) : format_result(call.res, kind);
   }
 
   const Session& s_;
@@ -117,9 +111,12 @@ void render(std::string& out, const StackRow& row, const StackWidths& w) {
   size_t line_start = out.size();
   size_t duration_w = std::max(w.duration, row.duration.size());
   size_t result_w = std::max(w.result, row.result.size());
-  size_t symbol_w = std::max(w.symbol, row.symbol_width) + symbol.size() - row.symbol_width;
-  out.resize(line_start + sizeof(row.marks) + 1 + duration_w + 1 + result_w + 2 + symbol_w + 2 +
-             source.size());
+  // Without a source column the symbol's padding would trail: it is left out, and so is any
+  // space the line still ends in.
+  size_t symbol_w = source.empty() ? symbol.size()
+                                   : std::max(w.symbol, row.symbol_width) + symbol.size() - row.symbol_width;
+  size_t source_w = source.empty() ? 0 : 2 + source.size();
+  out.resize(line_start + sizeof(row.marks) + 1 + duration_w + 1 + result_w + 2 + symbol_w + source_w);
   char* p = out.data() + line_start;
   p = std::copy_n(row.marks, sizeof(row.marks), p);
   *p++ = ' ';
@@ -127,10 +124,13 @@ void render(std::string& out, const StackRow& row, const StackWidths& w) {
   *p++ = ' ';
   p = put_padded(p, row.result, row.result.size(), w.result, false);
   p = std::fill_n(p, 2, ' ');
-  p = put_padded(p, symbol, row.symbol_width, w.symbol, false);
-  p = std::fill_n(p, 2, ' ');
-  std::copy(source.begin(), source.end(), p);
-  // Without a source column the symbol's padding trails: cut it, as the columns were padded.
+  if (source.empty()) {
+    std::copy(symbol.begin(), symbol.end(), p);
+  } else {
+    p = put_padded(p, symbol, row.symbol_width, w.symbol, false);
+    p = std::fill_n(p, 2, ' ');
+    std::copy(source.begin(), source.end(), p);
+  }
   size_t end = out.size();
   while (end > line_start && out[end - 1] == ' ') --end;
   out.resize(end);
@@ -145,22 +145,25 @@ void render(std::string& out, const StackRow& row, const StackWidths& w) {
 
 }  // namespace
 
-std::string format_stack(const Session& s, const FormatContext& ctx) {
-  std::vector<MergedFrame> levels = merge_stack(s, ctx);
-  RowBuilder builder(s, ctx, levels.size() + s.ustack.size());
-  for (const MergedFrame& level : levels) builder.add(level);
+void append_stack(std::string& out, const Session& s, const FormatContext& ctx) {
+  std::shared_ptr<const StackLayout> layout = stack_layout(s, ctx);
+  RowBuilder builder(s, ctx, layout->rows.size() + s.ustack.size());
+  for (const LayoutRow& level : layout->rows) builder.add(level);
   size_t kernel_rows = builder.rows().size();
   builder.add_user_frames();
   std::span<const StackRow> rows = builder.rows();
   std::span<const StackRow> kernel = rows.first(kernel_rows), user = rows.subspan(kernel_rows);
   StackWidths widths = measure(kernel);
-  std::string out;
-  constexpr size_t kRowBytes = 80;  // a typical rendered row, so the text grows once or twice
-  out.reserve(rows.size() * kRowBytes);
+  out.reserve(out.size() + rows.size() * kRowBytes);
   for (const StackRow& row : kernel) render(out, row, widths);
   // User symbols run much longer: their own symbol width, the kernel's other columns.
   widths.symbol = measure(user).symbol;
   for (const StackRow& row : user) render(out, row, widths);
+}
+
+std::string format_stack(const Session& s, const FormatContext& ctx) {
+  std::string out;
+  append_stack(out, s, ctx);
   return out;
 }
 

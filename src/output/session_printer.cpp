@@ -26,6 +26,10 @@ size_t item_bytes(const std::variant<Session, RepeatGroup>& item) {
 
 // A backlog goes out in writes of about this size; a caught-up printer writes at once.
 constexpr size_t kWriteChunk = 64 << 10;
+// Within a batch taken from the queue, the flush time is checked every this many sessions: a clock
+// read per session is a system call where the clock source has no vDSO (TCG guests), and this
+// many sessions are formatted in well under a millisecond.
+constexpr uint64_t kClockCheckPeriod = 32;
 // After the stop deadline, how long a session being formatted or written may take before its
 // write is abandoned: longer than any formatting, shorter than a user's patience.
 constexpr auto kAbandonGrace = std::chrono::milliseconds(300);
@@ -69,8 +73,9 @@ size_t SessionPrinter::push(std::span<Session> batch) {
   return queued;
 }
 
+// Nothing queued or being printed: a session larger than the limit is still taken.
 bool SessionPrinter::fits(size_t bytes) const {
-  return queue_.empty() || queued_bytes_ + bytes <= max_queued_bytes_;
+  return queued_bytes_ == 0 || queued_bytes_ + bytes <= max_queued_bytes_;
 }
 
 void SessionPrinter::push(RepeatGroup&& g) {
@@ -115,15 +120,18 @@ void SessionPrinter::stop_thread(Clock::time_point abandon_at) {
 }
 
 // An exception must not leave the thread (that would end the process with probes attached):
-// it goes to finish(), on the thread that detaches.
+// it goes to finish(), on the thread that detaches. Sessions are formatted where they wait in
+// the batch: a Session is large to move.
 void SessionPrinter::run() {
   try {
-    Item item;
-    for (Next n; (n = next(item)) != Next::Stop;) {
-      if (n == Next::Item)
-        write(format(item), item);
-      else
+    for (Next n; (n = next()) != Next::Stop;) {
+      if (n == Next::FlushDue) {
         flush();
+        continue;
+      }
+      format(batch_.front());
+      taken_bytes_ += item_bytes(batch_.front());
+      batch_.pop_front();
     }
     flush();
   } catch (...) {
@@ -137,50 +145,60 @@ void SessionPrinter::run() {
 }
 
 // Stop when the thread should stop: abandoned, draining with nothing left, or the output
-// failed (whatever is queued can no longer be printed). FlushDue when the buffered text has
-// waited its flush interval with no session arriving.
-SessionPrinter::Next SessionPrinter::next(Item& item) {
+// failed (whatever is queued can no longer be printed). A reader that went away is found by the
+// receiver's periodic check or by the next write: a poll() per session would cost a system call
+// each under a flood.
+SessionPrinter::Next SessionPrinter::next() {
+  if (abandon_ || out_.failure_known()) return Next::Stop;
+  if (!batch_.empty()) return Next::Item;
+  return take_queue();
+}
+
+// Everything queued, in one lock. FlushDue when the buffered text has waited its flush interval
+// with no session arriving.
+SessionPrinter::Next SessionPrinter::take_queue() {
   std::unique_lock lock(mu_);
+  queued_bytes_ -= std::exchange(taken_bytes_, 0);
   auto ready = [&] { return abandon_ || draining_ || !queue_.empty(); };
   if (pending_.empty())
     wake_.wait(lock, ready);
   else if (!wake_.wait_until(lock, flush_at_, ready))
     return Next::FlushDue;
-  // A reader that went away is found by the receiver's periodic check or by the next write: a
-  // poll() per session would cost a system call each under a flood.
   if (abandon_ || queue_.empty() || out_.failure_known()) return Next::Stop;
-  item = std::move(queue_.front());
-  queue_.pop_front();
-  queued_bytes_ -= item_bytes(item);
+  batch_.swap(queue_);
   return Next::Item;
 }
 
-std::string SessionPrinter::format(const Item& item) {
-  if (const Session* s = std::get_if<Session>(&item)) return format_(*s);
-  return format_repeats_ ? format_repeats_(std::get<RepeatGroup>(item)) : "";
+// Formatted straight into the buffer of text to write: no string of its own per session. A
+// backlog goes out in large writes. Caught up, a terminal gets each session at once; a file or
+// pipe gets what piled up within the flush interval in one write, which under a flood of
+// sessions saves a system call per session.
+void SessionPrinter::format(const Item& item) {
+  // A buffer just written gets its deadline from its first session.
+  if (pending_.empty()) flush_at_ = Clock::now() + flush_interval_;
+  if (const Session* s = std::get_if<Session>(&item)) {
+    format_(*s, pending_);
+    ++pending_sessions_;
+  } else {
+    const RepeatGroup& g = std::get<RepeatGroup>(item);
+    if (format_repeats_) pending_ += format_repeats_(g);
+    pending_repeats_ += g.count;
+  }
+  if (pending_.size() >= kWriteChunk || flush_due() || (out_.interactive() && caught_up())) flush();
 }
 
-// A backlog goes out in large writes. Caught up, a terminal gets each session at once; a file
-// or pipe gets what piled up within the flush interval in one write, which under a flood of
-// sessions saves a system call per session.
-void SessionPrinter::write(std::string&& text, const Item& item) {
-  if (pending_.empty()) {
-    pending_ = std::move(text);
-    flush_at_ = Clock::now() + flush_interval_;
-  } else {
-    pending_ += text;
-  }
-  if (const RepeatGroup* g = std::get_if<RepeatGroup>(&item))
-    pending_repeats_ += g->count;
-  else
-    ++pending_sessions_;
-  bool caught_up;
-  {
-    std::lock_guard lock(mu_);
-    caught_up = queue_.empty();
-  }
-  if (pending_.size() >= kWriteChunk || Clock::now() >= flush_at_ || (caught_up && out_.interactive()))
-    flush();
+bool SessionPrinter::flush_due() {
+  // The last session of a batch is checked too: the printer may wait for the next one next.
+  if (++since_clock_check_ < kClockCheckPeriod && batch_.size() > 1) return false;
+  since_clock_check_ = 0;
+  return Clock::now() >= flush_at_;
+}
+
+// Nothing left to format after the session just written.
+bool SessionPrinter::caught_up() {
+  if (batch_.size() > 1) return false;
+  std::lock_guard lock(mu_);
+  return queue_.empty();
 }
 
 // Sessions count as printed once their text is written whole.

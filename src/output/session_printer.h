@@ -24,7 +24,8 @@ namespace retsnoop {
 
 class SessionPrinter {
  public:
-  using Format = std::function<std::string(const Session&)>;
+  // Appends the session's text to the string given.
+  using Format = std::function<void(const Session&, std::string&)>;
   using RepeatFormat = std::function<std::string(const RepeatGroup&)>;
   using Clock = std::chrono::steady_clock;
 
@@ -65,12 +66,14 @@ class SessionPrinter {
   using Item = std::variant<Session, RepeatGroup>;
 
   void run();
-  Next next(Item& item);
+  Next next();
+  Next take_queue();
   void enqueue(Item&& item, size_t bytes, std::unique_lock<std::mutex>& lock);
   bool fits(size_t bytes) const;  // with mu_ held
-  std::string format(const Item& item);
-  void write(std::string&& text, const Item& item);
+  void format(const Item& item);
   void flush();
+  bool flush_due();
+  bool caught_up();
   void stop_thread(Clock::time_point abandon_at);
 
   Format format_;
@@ -80,6 +83,11 @@ class SessionPrinter {
   uint64_t pending_sessions_ = 0;  // sessions in pending_
   uint64_t pending_repeats_ = 0;   // repeats counted by the RepeatGroup lines in pending_
   Clock::time_point flush_at_;     // when pending_ must be written at the latest
+  uint64_t since_clock_check_ = 0;  // sessions formatted since the flush time was last checked
+  // What the printer took from queue_ in one lock (printer thread only), and the bytes of those
+  // already printed: queued_bytes_ counts them until the next take.
+  std::deque<Item> batch_;
+  size_t taken_bytes_ = 0;
   size_t max_queued_bytes_;
   Clock::duration flush_interval_;
 
@@ -89,7 +97,7 @@ class SessionPrinter {
   std::deque<Item> queue_;
   size_t queued_bytes_ = 0;
   bool draining_ = false;  // finish() called: exit once the queue is empty
-  bool abandon_ = false;   // exit after the session being printed
+  std::atomic<bool> abandon_{false};  // exit after the session being printed
   bool done_ = false;      // the thread has printed its last session
   std::condition_variable exited_;  // stop_thread(): done_ turned true
   std::atomic<uint64_t> printed_{0};

@@ -22,8 +22,17 @@ SessionReport::SessionReport(const ReportOptions& opts)
 
 std::string SessionReport::format(const Session& s, const FormatContext& ctx,
                                   int64_t mono_to_real_ns) {
-  std::string text = json_ ? format_session_json(s, ctx, mono_to_real_ns)
-                           : format_session(s, ctx, mono_to_real_ns);
+  std::string text;
+  append(text, s, ctx, mono_to_real_ns);
+  return text;
+}
+
+void SessionReport::append(std::string& text, const Session& s, const FormatContext& ctx,
+                           int64_t mono_to_real_ns) {
+  if (json_)
+    text += format_session_json(s, ctx, mono_to_real_ns);
+  else
+    append_session(text, s, ctx, mono_to_real_ns);
   if (trace_file_ && !s.trace.empty()) trace_file_->add(s, ctx.funcs);
   bool summarized = aggregate_ && s.is_error;  // with -S successes are printed, not summarized
   if (summarized || s.repeats_counted) {
@@ -32,7 +41,6 @@ std::string SessionReport::format(const Session& s, const FormatContext& ctx,
     if (s.repeats_counted) repeated_.emplace(s.id, std::move(sig));
   }
   text += periodic_summary();
-  return text;
 }
 
 // BPF counts a repeat only once the session it repeats was sent, and user space queues that

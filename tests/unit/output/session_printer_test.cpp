@@ -36,7 +36,7 @@ class MemFile {
 
 Session numbered(uint64_t id) { return Session{.id = id}; }
 
-std::string id_line(const Session& s) { return std::to_string(s.id) + "\n"; }
+void id_line(const Session& s, std::string& out) { out += std::to_string(s.id) + "\n"; }
 
 TEST(SessionPrinter, PrintsEverythingQueuedInOrder) {
   MemFile out;
@@ -53,9 +53,9 @@ class BlockedPrinter : public ::testing::Test {
   std::promise<void> release_;
   std::shared_future<void> released_ = release_.get_future().share();
   MemFile out_;
-  SessionPrinter::Format format_ = [this](const Session& s) {
+  SessionPrinter::Format format_ = [this](const Session& s, std::string& out) {
     if (s.id == 1) released_.wait();
-    return id_line(s);
+    id_line(s, out);
   };
 };
 
@@ -171,7 +171,7 @@ TEST(SessionPrinter, FailedOutputStopsPrinting) {
 
 TEST(SessionPrinter, FormattingErrorReachesFinish) {
   MemFile out;
-  SessionPrinter p([](const Session&) -> std::string { throw std::runtime_error("no memory"); }, out.get(),
+  SessionPrinter p([](const Session&, std::string&) { throw std::runtime_error("no memory"); }, out.get(),
                    1 << 20);
   ASSERT_TRUE(p.push(numbered(1)));
   while (!p.failed()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
