@@ -27,8 +27,8 @@ size_t item_bytes(const std::variant<Session, RepeatGroup>& item) {
 // A backlog goes out in writes of about this size; a caught-up printer writes at once.
 constexpr size_t kWriteChunk = 64 << 10;
 // Within a batch taken from the queue, the flush time is checked every this many sessions: a clock
-// read per session is a system call where the clock source has no vDSO (TCG guests), and this
-// many sessions are formatted in well under a millisecond.
+// read costs as much as formatting a stack row (more where the clock source has no vDSO), and
+// this many sessions are formatted in well under a millisecond.
 constexpr uint64_t kClockCheckPeriod = 32;
 // After the stop deadline, how long a session being formatted or written may take before its
 // write is abandoned: longer than any formatting, shorter than a user's patience.
