@@ -12,6 +12,7 @@
 #include "attach/func_slot_table.h"
 #include "attach/kprobe_multi_link.h"
 #include "attach/probe_misses.h"
+#include "bpf/session_slots.h"
 #include "rs_tracer.skel.h"
 #include "util/error.h"
 #include "util/file_text.h"
@@ -52,16 +53,13 @@ uint32_t session_bit_words() {
   return static_cast<uint32_t>((pid_max + 63) / 64);
 }
 
-// Room beyond the open sessions, so that one seldom finds every slot near its home taken.
-uint32_t session_slots(uint32_t sessions) { return sessions + RS_SPARE_SESSIONS; }
-
 // libbpf would create the sessions map during the load, where a size the kernel can't allocate
 // (the map is preallocated) ends in a load failure and libbpf's log. Created here first, the
 // failure names the setting that sized it; libbpf then uses this map instead of creating one.
 void create_sessions_map(bpf_map* map, uint32_t entries) {
   LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = bpf_map__map_flags(map));
   OwnedFd fd(bpf_map_create(bpf_map__type(map), bpf_map__name(map), bpf_map__key_size(map),
-                            bpf_map__value_size(map), session_slots(entries), &opts));
+                            bpf_map__value_size(map), rs_session_slots(entries), &opts));
   int err = errno;
   if (!fd && (err == ENOMEM || err == E2BIG))
     throw UserError("bpf.sessions-size=" + std::to_string(entries) +
@@ -154,7 +152,7 @@ void TracerObject::configure(const TracerConfig& cfg, size_t nr_funcs) {
   ro->capture_ustack = cfg.capture_ustack;
   ro->count_repeats = cfg.count_repeats;
   ro->max_sessions = cfg.sessions_size;
-  ro->session_slots = session_slots(cfg.sessions_size);
+  ro->session_slots = rs_session_slots(cfg.sessions_size);
 
   resize_map(skel_->maps.rb, cfg.ringbuf_size);
   create_sessions_map(skel_->maps.sessions, cfg.sessions_size);

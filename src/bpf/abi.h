@@ -30,11 +30,6 @@ typedef int64_t rs_s64;
 #define RS_MAX_LBR 32       /* branch records captured in LBR mode */
 #define RS_MAX_USTACK 64    /* -U: user stack frames captured with the kernel stack */
 #define RS_COMM_LEN 16
-/*
- * Slots of the sessions map beyond bpf.sessions-size: room for a session to find a slot near its
- * thread's home one (see the sessions map in tracer.bpf.c).
- */
-#define RS_SPARE_SESSIONS 64
 #define RS_MAX_ERRNO 4095   /* ERR_PTR range, -4095..-1 */
 
 /* Helpers shared with user space: inlined into BPF programs, plain inline functions in C++. */

@@ -18,6 +18,7 @@
 #include "lbr_keep.h"
 #include "repeat_key.h"
 #include "func_slots.h"
+#include "session_slots.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
@@ -80,10 +81,9 @@ struct {
  * Open addressing by thread in an array, whose lookups the verifier inlines: a hash map lookup
  * (jhash, a bucket walk, memcmp) cost as much as the rest of a probe hit's own work (6.12 guest:
  * about 120 instructions each, six per session). A thread's session takes the first slot not
- * open at or after its home slot, at most RS_SESSION_PROBES on; a closed slot is anybody's, its
- * contents are only read as far as the session's counts say. User space sizes it
- * RS_SPARE_SESSIONS beyond bpf.sessions-size, which open_sessions keeps to, so that a session is
- * seldom refused for want of a slot near home before that many are open.
+ * open at or after its home slot, at most RS_SESSION_PROBES on (session_slots.h); a closed slot
+ * is anybody's, its contents are only read as far as the session's counts say. open_sessions
+ * keeps the open ones to bpf.sessions-size.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -93,7 +93,6 @@ struct {
 } sessions SEC(".maps");
 
 #define SESSION_OPEN (1ULL << 32)
-#define RS_SESSION_PROBES 8
 
 /* A task's comm as words: compared whole, and the whole buffer is the comm_filter key. */
 struct task_comm {
@@ -262,21 +261,10 @@ static __always_inline __u64 *session_bit(__u32 tid, __u64 *bit)
 	return tid ? bpf_map_lookup_elem(&session_bits, &word) : NULL;
 }
 
-/* Multiplicative hashing, then the product scaled to the map's size: no division. */
-static __always_inline __u32 session_home(__u32 key)
-{
-	return ((__u64)(key * 0x9e3779b9U) * session_slots) >> 32;
-}
-
-static __always_inline __u32 session_next_slot(__u32 slot)
-{
-	return slot + 1 < session_slots ? slot + 1 : 0;
-}
-
 /* The open session of key, or NULL. */
 static __always_inline struct session *session_find(__u32 key)
 {
-	__u32 slot = session_home(key);
+	__u32 slot = rs_session_home(key, session_slots);
 	struct session *s;
 
 	for (int i = 0; i < RS_SESSION_PROBES; i++) {
@@ -285,7 +273,7 @@ static __always_inline struct session *session_find(__u32 key)
 			return NULL;
 		if (s->owner == (key | SESSION_OPEN))
 			return s;
-		slot = session_next_slot(slot);
+		slot = rs_session_next_slot(slot, session_slots);
 	}
 	return NULL;
 }
@@ -297,7 +285,7 @@ static __always_inline struct session *session_find(__u32 key)
  */
 static __always_inline struct session *session_claim(__u32 key)
 {
-	__u32 slot = session_home(key);
+	__u32 slot = rs_session_home(key, session_slots);
 	struct session *s;
 	__u64 owner;
 
@@ -309,7 +297,7 @@ static __always_inline struct session *session_claim(__u32 key)
 		if (!(owner & SESSION_OPEN) &&
 		    __sync_val_compare_and_swap(&s->owner, owner, key | SESSION_OPEN) == owner)
 			return s;
-		slot = session_next_slot(slot);
+		slot = rs_session_next_slot(slot, session_slots);
 	}
 	return NULL;
 }
