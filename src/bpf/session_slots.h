@@ -12,7 +12,7 @@
 /*
  * Slots a session may be placed and looked for past its home slot. Simulated with random TIDs:
  * with half of bpf.sessions-size open none is refused a slot; with all of them open, about one in
- * 25 is (counted as a session that could not start).
+ * 20 is (counted as a session that could not start).
  */
 #define RS_SESSION_PROBES 32
 
