@@ -156,7 +156,12 @@ void TracerObject::configure(const TracerConfig& cfg, size_t nr_funcs) {
 
   resize_map(skel_->maps.rb, cfg.ringbuf_size);
   create_sessions_map(skel_->maps.sessions, cfg.sessions_size);
-  resize_map(skel_->maps.session_bits, session_bit_words());
+  int cpus = libbpf_num_possible_cpus();
+  if (cpus < 0) fail("can't count the possible CPUs", cpus);
+  // Before the TIDs' words, a bit per CPU for its idle task.
+  uint32_t cpu_words = (uint32_t(cpus) + 63) / 64;
+  ro->cpu_bits = cpu_words * 64;
+  resize_map(skel_->maps.session_bits, cpu_words + session_bit_words());
   resize_map(skel_->maps.func_descs, nr_funcs ? nr_funcs : 1);
   resize_map(skel_->maps.func_slots, std::max<size_t>(func_slots_.size(), 1));
   ro->func_slot_mask = func_slots_.empty() ? 0 : uint32_t(func_slots_.size() - 1);

@@ -37,6 +37,7 @@ const volatile bool capture_ustack = false;  /* -U */
 const volatile bool count_repeats = false;   /* -C stacks.repeats=count */
 const volatile __u32 max_sessions = 1;       /* -C bpf.sessions-size: open at the same time */
 const volatile __u32 session_slots = 1;      /* the sessions map's size */
+const volatile __u32 cpu_bits = 0;           /* session_bits' first bits, for idle tasks */
 const volatile __u32 func_slot_mask = 0;     /* func_slots' size minus one */
 
 /* Flipped by user space once every probe is attached: until then handlers do nothing. */
@@ -104,12 +105,14 @@ struct task_comm {
  * outside any session, the common case, costs an array lookup the verifier inlines instead of a
  * sessions map lookup, which hashes the TID (6.1 guest, one non-entry function traced outside
  * sessions: 1.9x an untraced call with the hash lookup, 1.8x with the bit). The session's own
- * flag decides. Sized to pid_max by user space; the idle tasks
- * (TID 0, one per CPU) and TIDs beyond pid_max raised later have no bit: they always look up.
+ * owner word decides. The first cpu_bits bits are the idle tasks' (TID 0, one per CPU, which
+ * never migrates), by CPU; the TIDs' follow, up to pid_max as user space sized the map. TIDs
+ * beyond it (pid_max raised later) have no bit: they always look up, which misses only after
+ * RS_SESSION_PROBES slots.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1); /* resized to pid_max / 64 */
+	__uint(max_entries, 1); /* resized to the CPUs' words and pid_max / 64 */
 	__type(key, __u32);
 	__type(value, __u64);
 } session_bits SEC(".maps");
@@ -255,10 +258,11 @@ static __always_inline bool task_passes_filters(__u32 pid, const char *comm)
 /* The thread's word of session_bits and its bit; NULL where it has none. */
 static __always_inline __u64 *session_bit(__u32 tid, __u64 *bit)
 {
-	__u32 word = tid / 64;
+	__u32 idx = tid ? cpu_bits + tid : bpf_get_smp_processor_id(), word;
 
-	*bit = 1ULL << (tid % 64);
-	return tid ? bpf_map_lookup_elem(&session_bits, &word) : NULL;
+	word = idx / 64;
+	*bit = 1ULL << (idx % 64);
+	return bpf_map_lookup_elem(&session_bits, &word);
 }
 
 /* The open session of key, or NULL. */
@@ -787,7 +791,8 @@ static __always_inline void session_release(struct session *s)
 	if (bits)
 		__sync_fetch_and_and(bits, ~bit);
 	__sync_fetch_and_add(&open_sessions, -1);
-	s->owner = 0;
+	/* Ordered after every write of the session: the next owner's are its own. */
+	__sync_lock_test_and_set(&s->owner, 0);
 }
 
 static __always_inline void session_close(struct session *s, __u64 now)
