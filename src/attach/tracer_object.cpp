@@ -12,6 +12,7 @@
 #include "attach/func_slot_table.h"
 #include "attach/kprobe_multi_link.h"
 #include "attach/probe_misses.h"
+#include "bpf/session_slots.h"
 #include "rs_tracer.skel.h"
 #include "util/error.h"
 #include "util/file_text.h"
@@ -57,9 +58,8 @@ uint32_t session_bit_words() {
 // failure names the setting that sized it; libbpf then uses this map instead of creating one.
 void create_sessions_map(bpf_map* map, uint32_t entries) {
   LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = bpf_map__map_flags(map));
-  // Room for the closed sessions BPF keeps beyond the open ones.
   OwnedFd fd(bpf_map_create(bpf_map__type(map), bpf_map__name(map), bpf_map__key_size(map),
-                            bpf_map__value_size(map), entries + RS_KEPT_SESSIONS, &opts));
+                            bpf_map__value_size(map), rs_session_slots(entries), &opts));
   int err = errno;
   if (!fd && (err == ENOMEM || err == E2BIG))
     throw UserError("bpf.sessions-size=" + std::to_string(entries) +
@@ -152,10 +152,16 @@ void TracerObject::configure(const TracerConfig& cfg, size_t nr_funcs) {
   ro->capture_ustack = cfg.capture_ustack;
   ro->count_repeats = cfg.count_repeats;
   ro->max_sessions = cfg.sessions_size;
+  ro->session_slots = rs_session_slots(cfg.sessions_size);
 
   resize_map(skel_->maps.rb, cfg.ringbuf_size);
   create_sessions_map(skel_->maps.sessions, cfg.sessions_size);
-  resize_map(skel_->maps.session_bits, session_bit_words());
+  int cpus = libbpf_num_possible_cpus();
+  if (cpus < 0) fail("can't count the possible CPUs", cpus);
+  // Before the TIDs' words, a bit per CPU for its idle task.
+  uint32_t cpu_words = (uint32_t(cpus) + 63) / 64;
+  ro->cpu_bits = cpu_words * 64;
+  resize_map(skel_->maps.session_bits, cpu_words + session_bit_words());
   resize_map(skel_->maps.func_descs, nr_funcs ? nr_funcs : 1);
   resize_map(skel_->maps.func_slots, std::max<size_t>(func_slots_.size(), 1));
   ro->func_slot_mask = func_slots_.empty() ? 0 : uint32_t(func_slots_.size() - 1);

@@ -30,11 +30,6 @@ typedef int64_t rs_s64;
 #define RS_MAX_LBR 32       /* branch records captured in LBR mode */
 #define RS_MAX_USTACK 64    /* -U: user stack frames captured with the kernel stack */
 #define RS_COMM_LEN 16
-/*
- * Entries of the sessions map beyond bpf.sessions-size: closed sessions kept for their thread's
- * next one (see session_release() in tracer.bpf.c).
- */
-#define RS_KEPT_SESSIONS 64
 #define RS_MAX_ERRNO 4095   /* ERR_PTR range, -4095..-1 */
 
 /* Helpers shared with user space: inlined into BPF programs, plain inline functions in C++. */

@@ -18,6 +18,7 @@
 #include "lbr_keep.h"
 #include "repeat_key.h"
 #include "func_slots.h"
+#include "session_slots.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
@@ -35,6 +36,8 @@ const volatile bool follow_command = false;  /* command mode: only command_pids 
 const volatile bool capture_ustack = false;  /* -U */
 const volatile bool count_repeats = false;   /* -C stacks.repeats=count */
 const volatile __u32 max_sessions = 1;       /* -C bpf.sessions-size: open at the same time */
+const volatile __u32 session_slots = 1;      /* the sessions map's size */
+const volatile __u32 cpu_bits = 0;           /* session_bits' first bits, for idle tasks */
 const volatile __u32 func_slot_mask = 0;     /* func_slots' size minus one */
 
 /* Flipped by user space once every probe is attached: until then handlers do nothing. */
@@ -42,8 +45,6 @@ bool ready = false;
 /* -C stacks.repeats=count: advanced by user space; see struct rs_repeat_key. */
 __u64 repeat_interval = 0;
 __u64 session_counter = 0;
-/* Closed sessions whose entries are kept: at most RS_KEPT_SESSIONS. */
-__u32 kept_sessions = 0;
 __u32 open_sessions = 0;
 /* Set by user space while its reader waits for records; see header_wakeup(). */
 bool reader_waiting = false;
@@ -52,14 +53,14 @@ __u32 kstack_want = 16;
 struct rs_stats stats = {};
 
 struct session {
+	__u64 owner;       /* session_key() | SESSION_OPEN while open; see session_claim() */
 	__u64 id;          /* id of the final report; interim reports (-I) get their own */
 	__u32 trace_cnt;   /* -T records sent */
 	__u32 trace_lost;  /* -T records that did not fit */
 	bool kstack_err;
 	bool ustack_err;
 	bool args_sent;    /* -A records sent: user space frees them if the session is discarded */
-	bool open;         /* false: closed, the entry kept for the thread's next session */
-	__u8 pad[4];
+	__u8 pad[5];
 	struct rs_session_rec rec; /* who and when, filled at open; the rest at each report */
 	struct rs_chain chain;
 	struct rs_part_hdr kstack_hdr;
@@ -77,12 +78,22 @@ struct {
 
 #include "arg_capture.h"
 
+/*
+ * Open addressing by thread in an array, whose lookups the verifier inlines: a hash map lookup
+ * (jhash, a bucket walk, memcmp) cost as much as the rest of a probe hit's own work (6.12 guest:
+ * about 120 instructions each, six per session). A thread's session takes the first slot not
+ * open at or after its home slot, at most RS_SESSION_PROBES on (session_slots.h); a closed slot
+ * is anybody's, its contents are only read as far as the session's counts say. open_sessions
+ * keeps the open ones to bpf.sessions-size.
+ */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 4096); /* created by user space at its size */
-	__type(key, __u64);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1); /* created by user space at its size */
+	__type(key, __u32);
 	__type(value, struct session);
 } sessions SEC(".maps");
+
+#define SESSION_OPEN (1ULL << 32)
 
 /* A task's comm as words: compared whole, and the whole buffer is the comm_filter key. */
 struct task_comm {
@@ -94,12 +105,14 @@ struct task_comm {
  * outside any session, the common case, costs an array lookup the verifier inlines instead of a
  * sessions map lookup, which hashes the TID (6.1 guest, one non-entry function traced outside
  * sessions: 1.9x an untraced call with the hash lookup, 1.8x with the bit). The session's own
- * flag decides. Sized to pid_max by user space; the idle tasks
- * (TID 0, one per CPU) and TIDs beyond pid_max raised later have no bit: they always look up.
+ * owner word decides. The first cpu_bits bits are the idle tasks' (TID 0, one per CPU, which
+ * never migrates), by CPU; the TIDs' follow, up to pid_max as user space sized the map. TIDs
+ * beyond it (pid_max raised later) have no bit: they always look up, which misses only after
+ * RS_SESSION_PROBES slots.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1); /* resized to pid_max / 64 */
+	__uint(max_entries, 1); /* resized to the CPUs' words and pid_max / 64 */
 	__type(key, __u32);
 	__type(value, __u64);
 } session_bits SEC(".maps");
@@ -149,14 +162,6 @@ struct lbr_snap {
 	struct lbr_scratch *scratch;
 	long bytes;
 };
-
-/* A zeroed session to insert from: values this large cannot live on the BPF stack. */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct session);
-} session_zero SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -220,12 +225,12 @@ struct {
 	__type(value, struct rs_repeat);
 } repeats SEC(".maps");
 
-/* Idle tasks share TID 0 on every CPU: key them per CPU instead. */
-static __always_inline __u64 session_key(__u32 tid)
+/* Idle tasks share TID 0 on every CPU: key them per CPU instead, above every TID (< 2^22). */
+static __always_inline __u32 session_key(__u32 tid)
 {
 	if (tid)
 		return tid;
-	return (1ULL << 32) | bpf_get_smp_processor_id();
+	return (1U << 31) | bpf_get_smp_processor_id();
 }
 
 /* Without -p/-P or -n/-N the lookups are left out at load: two hash lookups per session. */
@@ -253,25 +258,64 @@ static __always_inline bool task_passes_filters(__u32 pid, const char *comm)
 /* The thread's word of session_bits and its bit; NULL where it has none. */
 static __always_inline __u64 *session_bit(__u32 tid, __u64 *bit)
 {
-	__u32 word = tid / 64;
+	__u32 idx = tid ? cpu_bits + tid : bpf_get_smp_processor_id(), word;
 
-	*bit = 1ULL << (tid % 64);
-	return tid ? bpf_map_lookup_elem(&session_bits, &word) : NULL;
+	word = idx / 64;
+	*bit = 1ULL << (idx % 64);
+	return bpf_map_lookup_elem(&session_bits, &word);
 }
 
-/* The thread's open session, or NULL; *key: its sessions key, set where it looked one up. */
-static __always_inline struct session *open_session(__u64 *key)
+/* The open session of key, or NULL. */
+static __always_inline struct session *session_find(__u32 key)
+{
+	__u32 slot = rs_session_home(key, session_slots);
+	struct session *s;
+
+	for (int i = 0; i < RS_SESSION_PROBES; i++) {
+		s = bpf_map_lookup_elem(&sessions, &slot);
+		if (!s)
+			return NULL;
+		if (s->owner == (key | SESSION_OPEN))
+			return s;
+		slot = rs_session_next_slot(slot, session_slots);
+	}
+	return NULL;
+}
+
+/*
+ * The first slot near key's home that is not open, taken for key. The owner word changes only
+ * by compare-and-swap while closed, so two threads never take one slot; once open only its
+ * thread writes it.
+ */
+static __always_inline struct session *session_claim(__u32 key)
+{
+	__u32 slot = rs_session_home(key, session_slots);
+	struct session *s;
+	__u64 owner;
+
+	for (int i = 0; i < RS_SESSION_PROBES; i++) {
+		s = bpf_map_lookup_elem(&sessions, &slot);
+		if (!s)
+			return NULL;
+		owner = s->owner;
+		if (!(owner & SESSION_OPEN) &&
+		    __sync_val_compare_and_swap(&s->owner, owner, key | SESSION_OPEN) == owner)
+			return s;
+		slot = rs_session_next_slot(slot, session_slots);
+	}
+	return NULL;
+}
+
+/* The thread's open session, or NULL. */
+static __always_inline struct session *open_session(void)
 {
 	__u32 tid = bpf_get_current_pid_tgid();
-	struct session *s;
 	__u64 *bits, bit;
 
 	bits = session_bit(tid, &bit);
 	if (bits && !(*bits & bit))
 		return NULL;
-	*key = session_key(tid);
-	s = bpf_map_lookup_elem(&sessions, key);
-	return s && s->open ? s : NULL;
+	return session_find(session_key(tid));
 }
 
 /*
@@ -351,32 +395,24 @@ static __always_inline struct session *session_refused(void)
 }
 
 /*
- * kept: the thread's closed session, whose entry is reused: everything up to the chain's arrays
- * is cleared, the arrays are only read as far as their counts say.
+ * The slot taken keeps what an earlier session left: everything up to the chain's arrays is
+ * cleared, the arrays are only read as far as their counts say. The owner word stays: it is
+ * what makes the slot this thread's.
  */
-static __always_inline struct session *session_open(__u64 key, __u64 pid_tgid, __u64 now,
-						     struct session *kept,
+static __always_inline struct session *session_open(__u32 key, __u64 pid_tgid, __u64 now,
 						     const struct task_comm *comm)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
-	__u32 zero = 0, pid = pid_tgid >> 32;
-	struct session *tmpl, *s;
+	__u32 pid = pid_tgid >> 32;
+	struct session *s;
 
 	if (__sync_fetch_and_add(&open_sessions, 1) >= max_sessions)
 		return session_refused();
-	if (kept) {
-		__sync_fetch_and_add(&kept_sessions, -1);
-		s = kept;
-		__builtin_memset(s, 0, offsetof(struct session, chain.frames_hdr));
-	} else {
-		tmpl = bpf_map_lookup_elem(&session_zero, &zero);
-		s = NULL;
-		if (tmpl && !bpf_map_update_elem(&sessions, &key, tmpl, BPF_NOEXIST))
-			s = bpf_map_lookup_elem(&sessions, &key);
-		if (!s)
-			return session_refused();
-	}
-	s->open = true;
+	s = session_claim(key);
+	if (!s)
+		return session_refused();
+	__builtin_memset(&s->id, 0, offsetof(struct session, chain.frames_hdr) -
+					offsetof(struct session, id));
 	s->id = next_session_id();
 	s->rec.pid = pid;
 	s->rec.tid = (__u32)pid_tgid;
@@ -433,14 +469,14 @@ static __always_inline void emit_call_rec(struct session *s, __u32 id, __u32 dep
 
 static __always_inline void report_interim(struct session *s, __u64 now);
 
-/* Opens the thread's session (it has none open); a closed one in its place is its kept entry. */
-static __always_inline struct session *session_begin(__u64 key, __u64 pid_tgid, __u64 now,
+/* Opens the thread's session (it has none open). */
+static __always_inline struct session *session_begin(__u32 key, __u64 pid_tgid, __u64 now,
 						      const struct task_comm *comm)
 {
-	struct session *s = bpf_map_lookup_elem(&sessions, &key);
+	struct session *s;
 	__u64 *bits, bit;
 
-	s = session_open(key, pid_tgid, now, s, comm);
+	s = session_open(key, pid_tgid, now, comm);
 	bits = session_bit((__u32)pid_tgid, &bit);
 	if (s && bits)
 		__sync_fetch_and_or(bits, bit);
@@ -489,12 +525,12 @@ static __always_inline bool is_entry_func(void *ctx, __u32 id, bool by_ip)
 static __always_inline int handle_entry(void *ctx, __u32 id, bool by_ip)
 {
 	struct task_comm comm = {};
-	__u64 pid_tgid = 0, key = 0, now = 0;
+	__u64 pid_tgid = 0, now = 0;
 	struct session *s;
 
 	if (!ready)
 		return 0;
-	s = open_session(&key);
+	s = open_session();
 	if (s) {
 		now = bpf_ktime_get_ns();
 	} else {
@@ -512,9 +548,8 @@ static __always_inline int handle_entry(void *ctx, __u32 id, bool by_ip)
 		id = found;
 	}
 	if (!s) {
-		key = session_key((__u32)pid_tgid);
 		now = bpf_ktime_get_ns();
-		s = session_begin(key, pid_tgid, now, &comm);
+		s = session_begin(session_key((__u32)pid_tgid), pid_tgid, now, &comm);
 		if (!s)
 			return 1;
 	}
@@ -747,30 +782,20 @@ static __always_inline bool repeat_counted(struct session *s, __u64 now, __u32 *
 	return true;
 }
 
-/*
- * A closed session's entry is kept for its thread's next session, up to RS_KEPT_SESSIONS of
- * them: inserting an entry copies a 6.4 KB zeroed value and deleting it frees it again, which
- * was a third of a short session's time in BPF (bench/percall.sh). User space sizes the map
- * RS_KEPT_SESSIONS beyond bpf.sessions-size (max_sessions, which open_sessions keeps to), so
- * kept entries, of threads that may have exited since, never take the place of an open session.
- */
-static __always_inline void session_release(struct session *s, __u64 key)
+/* Closes the thread's session: its slot is free for any thread's next one. */
+static __always_inline void session_release(struct session *s)
 {
 	__u64 *bits, bit;
 
-	bits = session_bit((__u32)bpf_get_current_pid_tgid(), &bit);
+	bits = session_bit(s->rec.tid, &bit);
 	if (bits)
 		__sync_fetch_and_and(bits, ~bit);
 	__sync_fetch_and_add(&open_sessions, -1);
-	if (__sync_fetch_and_add(&kept_sessions, 1) < RS_KEPT_SESSIONS) {
-		s->open = false;
-		return;
-	}
-	__sync_fetch_and_add(&kept_sessions, -1);
-	bpf_map_delete_elem(&sessions, &key);
+	/* Ordered after every write of the session: the next owner's are its own. */
+	__sync_lock_test_and_set(&s->owner, 0);
 }
 
-static __always_inline void session_close(struct session *s, __u64 key, __u64 now)
+static __always_inline void session_close(struct session *s, __u64 now)
 {
 	__u32 flags = 0;
 
@@ -778,20 +803,20 @@ static __always_inline void session_close(struct session *s, __u64 key, __u64 no
 		session_discard(s);
 	else
 		session_report(s, s->id, flags, now);
-	session_release(s, key);
+	session_release(s);
 }
 
 /*
  * The current thread's open session, NULL outside one: for most returns of non-entry functions
- * its session bit is all they look up. *key gets the session's key.
+ * its session bit is all they look up.
  */
-static __always_inline struct session *exit_session(__u64 *key)
+static __always_inline struct session *exit_session(void)
 {
-	return ready ? open_session(key) : NULL;
+	return ready ? open_session() : NULL;
 }
 
 /* Function id's return in session s; lbr: the snapshot the exit program took first. */
-static __always_inline int session_exit(void *ctx, struct session *s, __u64 key, __u32 id,
+static __always_inline int session_exit(void *ctx, struct session *s, __u32 id,
 					__s64 res, const struct lbr_snap *lbr)
 {
 	struct rs_func_desc *desc;
@@ -816,7 +841,7 @@ static __always_inline int session_exit(void *ctx, struct session *s, __u64 key,
 		/* We saw the exit but not the entry (missed probe, or attached mid-call). */
 		__sync_fetch_and_add(&stats.sessions_broken, 1);
 		session_discard(s);
-		session_release(s, key);
+		session_release(s);
 		return 0;
 	}
 	if (steps & RS_STEP_CAPTURE)
@@ -825,18 +850,16 @@ static __always_inline int session_exit(void *ctx, struct session *s, __u64 key,
 	if (emit_trace && d < RS_MAX_DEPTH)
 		emit_call_rec(s, id, d, false, s->chain.frames[d].dur_ns, res);
 	if (steps & RS_STEP_CLOSE)
-		session_close(s, key, now);
+		session_close(s, now);
 	return 0;
 }
 
 /* lbr: the snapshot the exit program took first (lbr_snapshot()). */
 static __always_inline int handle_exit(void *ctx, __u32 id, __s64 res, const struct lbr_snap *lbr)
 {
-	struct session *s;
-	__u64 key;
+	struct session *s = exit_session();
 
-	s = exit_session(&key);
-	return s ? session_exit(ctx, s, key, id, res, lbr) : 0;
+	return s ? session_exit(ctx, s, id, res, lbr) : 0;
 }
 
 /*
@@ -845,13 +868,12 @@ static __always_inline int handle_exit(void *ctx, __u32 id, __s64 res, const str
  */
 static __always_inline int handle_probe(void *ctx, __u32 probe_id, enum slot_source src)
 {
-	__u64 key = 0;
 	struct session *s;
 	struct rs_probe_rec r = {.type = RS_REC_PROBE, .probe_id = probe_id};
 
 	if (!ready)
 		return 0;
-	s = open_session(&key);
+	s = open_session();
 	if (!s)
 		return 0;
 	r.depth = s->chain.depth;
@@ -937,15 +959,14 @@ int rs_kevexit(struct pt_regs *ctx)
 {
 	struct lbr_snap lbr;
 	struct session *s;
-	__u64 key;
 	__s64 id;
 
 	lbr_snapshot(&lbr);
-	s = exit_session(&key);
+	s = exit_session();
 	if (!s)
 		return 0;
 	id = returning_func_id(s, bpf_get_func_ip(ctx));
-	return id < 0 ? 0 : session_exit(ctx, s, key, id, PT_REGS_RC(ctx), &lbr);
+	return id < 0 ? 0 : session_exit(ctx, s, id, PT_REGS_RC(ctx), &lbr);
 }
 
 SEC("kprobe.multi")
