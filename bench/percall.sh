@@ -25,18 +25,19 @@
 # call: its main thread, which reads the ring buffer, and its other threads (the printer), from
 # the scheduler's run time of each (/proc/PID/task/TID/schedstat, in ns, not sampled at ticks).
 #
-# Usage: bench/percall.sh [--kernel 6.1|6.12] [--build DIR] [-n N]
+# Usage: bench/percall.sh [--kernel 6.1|6.12] [--build DIR] [-n N] [--rounds R]
 #   default: --kernel 6.12, --build <repo>/build, -n 20000 traced calls (5 times as many
-#   untraced). Env: VM_TIMEOUT (default 1800); RS_VM_ICOUNT (default 0): the guest clock
-#   counts instructions, 2^RS_VM_ICOUNT ns each, so that other work on the host does not skew
-#   the ratios; empty: host time. RS_VM_CPUS: the guest's vCPUs (default 2; 1 on 6.1 with
+#   untraced), --rounds 1 (R: every mode R times in the same boot, one row each, to show how
+#   much a mode moves between its runs). Env: VM_TIMEOUT (default 1800); RS_VM_ICOUNT
+#   (default 0): the guest clock counts instructions, 2^RS_VM_ICOUNT ns each, so that other
+#   work on the host does not skew the ratios; empty: host time. RS_VM_CPUS: the guest's vCPUs (default 2; 1 on 6.1 with
 #   RS_VM_ICOUNT). RS_PERCALL_MODES: the modes to run, by name (default: all).
 set -euo pipefail
 
 # shellcheck source=../tests/e2e/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../tests/e2e/lib.sh"
 
-usage() { sed -n '27,32s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2; exit 2; }
+usage() { sed -n '/^# Usage:/,/^[^#]/s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2; exit 2; }
 
 # The guest half (busybox sh). Times are in centiseconds of /proc/uptime.
 guest_script() {
@@ -44,6 +45,7 @@ guest_script() {
 #!/bin/sh
 N=$1
 MODES="$2"
+ROUNDS=$3
 EOF
   cat <<'EOF'
 CASE=bpf-bad-map-max-entries-array
@@ -125,25 +127,30 @@ sleep 5
 for _ in 1 2 3; do loop_ns "$N" >/dev/null; done
 printf '%-11s %11s %9s %7s %9s %7s %6s %6s %s\n' mode 'base ns' 'loop ns' ratio 'done ns' ratio \
   reader printer 'sessions (full + counted)'
-mode default -e '*sys_bpf' $FUNCS
-mode aggregated -C stacks.repeats=count -e '*sys_bpf' $FUNCS
-mode unprinted -X EINVAL -e '*sys_bpf' $FUNCS
-mode unreported -L 100000 -e '*sys_bpf' $FUNCS
-mode filtered -n no-such-comm -e '*sys_bpf' $FUNCS
-mode non-entry -e '*sys_vhangup' -a __sys_bpf
-# The same two with fentry/fexit (-F): a trampoline instead of ftrace's probe handlers.
-mode filtered-F -F -n no-such-comm -e '*sys_bpf' $FUNCS
-mode non-entry-F -F -e '*sys_vhangup' -a __sys_bpf
+round=0
+while [ "$round" -lt "$ROUNDS" ]; do
+  round=$((round + 1))
+  mode default -e '*sys_bpf' $FUNCS
+  mode aggregated -C stacks.repeats=count -e '*sys_bpf' $FUNCS
+  mode unprinted -X EINVAL -e '*sys_bpf' $FUNCS
+  mode unreported -L 100000 -e '*sys_bpf' $FUNCS
+  mode filtered -n no-such-comm -e '*sys_bpf' $FUNCS
+  mode non-entry -e '*sys_vhangup' -a __sys_bpf
+  # The same two with fentry/fexit (-F): a trampoline instead of ftrace's probe handlers.
+  mode filtered-F -F -n no-such-comm -e '*sys_bpf' $FUNCS
+  mode non-entry-F -F -e '*sys_vhangup' -a __sys_bpf
+done
 EOF
 }
 
 main() {
-  local kver=6.12 build=${RETSNOOP_BUILD:-$REPO_DIR/build} n=20000 kdir work
+  local kver=6.12 build=${RETSNOOP_BUILD:-$REPO_DIR/build} n=20000 rounds=1 kdir work
   while (($#)); do
     case "$1" in
       --kernel) kver=${2:?}; shift ;;
       --build) build=${2:?}; shift ;;
       -n) n=${2:?}; shift ;;
+      --rounds) rounds=${2:?}; shift ;;
       *) usage ;;
     esac
     shift
@@ -152,7 +159,7 @@ main() {
   kdir=$("$E2E_DIR/fetch-kernel.sh" "$kver")
   work=$build/bench/percall-$kver
   mkdir -p "$work"
-  guest_script "$n" "${RS_PERCALL_MODES:-}" >"$work/guest.sh"
+  guest_script "$n" "${RS_PERCALL_MODES:-}" "$rounds" >"$work/guest.sh"
   # With an instruction-counted clock the 6.1 guest hangs bringing up its second CPU (the boot
   # CPU waits for it in a loop whose time never advances): it runs on one. The clock counts the
   # instructions of every vCPU alike, so a second one would add no time of its own anyway.
