@@ -54,6 +54,7 @@ struct rs_stats stats = {};
 
 struct session {
 	__u64 owner;       /* session_key() | SESSION_OPEN while open; see session_claim() */
+	__u64 task_start;  /* the thread's start_time: another thread may get its TID once it exits */
 	__u64 id;          /* id of the final report; interim reports (-I) get their own */
 	__u32 trace_cnt;   /* -T records sent */
 	__u32 trace_lost;  /* -T records that did not fit */
@@ -306,16 +307,29 @@ static __always_inline struct session *session_claim(__u32 key)
 	return NULL;
 }
 
-/* The thread's open session, or NULL. */
+static __always_inline void session_discard(struct session *s);
+static __always_inline void session_release(struct session *s);
+
+/*
+ * The thread's open session, or NULL. A thread that exits inside a session (in exit_group(),
+ * say) leaves it open under its TID: the next thread given that TID drops it here, or it would
+ * record inside it and never see a session of its own.
+ */
 static __always_inline struct session *open_session(void)
 {
 	__u32 tid = bpf_get_current_pid_tgid();
 	__u64 *bits, bit;
+	struct session *s;
 
 	bits = session_bit(tid, &bit);
 	if (bits && !(*bits & bit))
 		return NULL;
-	return session_find(session_key(tid));
+	s = session_find(session_key(tid));
+	if (!s || s->task_start == bpf_get_current_task_btf()->start_time)
+		return s;
+	session_discard(s);
+	session_release(s);
+	return NULL;
 }
 
 /*
@@ -417,6 +431,7 @@ static __always_inline struct session *session_open(__u32 key, __u64 pid_tgid, _
 	s->rec.pid = pid;
 	s->rec.tid = (__u32)pid_tgid;
 	s->rec.start_ns = now;
+	s->task_start = task->start_time;
 	__builtin_memcpy(s->rec.task_comm, comm->w, sizeof(comm->w));
 	read_comm((struct task_comm *)s->rec.proc_comm, task->group_leader);
 	if (capture_ustack)

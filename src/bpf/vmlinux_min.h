@@ -48,6 +48,7 @@ struct task_struct {
 	int tgid;
 	char comm[16];
 	struct task_struct *group_leader;
+	__u64 start_time;
 };
 
 #pragma clang attribute pop
