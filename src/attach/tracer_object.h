@@ -9,8 +9,8 @@
 
 #include "attach/link_ptr.h"
 #include "bpf/abi.h"
-#include "discovery/arg_plan.h"
 #include "bpf/func_slots.h"
+#include "discovery/arg_plan.h"
 #include "discovery/func_info.h"
 #include "discovery/probe_spec.h"
 
