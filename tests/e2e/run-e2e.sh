@@ -21,6 +21,7 @@ CASES_DIR=${RS_E2E_CASES:-$E2E_DIR/cases}
 BOOT_MARGIN_SEC=120  # boot, poweroff and per-case leak checks on top of the cases' timeouts
 PASSED=0
 FAILED=0
+RERUNS=0
 BOOTS=0
 
 usage() { sed -n '5,12s/^# \{0,1\}//p' "$0" >&2; exit 2; }
@@ -61,6 +62,7 @@ tally() {
       FAILED=$((FAILED + 1))
     fi
   done <"$names"
+  RERUNS=$((RERUNS + $(grep -c "^RERUN " "$log" || true)))
 }
 
 # Boots kernel $1 once for the cases matching $2 that want the DWARF vmlinux ($3 = 1) or not
@@ -130,6 +132,7 @@ main() {
   guest_binaries "$build" optional
   local kver
   for kver in "${kernels[@]}"; do run_kernel "$kver" "$filter" "$build/e2e"; done
+  ((RERUNS == 0)) || echo "$RERUNS case(s) ran twice because the kernel dropped probe hits (RERUN lines)"
   echo "$PASSED passed, $FAILED failed"
   ((FAILED == 0))
 }
