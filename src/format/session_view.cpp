@@ -33,10 +33,6 @@ std::string format_session(const Session& s, const FormatContext& ctx, int64_t m
 
 void append_session(std::string& out, const Session& s, const FormatContext& ctx,
                     int64_t mono_to_real_ns) {
-  // The header and a stack view's rows: out grows at most once for most sessions.
-  constexpr size_t kHeaderBytes = 128, kRowBytes = 80;
-  out.reserve(out.size() + kHeaderBytes +
-              kRowBytes * (s.kstack.size() + s.calls.size() + s.ustack.size()));
   append_session_header(out, s, mono_to_real_ns, ctx.cache);
   out += '\n';
   if (ctx.opts.calltrace) append_view(out, format_calltrace(s, ctx));
