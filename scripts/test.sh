@@ -24,5 +24,6 @@ echo "== arm64 package"
 version=$("$build/retsnoop" --version | sed -n 's/^retsnoop v//p')  # the same sources' version
 bash "$root/tests/packaging/deb.sh" "$build_arm64" "$version" arm64 >/dev/null
 e2e arm64 "$build_arm64"
-awk '/^[0-9]+ passed, [0-9]+ failed$/ { p += $1; f += $3 } END { printf "%d passed, %d failed\n", p, f }' \
+awk '/^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$/ { p += $1; f += $3; s += $5 }
+  END { printf "%d passed, %d failed, %d skipped\n", p, f, s }' \
   "$logs"/amd64.log "$logs"/arm64.log

@@ -284,6 +284,7 @@ int finish_status(StopCause cause, const StopSignal& stop, const OutputSink& out
 int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
   SessionReport report(report_options(in.opts));
   TracerConfig cfg = tracer_config(in.opts, in.kind, in.probes, in.arg_plans, in.probe_arg_plans);
+  cfg.kernel_btf = in.features.kernel_btf();
   cfg.kprobe_session = in.features.has(Feature::KprobeSession);
   cfg.kprobe_events = in.kind == AttachKind::Kprobe && in.opts.kprobe_events && kprobe_events_usable(in.features);
   auto obj = timed("BPF object load", [&] { return std::make_unique<TracerObject>(cfg, in.funcs); });

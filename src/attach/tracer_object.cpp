@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "attach/func_slot_table.h"
+#include "attach/kfunc_protos.h"
+#include "attach/load_diagnosis.h"
 #include "attach/kprobe_multi_link.h"
 #include "attach/probe_misses.h"
 #include "bpf/session_slots.h"
@@ -116,8 +118,7 @@ TracerObject::TracerObject(const TracerConfig& cfg, const FuncTable& funcs)
   // The destructor does not run for an object whose constructor threw.
   try {
     timed("BPF configure", [&] { configure(cfg, funcs.size()); });
-    int err = timed("BPF load", [&] { return rs_tracer__load(skel_); });
-    if (err) fail("failed to load BPF programs (run with -v for the verifier log)", err);
+    load();
     PhaseTimer fill("BPF map fill");
     fill_func_descs(funcs);
     fill_func_slots();
@@ -129,6 +130,17 @@ TracerObject::TracerObject(const TracerConfig& cfg, const FuncTable& funcs)
     rs_tracer__destroy(skel_);
     throw;
   }
+}
+
+// A refusal names its cause (an extern, a map, the verifier's reason) in the one-line error.
+void TracerObject::load() {
+  LibbpfWarnings warnings;
+  int err = timed("BPF load", [&] { return rs_tracer__load(skel_); });
+  if (!err) return;
+  std::string cause = load_failure_cause(warnings.text());
+  if (cause.empty()) fail("failed to load BPF programs (run with -vv for libbpf's log)", err);
+  throw UserError("failed to load BPF programs: " + cause + " (" + std::strerror(err < 0 ? -err : err) + ")",
+                  "retsnoop -V -v shows what this kernel supports; -vv shows libbpf's whole log");
 }
 
 TracerObject::~TracerObject() {
@@ -168,6 +180,9 @@ void TracerObject::configure(const TracerConfig& cfg, size_t nr_funcs) {
   resize_map(skel_->maps.pid_filter, filter_entries(cfg.allow_pids, cfg.deny_pids));
   resize_map(skel_->maps.comm_filter, filter_entries(cfg.allow_comms, cfg.deny_comms));
   configure_args(cfg);
+  for (const KfuncProtoChange& c : match_kfunc_protos(skel_->obj, cfg.kernel_btf))
+    logf(LOG_DEBUG, "kfunc %s: declared with %u parameters, this kernel's takes %u: matched\n",
+         c.name.c_str(), c.declared_params, c.kernel_params);
   // Distinct failures per interval (two intervals live at a time); beyond it they print in full.
   constexpr uint32_t kRepeatEntries = 4096;
   resize_map(skel_->maps.repeats, cfg.count_repeats ? kRepeatEntries : 1);

@@ -16,6 +16,7 @@
 
 struct rs_tracer;
 struct bpf_program;
+struct btf;
 
 namespace retsnoop {
 
@@ -23,6 +24,8 @@ enum class AttachKind { MultiKprobe, Kprobe, Fentry };
 
 struct TracerConfig {
   AttachKind kind = AttachKind::Kprobe;
+  // The running kernel's BTF: kfunc prototypes are matched to it before load (kfunc_protos.h).
+  const struct btf* kernel_btf = nullptr;
   bool kprobe_session = false;  // multi-kprobe as one session link (Feature::KprobeSession)
   // Single kprobes grouped into tracefs kprobe events: the function id comes from the probed
   // address instead of a per-probe cookie (see attach/kprobe_events.h).
@@ -95,6 +98,7 @@ class TracerObject {
 
  private:
   void configure(const TracerConfig& cfg, size_t nr_funcs);
+  void load();
   void fill_func_descs(const FuncTable& funcs);
   void fill_func_slots();
   void fill_filters(const TracerConfig& cfg);

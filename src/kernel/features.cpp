@@ -202,6 +202,8 @@ int Features::value(Feature f) const {
   return *v;
 }
 
+const struct btf* Features::kernel_btf() const { return btf_ ? btf_->btf_of("") : nullptr; }
+
 std::string Features::report() const {
   std::string out = "Feature detection:\n";
   for (const auto& row : kRows)
