@@ -1,5 +1,6 @@
-# bpf_object(NAME SOURCE [DEPENDS headers...]) compiles SOURCE with clang -target bpf into
-# NAME.bpf.o and generates NAME.skel.h with bpftool; links as the INTERFACE target NAME_skel.
+# bpf_object(NAME SOURCE [DEFINES macros...] [DEPENDS headers...]) compiles SOURCE with clang
+# -target bpf into NAME.bpf.o and generates NAME.skel.h with bpftool; links as the INTERFACE
+# target NAME_skel.
 find_program(BPF_CLANG NAMES clang REQUIRED)
 find_program(BPFTOOL NAMES bpftool PATHS /usr/sbin /usr/local/sbin REQUIRED)
 
@@ -16,12 +17,13 @@ else()
 endif()
 
 function(bpf_object name source)
-  cmake_parse_arguments(ARG "" "" "DEPENDS" ${ARGN})
+  cmake_parse_arguments(ARG "" "" "DEFINES;DEPENDS" ${ARGN})
+  list(TRANSFORM ARG_DEFINES PREPEND -D)
   set(obj ${CMAKE_CURRENT_BINARY_DIR}/${name}.bpf.o)
   set(skel ${CMAKE_CURRENT_BINARY_DIR}/${name}.skel.h)
   add_custom_command(
     OUTPUT ${obj}
-    COMMAND ${BPF_CLANG} -g -O2 -target bpf -D__TARGET_ARCH_${RS_BPF_ARCH} -mcpu=v3
+    COMMAND ${BPF_CLANG} -g -O2 -target bpf -D__TARGET_ARCH_${RS_BPF_ARCH} ${ARG_DEFINES} -mcpu=v3
             -I${CMAKE_CURRENT_SOURCE_DIR} -idirafter /usr/include -idirafter /usr/include/${RS_BPF_MULTIARCH}
             -Wall -Werror -c ${CMAKE_CURRENT_SOURCE_DIR}/${source} -o ${obj}
     DEPENDS ${source} ${ARG_DEPENDS}

@@ -279,6 +279,27 @@ int finish_status(StopCause cause, const StopSignal& stop, const OutputSink& out
   return exit_status_after_signal(stop.signal_number());
 }
 
+// What the BPF programs may use beyond Linux 5.10 (TracerConfig::caps).
+KernelCaps kernel_caps(const Features& f) {
+  return {.cookie = f.has(Feature::BpfCookie),
+          .func_ip = f.has(Feature::FuncIp),
+          .task_btf = f.has(Feature::TaskBtf),
+          .task_storage = f.has(Feature::TaskStorage),
+          .atomic_fetch = f.has(Feature::AtomicFetch),
+          .kretprobe_stacks = f.has(Feature::KretprobeStacks)};
+}
+
+// Kernels without bpf_get_func_ip() (before 5.15): the kprobe programs read the address of the
+// running kprobe through two data symbols, past the text symbols that planning read.
+void find_running_kprobe(Kallsyms& ksyms, TracerConfig& cfg) {
+  ksyms.load_rest();
+  cfg.current_kprobe_addr = ksyms.addr_of("current_kprobe");
+  cfg.per_cpu_offset_addr = ksyms.addr_of("__per_cpu_offset");
+  if (!cfg.current_kprobe_addr || !cfg.per_cpu_offset_addr)
+    throw UserError("single kprobes need current_kprobe and __per_cpu_offset from kallsyms on this kernel "
+                    "(no bpf_get_func_ip()), and kallsyms lists neither");
+}
+
 }  // namespace
 
 int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
@@ -286,7 +307,9 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
   TracerConfig cfg = tracer_config(in.opts, in.kind, in.probes, in.arg_plans, in.probe_arg_plans);
   cfg.kernel_btf = in.features.kernel_btf();
   cfg.kprobe_session = in.features.has(Feature::KprobeSession);
-  cfg.kprobe_events = in.kind == AttachKind::Kprobe && in.opts.kprobe_events && kprobe_events_usable(in.features);
+  cfg.kprobe_events = in.kind == AttachKind::Kprobe && in.opts.kprobe_events && kprobe_events_usable();
+  cfg.caps = kernel_caps(in.features);
+  if (in.kind == AttachKind::Kprobe && !cfg.caps.func_ip) find_running_kprobe(in.ksyms, cfg);
   auto obj = timed("BPF object load", [&] { return std::make_unique<TracerObject>(cfg, in.funcs); });
   std::optional<ProbeAttacher> probes = attach_probes(*obj, in.probes);
   auto attacher = make_attacher(in.kind, *obj, in.ksyms, in.run);

@@ -54,7 +54,8 @@ class KprobeAttacher : public Attacher {
 
  private:
   AttachError attach_one(const FuncInfo& fn, size_t id) {
-    LIBBPF_OPTS(bpf_kprobe_opts, opts, .bpf_cookie = id, .offset = fn.addr);
+    // Without cookies the programs find the function by its address.
+    LIBBPF_OPTS(bpf_kprobe_opts, opts, .bpf_cookie = obj_.has_cookies() ? id : 0, .offset = fn.addr);
     // A NULL name with an absolute offset makes the kernel probe that exact address, which
     // keeps static functions that share a name apart.
     LinkPtr entry(bpf_program__attach_kprobe_opts(obj_.entry_prog(), nullptr, &opts));

@@ -193,7 +193,8 @@ class KprobeEventAttacher : public Attacher {
   // Opening an event's perf event arms all its probes at once.
   void arm_event(bpf_program* prog, const EventName& ev, size_t probes, uint64_t cookie, LinkPtr& link) {
     if (!probes) return;
-    LIBBPF_OPTS(bpf_tracepoint_opts, topts, .bpf_cookie = cookie);
+    // Without cookies the programs read the function's flags instead.
+    LIBBPF_OPTS(bpf_tracepoint_opts, topts, .bpf_cookie = obj_.has_cookies() ? cookie : 0);
     link.reset(bpf_program__attach_tracepoint_opts(prog, ev.group.c_str(), ev.event.c_str(), &topts));
     if (!link)
       throw UserError("kprobe event " + ev.group + "/" + ev.event + ": cannot attach: " + std::strerror(errno));

@@ -16,6 +16,7 @@
 #include "attach/probe_misses.h"
 #include "bpf/session_slots.h"
 #include "rs_tracer.skel.h"
+#include "rs_tracer_legacy.skel.h"
 #include "util/error.h"
 #include "util/file_text.h"
 #include "util/log.h"
@@ -102,18 +103,40 @@ void set_template_target(bpf_program* prog) {
          err);
 }
 
+// The object for this kernel: before 5.12, the build without atomics that return a value. Both
+// builds come from one source and hold the same maps, programs and variables in the same order,
+// so the one skeleton fits either.
+rs_tracer* open_tracer(bool atomic_fetch) {
+  if (atomic_fetch) return rs_tracer__open();
+  auto* obj = static_cast<rs_tracer*>(calloc(1, sizeof(rs_tracer)));
+  if (!obj) return nullptr;
+  int err = rs_tracer__create_skeleton(obj);
+  if (!err) {
+    obj->skeleton->data = rs_tracer_legacy__elf_bytes(&obj->skeleton->data_sz);
+    err = bpf_object__open_skeleton(obj->skeleton, nullptr);
+  }
+  if (err) {
+    rs_tracer__destroy(obj);
+    errno = -err;
+    return nullptr;
+  }
+  return obj;
+}
+
 }  // namespace
 
 TracerObject::TracerObject(const TracerConfig& cfg, const FuncTable& funcs)
     : kind_(cfg.kind),
       kprobe_session_(cfg.kind == AttachKind::MultiKprobe && cfg.kprobe_session),
-      kprobe_events_(cfg.kind == AttachKind::Kprobe && cfg.kprobe_events) {
-  if (kprobe_session_ || kprobe_events_) {
+      kprobe_events_(cfg.kind == AttachKind::Kprobe && cfg.kprobe_events),
+      cookies_(cfg.caps.cookie),
+      by_ip_(cfg.kind == AttachKind::Kprobe && (cfg.kprobe_events || !cfg.caps.cookie)) {
+  if (kprobe_session_ || by_ip_) {
     std::vector<uint64_t> addrs(funcs.size());
     for (uint32_t id = 0; id < funcs.size(); ++id) addrs[id] = funcs[id].addr;
     func_slots_ = build_func_slots(addrs);
   }
-  skel_ = timed("BPF open", [] { return rs_tracer__open(); });
+  skel_ = timed("BPF open", [&] { return open_tracer(cfg.caps.atomic_fetch); });
   if (!skel_) fail("failed to open BPF object", errno);
   // The destructor does not run for an object whose constructor threw.
   try {
@@ -165,6 +188,7 @@ void TracerObject::configure(const TracerConfig& cfg, size_t nr_funcs) {
   ro->count_repeats = cfg.count_repeats;
   ro->max_sessions = cfg.sessions_size;
   ro->session_slots = rs_session_slots(cfg.sessions_size);
+  configure_caps(cfg);
 
   resize_map(skel_->maps.rb, cfg.ringbuf_size);
   create_sessions_map(skel_->maps.sessions, cfg.sessions_size);
@@ -194,8 +218,8 @@ void TracerObject::configure(const TracerConfig& cfg, size_t nr_funcs) {
     bpf_program__set_autoload(exit, load);
   };
   bool multi = cfg.kind == AttachKind::MultiKprobe;
-  load_pair(skel_->progs.rs_kentry, skel_->progs.rs_kexit, cfg.kind == AttachKind::Kprobe && !kprobe_events_);
-  load_pair(skel_->progs.rs_keventry, skel_->progs.rs_kevexit, kprobe_events_);
+  load_pair(skel_->progs.rs_kentry, skel_->progs.rs_kexit, cfg.kind == AttachKind::Kprobe && !by_ip_);
+  load_pair(skel_->progs.rs_keventry, skel_->progs.rs_kevexit, by_ip_);
   load_pair(skel_->progs.rs_kmentry, skel_->progs.rs_kmexit, multi && !kprobe_session_);
   load_pair(skel_->progs.rs_fentry, skel_->progs.rs_fexit, cfg.kind == AttachKind::Fentry);
   bpf_program__set_autoload(skel_->progs.rs_ksession, kprobe_session_);
@@ -211,6 +235,29 @@ void TracerObject::configure(const TracerConfig& cfg, size_t nr_funcs) {
     set_template_target(skel_->progs.rs_fentry);
     set_template_target(skel_->progs.rs_fexit);
   }
+}
+
+// Each missing capability switches the programs to code Linux 5.10 runs; maps of types the
+// kernel lacks stay in the object as stand-ins of a type it has, used by no code that runs.
+void TracerObject::configure_caps(const TracerConfig& cfg) {
+  auto* ro = skel_->rodata;
+  const KernelCaps& caps = cfg.caps;
+  ro->has_cookie = caps.cookie;
+  ro->has_func_ip = caps.func_ip;
+  ro->has_task_btf = caps.task_btf;
+  ro->has_task_storage = caps.task_storage;
+  ro->kstack_at_entry = cfg.kind == AttachKind::Kprobe && !caps.kretprobe_stacks;
+  ro->current_kprobe_addr = cfg.current_kprobe_addr;
+  ro->per_cpu_offset_addr = cfg.per_cpu_offset_addr;
+  if (!caps.task_storage) {
+    bpf_map* m = skel_->maps.task_verdicts;
+    // Preallocated: tracing programs of those kernels warn about maps that allocate at run time.
+    int err = bpf_map__set_type(m, BPF_MAP_TYPE_HASH);
+    if (!err) err = bpf_map__set_map_flags(m, 0);
+    if (!err) err = bpf_map__set_max_entries(m, 1);
+    if (err) fail("map 'task_verdicts': cannot make a stand-in", err);
+  }
+  if (!caps.atomic_fetch) resize_map(skel_->maps.slot_claims, rs_session_slots(cfg.sessions_size));
 }
 
 void TracerObject::fill_func_descs(const FuncTable& funcs) {
@@ -292,7 +339,7 @@ bpf_program* TracerObject::entry_prog() const {
     case AttachKind::Kprobe:
       break;
   }
-  return kprobe_events_ ? skel_->progs.rs_keventry : skel_->progs.rs_kentry;
+  return by_ip_ ? skel_->progs.rs_keventry : skel_->progs.rs_kentry;
 }
 
 bpf_program* TracerObject::exit_prog() const {
@@ -304,7 +351,7 @@ bpf_program* TracerObject::exit_prog() const {
     case AttachKind::Kprobe:
       break;
   }
-  return kprobe_events_ ? skel_->progs.rs_kevexit : skel_->progs.rs_kexit;
+  return by_ip_ ? skel_->progs.rs_kevexit : skel_->progs.rs_kexit;
 }
 
 bpf_program* TracerObject::probe_prog(InjectKind kind) const {

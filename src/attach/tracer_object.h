@@ -22,13 +22,30 @@ namespace retsnoop {
 
 enum class AttachKind { MultiKprobe, Kprobe, Fentry };
 
+// What the running kernel offers the programs beyond Linux 5.10; each false one makes the
+// programs take a slower path that 5.10 has (tracer.bpf.c, has_* knobs).
+struct KernelCaps {
+  bool cookie = true;        // bpf_get_attach_cookie()
+  bool func_ip = true;       // bpf_get_func_ip() in kprobes
+  bool task_btf = true;      // bpf_get_current_task_btf()
+  bool task_storage = true;  // BPF_MAP_TYPE_TASK_STORAGE
+  bool atomic_fetch = true;  // atomics returning a value (compare-and-swap, fetch-add)
+  bool kretprobe_stacks = true;  // a stack taken in a kretprobe unwinds to the syscall
+};
+
 struct TracerConfig {
   AttachKind kind = AttachKind::Kprobe;
   // The running kernel's BTF: kfunc prototypes are matched to it before load (kfunc_protos.h).
   const struct btf* kernel_btf = nullptr;
+  KernelCaps caps;
+  // Without caps.func_ip, single kprobes read the running kprobe: the kallsyms addresses of
+  // current_kprobe (per CPU) and __per_cpu_offset.
+  uint64_t current_kprobe_addr = 0;
+  uint64_t per_cpu_offset_addr = 0;
   bool kprobe_session = false;  // multi-kprobe as one session link (Feature::KprobeSession)
   // Single kprobes grouped into tracefs kprobe events: the function id comes from the probed
-  // address instead of a per-probe cookie (see attach/kprobe_events.h).
+  // address instead of a per-probe cookie (see attach/kprobe_events.h). Kernels without
+  // cookies take the function from the address for every single kprobe.
   bool kprobe_events = false;
   bool success_stacks = false;
   bool emit_trace = false;
@@ -75,6 +92,8 @@ class TracerObject {
   // Multi-kprobe with one program for entry and return (entry_prog() == exit_prog()).
   bool kprobe_session() const { return kprobe_session_; }
   bool kprobe_events() const { return kprobe_events_; }
+  // Whether links may carry BPF cookies (5.15+); attachers pass 0 otherwise.
+  bool has_cookies() const { return cookies_; }
   int ringbuf_fd() const;
   // Runs of the loaded pair the kernel skipped because a BPF program was already running on
   // the CPU (see attach/probe_misses.h).
@@ -99,6 +118,7 @@ class TracerObject {
  private:
   void configure(const TracerConfig& cfg, size_t nr_funcs);
   void load();
+  void configure_caps(const TracerConfig& cfg);
   void fill_func_descs(const FuncTable& funcs);
   void fill_func_slots();
   void fill_filters(const TracerConfig& cfg);
@@ -110,6 +130,9 @@ class TracerObject {
   AttachKind kind_;
   bool kprobe_session_;
   bool kprobe_events_;
+  bool cookies_;
+  // Single kprobes whose programs find the function by address (kprobe events, or no cookies).
+  bool by_ip_;
   // Function address -> id for programs without a usable cookie (bpf/func_slots.h); else empty.
   std::vector<rs_func_slot> func_slots_;
   rs_tracer* skel_ = nullptr;

@@ -39,6 +39,33 @@ const volatile __u32 max_sessions = 1;       /* -C bpf.sessions-size: open at th
 const volatile __u32 session_slots = 1;      /* the sessions map's size */
 const volatile __u32 cpu_bits = 0;           /* session_bits' first bits, for idle tasks */
 const volatile __u32 func_slot_mask = 0;     /* func_slots' size minus one */
+/*
+ * What the kernel offers beyond Linux 5.10, probed by user space (kernel/features.h). Code
+ * behind a false knob is dead at load: the verifier never sees its helper calls or atomics.
+ */
+const volatile bool has_cookie = true;        /* bpf_get_attach_cookie(), 5.15 */
+const volatile bool has_func_ip = true;       /* bpf_get_func_ip() of kprobes, 5.15 */
+const volatile bool has_task_btf = true;      /* bpf_get_current_task_btf(), 5.11 */
+const volatile bool has_task_storage = true;  /* task local storage, 5.11 */
+/*
+ * Before 5.15 a stack taken in a kretprobe does not unwind past the kretprobe trampoline: the
+ * kernel stack is then taken when the session opens, at its entry call.
+ */
+const volatile bool kstack_at_entry = false;
+/* Without bpf_get_func_ip(): kallsyms addresses of current_kprobe and __per_cpu_offset[]. */
+const volatile __u64 current_kprobe_addr = 0;
+const volatile __u64 per_cpu_offset_addr = 0;
+
+/*
+ * Before 5.12 the verifier refuses atomics that return a value (compare-and-swap, exchange,
+ * fetch-add, fetch-or) anywhere in a program, even where it never runs: this file is built a
+ * second time without them (RS_NO_ATOMIC_FETCH), and user space loads that build there.
+ */
+#ifdef RS_NO_ATOMIC_FETCH
+#define has_atomic_fetch false
+#else
+#define has_atomic_fetch true
+#endif
 
 /* Flipped by user space once every probe is attached: until then handlers do nothing. */
 bool ready = false;
@@ -55,6 +82,8 @@ struct rs_stats stats = {};
 struct session {
 	__u64 owner;       /* session_key() | SESSION_OPEN while open; see session_claim() */
 	__u64 task_start;  /* the thread's start_time: another thread may get its TID once it exits */
+	__u32 slot;        /* its index in sessions, kept where slot_claims holds it (before 5.12) */
+	__u32 pad0;
 	__u64 id;          /* id of the final report; interim reports (-I) get their own */
 	__u32 trace_cnt;   /* -T records sent */
 	__u32 trace_lost;  /* -T records that did not fit */
@@ -117,6 +146,30 @@ struct {
 	__type(key, __u32);
 	__type(value, __u64);
 } session_bits SEC(".maps");
+
+/*
+ * Before 5.12 a slot cannot be taken by compare-and-swap: it is taken by inserting its index
+ * here, which succeeds for one thread only, and given back by deleting it.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1); /* resized to the sessions map's size where used */
+	__type(key, __u32);
+	__type(value, __u32);
+} slot_claims SEC(".maps");
+
+/*
+ * Before 5.12 session ids come from a counter per CPU (no atomic returns a value): the count
+ * above the CPU number, unique without any CPU seeing another's.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} cpu_session_counter SEC(".maps");
+
+#define RS_ID_CPU_BITS 12
 
 enum filter_verdict { VERDICT_UNJUDGED, VERDICT_ADMITTED, VERDICT_REFUSED };
 
@@ -261,6 +314,9 @@ static __always_inline __u64 *session_bit(__u32 tid, __u64 *bit)
 {
 	__u32 idx = tid ? cpu_bits + tid : bpf_get_smp_processor_id(), word;
 
+	/* Threads sharing a word set and clear their bits at once: atomic or/and only (5.12). */
+	if (!has_atomic_fetch)
+		return NULL;
 	word = idx / 64;
 	*bit = 1ULL << (idx % 64);
 	return bpf_map_lookup_elem(&session_bits, &word);
@@ -283,6 +339,18 @@ static __always_inline struct session *session_find(__u32 key)
 	return NULL;
 }
 
+/* Takes closed slot s (index slot, owner word seen as owner) for key; false if another did first. */
+static __always_inline bool slot_take(struct session *s, __u32 slot, __u64 owner, __u32 key)
+{
+	if (has_atomic_fetch)
+		return __sync_val_compare_and_swap(&s->owner, owner, key | SESSION_OPEN) == owner;
+	if (bpf_map_update_elem(&slot_claims, &slot, &key, BPF_NOEXIST))
+		return false;
+	s->owner = key | SESSION_OPEN;
+	s->slot = slot;
+	return true;
+}
+
 /*
  * The first slot near key's home that is not open, taken for key. The owner word changes only
  * by compare-and-swap while closed, so two threads never take one slot; once open only its
@@ -299,8 +367,7 @@ static __always_inline struct session *session_claim(__u32 key)
 		if (!s)
 			return NULL;
 		owner = s->owner;
-		if (!(owner & SESSION_OPEN) &&
-		    __sync_val_compare_and_swap(&s->owner, owner, key | SESSION_OPEN) == owner)
+		if (!(owner & SESSION_OPEN) && slot_take(s, slot, owner, key))
 			return s;
 		slot = rs_session_next_slot(slot, session_slots);
 	}
@@ -309,6 +376,13 @@ static __always_inline struct session *session_claim(__u32 key)
 
 static __always_inline void session_discard(struct session *s);
 static __always_inline void session_release(struct session *s);
+
+static __always_inline __u64 current_start_time(void)
+{
+	if (has_task_btf)
+		return bpf_get_current_task_btf()->start_time;
+	return BPF_CORE_READ((struct task_struct *)bpf_get_current_task(), start_time);
+}
 
 /*
  * The thread's open session, or NULL. A thread that exits inside a session (in exit_group(),
@@ -325,7 +399,7 @@ static __always_inline struct session *open_session(void)
 	if (bits && !(*bits & bit))
 		return NULL;
 	s = session_find(session_key(tid));
-	if (!s || s->task_start == bpf_get_current_task_btf()->start_time)
+	if (!s || s->task_start == current_start_time())
 		return s;
 	session_discard(s);
 	session_release(s);
@@ -346,6 +420,16 @@ static __always_inline void read_comm(struct task_comm *dst, struct task_struct 
 	dst->w[1] = src[1];
 }
 
+/* The current thread's name (leader: its process's), where BTF pointers may not be walked. */
+static __always_inline void read_current_comm(struct task_comm *dst, bool leader)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+
+	if (leader)
+		task = BPF_CORE_READ(task, group_leader);
+	bpf_core_read(dst, sizeof(*dst), &task->comm);
+}
+
 /*
  * task_passes_filters(), judged again only when the task's comm changed: the refusal of a
  * task's every call then reads two words, no comm copy and no hashing (6.1 guest: a filtered
@@ -358,6 +442,10 @@ static __always_inline bool task_admitted(__u32 pid)
 	struct task_verdict *v;
 	bool ok;
 
+	if (!has_task_storage) {
+		bpf_get_current_comm(key.w, sizeof(key.w));
+		return task_passes_filters(pid, (const char *)key.w);
+	}
 	v = bpf_task_storage_get(&task_verdicts, task, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
 	read_comm(&now, task);
 	if (v && v->verdict != VERDICT_UNJUDGED && v->judged.w[0] == now.w[0] &&
@@ -380,13 +468,25 @@ static __always_inline bool task_admission(__u32 pid, struct task_comm *comm)
 		return false;
 	if ((has_pid_filter || has_comm_filter) && !task_admitted(pid))
 		return false;
-	read_comm(comm, bpf_get_current_task_btf());
+	if (has_task_btf)
+		read_comm(comm, bpf_get_current_task_btf());
+	else
+		read_current_comm(comm, false);
 	return true;
 }
 
 static __always_inline __u64 next_session_id(void)
 {
-	return __sync_fetch_and_add(&session_counter, 1) + 1;
+	__u32 zero = 0;
+	__u64 *n;
+
+	if (has_atomic_fetch)
+		return __sync_fetch_and_add(&session_counter, 1) + 1;
+	n = bpf_map_lookup_elem(&cpu_session_counter, &zero);
+	if (!n)
+		return 0;
+	*n += 1;
+	return (*n << RS_ID_CPU_BITS) | bpf_get_smp_processor_id();
 }
 
 /* Woken up at once: the process may exit soon after its failing call. */
@@ -403,7 +503,8 @@ static __always_inline void announce_process(__u32 pid, __u64 session_id)
 /* A session that can't open gives its place back and counts as one the map had no room for. */
 static __always_inline struct session *session_refused(void)
 {
-	__sync_fetch_and_add(&open_sessions, -1);
+	if (has_atomic_fetch)
+		__sync_fetch_and_add(&open_sessions, -1);
 	__sync_fetch_and_add(&stats.sessions_nomem, 1);
 	return NULL;
 }
@@ -416,11 +517,11 @@ static __always_inline struct session *session_refused(void)
 static __always_inline struct session *session_open(__u32 key, __u64 pid_tgid, __u64 now,
 						     const struct task_comm *comm)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
 	__u32 pid = pid_tgid >> 32;
 	struct session *s;
 
-	if (__sync_fetch_and_add(&open_sessions, 1) >= max_sessions)
+	/* Before 5.12 the slots alone bound the open sessions: nothing counts them. */
+	if (has_atomic_fetch && __sync_fetch_and_add(&open_sessions, 1) >= max_sessions)
 		return session_refused();
 	s = session_claim(key);
 	if (!s)
@@ -431,9 +532,12 @@ static __always_inline struct session *session_open(__u32 key, __u64 pid_tgid, _
 	s->rec.pid = pid;
 	s->rec.tid = (__u32)pid_tgid;
 	s->rec.start_ns = now;
-	s->task_start = task->start_time;
+	s->task_start = current_start_time();
 	__builtin_memcpy(s->rec.task_comm, comm->w, sizeof(comm->w));
-	read_comm((struct task_comm *)s->rec.proc_comm, task->group_leader);
+	if (has_task_btf)
+		read_comm((struct task_comm *)s->rec.proc_comm, bpf_get_current_task_btf()->group_leader);
+	else
+		read_current_comm((struct task_comm *)s->rec.proc_comm, true);
 	if (capture_ustack)
 		announce_process(pid, s->id);
 	return s;
@@ -483,6 +587,7 @@ static __always_inline void emit_call_rec(struct session *s, __u32 id, __u32 dep
 }
 
 static __always_inline void report_interim(struct session *s, __u64 now);
+static __always_inline void record_kstack(void *ctx, struct session *s);
 
 /* Opens the thread's session (it has none open). */
 static __always_inline struct session *session_begin(__u32 key, __u64 pid_tgid, __u64 now,
@@ -519,13 +624,40 @@ static __always_inline __s64 func_id_of_ip(__u64 ip)
 	return -1;
 }
 
-/* Whether function id (by_ip: the kprobe event's function) opens sessions. */
+/*
+ * Before 5.15 there is no bpf_get_func_ip(): the kprobe running on this CPU, which a kretprobe's
+ * handler runs under too, holds the probed address. Its per-CPU variable is found through
+ * kallsyms (the BTF of such kernels may not describe per-CPU variables).
+ */
+static __always_inline __u64 probed_func_ip(void *ctx)
+{
+	__u64 cpu = bpf_get_smp_processor_id(), offset = 0;
+	struct kprobe *kp = NULL;
+
+	if (has_func_ip)
+		return bpf_get_func_ip(ctx);
+	bpf_probe_read_kernel(&offset, sizeof(offset), (void *)(per_cpu_offset_addr + cpu * 8));
+	bpf_probe_read_kernel(&kp, sizeof(kp), (void *)(current_kprobe_addr + offset));
+	return (__u64)BPF_CORE_READ(kp, addr);
+}
+
+/*
+ * Whether function id (by_ip: the kprobe event's function) opens sessions. The entry events'
+ * cookie says so; without cookies (before 5.15) the function's own flags do.
+ */
 static __always_inline bool is_entry_func(void *ctx, __u32 id, bool by_ip)
 {
 	struct rs_func_desc *desc;
 
-	if (by_ip)
+	if (by_ip && has_cookie)
 		return bpf_get_attach_cookie(ctx) == RS_KEV_ENTRY_FUNCS;
+	if (by_ip) {
+		__s64 found = func_id_of_ip(probed_func_ip(ctx));
+
+		if (found < 0)
+			return false;
+		id = found;
+	}
 	desc = bpf_map_lookup_elem(&func_descs, &id);
 	return desc && (desc->flags & RS_FUNC_ENTRY);
 }
@@ -556,7 +688,7 @@ static __always_inline int handle_entry(void *ctx, __u32 id, bool by_ip)
 			return 1;
 	}
 	if (by_ip) {
-		__s64 found = func_id_of_ip(bpf_get_func_ip(ctx));
+		__s64 found = func_id_of_ip(probed_func_ip(ctx));
 
 		if (found < 0)
 			return 1;
@@ -567,6 +699,8 @@ static __always_inline int handle_entry(void *ctx, __u32 id, bool by_ip)
 		s = session_begin(session_key((__u32)pid_tgid), pid_tgid, now, &comm);
 		if (!s)
 			return 1;
+		if (kstack_at_entry)
+			record_kstack(ctx, s);
 	}
 
 	if (interim_stacks && rs_chain_entry_replaces_failure(&s->chain))
@@ -608,6 +742,8 @@ static __always_inline void lbr_snapshot(struct lbr_snap *snap)
  */
 static __always_inline long capture_kstack(void *ctx, struct session *s)
 {
+	/* At an entry the top frame is the probed function itself, which the chain shows. */
+	__u64 skip = kstack_at_entry ? 1 : 0;
 	__u32 want = kstack_want;
 	long n;
 
@@ -615,13 +751,21 @@ static __always_inline long capture_kstack(void *ctx, struct session *s)
 		want = RS_MAX_KSTACK;
 	if (want < 1)
 		want = 1;
-	n = bpf_get_stack(ctx, s->kstack, want * sizeof(s->kstack[0]), 0);
+	n = bpf_get_stack(ctx, s->kstack, want * sizeof(s->kstack[0]), skip);
 	if (n < (long)(want * sizeof(s->kstack[0])) || want == RS_MAX_KSTACK)
 		return n;
-	n = bpf_get_stack(ctx, s->kstack, sizeof(s->kstack), 0);
+	n = bpf_get_stack(ctx, s->kstack, sizeof(s->kstack), skip);
 	if (n > 0)
 		kstack_want = n / sizeof(s->kstack[0]) + 1;
 	return n;
+}
+
+static __always_inline void record_kstack(void *ctx, struct session *s)
+{
+	long n = capture_kstack(ctx, s);
+
+	s->kstack_err = n < 0;
+	s->rec.kstack_cnt = n > 0 ? n / sizeof(s->kstack[0]) : 0;
 }
 
 static __always_inline void capture_stacks(void *ctx, struct session *s, int steps,
@@ -634,9 +778,8 @@ static __always_inline void capture_stacks(void *ctx, struct session *s, int ste
 		if (s->rec.lbr_cnt && lbr->scratch)
 			__builtin_memcpy(s->lbr, lbr->scratch->entries, sizeof(s->lbr));
 	}
-	n = capture_kstack(ctx, s);
-	s->kstack_err = n < 0;
-	s->rec.kstack_cnt = n > 0 ? n / sizeof(s->kstack[0]) : 0;
+	if (!kstack_at_entry)
+		record_kstack(ctx, s);
 	if (!capture_ustack)
 		return;
 	n = bpf_get_stack(ctx, s->ustack, sizeof(s->ustack), BPF_F_USER_STACK);
@@ -789,8 +932,14 @@ static __always_inline bool repeat_counted(struct session *s, __u64 now, __u32 *
 		if (!r)
 			return false;
 	}
-	if (__sync_fetch_and_add(&r->count, 1) == 0)
-		r->first_ns = now;
+	if (has_atomic_fetch) {
+		if (__sync_fetch_and_add(&r->count, 1) == 0)
+			r->first_ns = now;
+	} else {
+		__sync_fetch_and_add(&r->count, 1);
+		if (!r->first_ns)
+			r->first_ns = now;
+	}
 	r->last_ns = now;
 	repeat_add_task(r, s->rec.tid, s->rec.pid);
 	__sync_fetch_and_add(&stats.sessions_counted, 1);
@@ -805,6 +954,13 @@ static __always_inline void session_release(struct session *s)
 	bits = session_bit(s->rec.tid, &bit);
 	if (bits)
 		__sync_fetch_and_and(bits, ~bit);
+	if (!has_atomic_fetch) {
+		__u32 slot = s->slot;
+
+		s->owner = 0;
+		bpf_map_delete_elem(&slot_claims, &slot);
+		return;
+	}
 	__sync_fetch_and_add(&open_sessions, -1);
 	/* Ordered after every write of the session: the next owner's are its own. */
 	__sync_lock_test_and_set(&s->owner, 0);
@@ -980,7 +1136,7 @@ int rs_kevexit(struct pt_regs *ctx)
 	s = exit_session();
 	if (!s)
 		return 0;
-	id = returning_func_id(s, bpf_get_func_ip(ctx));
+	id = returning_func_id(s, probed_func_ip(ctx));
 	return id < 0 ? 0 : session_exit(ctx, s, id, PT_REGS_RC(ctx), &lbr);
 }
 

@@ -43,6 +43,10 @@ struct pt_regs {
 
 struct linux_binprm;
 
+struct kprobe {
+	void *addr;
+};
+
 struct task_struct {
 	int pid;
 	int tgid;

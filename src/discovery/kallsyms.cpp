@@ -16,8 +16,10 @@ namespace retsnoop {
 
 namespace {
 
-// Non-function symbols kept for addr_of(): symbolization derives the KASLR offset from them.
-constexpr std::string_view kAnchors[] = {"_text", "_stext", "_etext"};
+// Non-function symbols kept for addr_of(): symbolization derives the KASLR offset from the text
+// anchors; kprobe programs of kernels without bpf_get_func_ip() find the running kprobe through
+// the per-CPU ones.
+constexpr std::string_view kAnchors[] = {"_text", "_stext", "_etext", "current_kprobe", "__per_cpu_offset"};
 
 bool is_function_type(char type) {
   return type == 't' || type == 'T' || type == 'w' || type == 'W';

@@ -104,8 +104,6 @@ void check_kernel_support(const Features& f, const char* btf_path) {
                     "retsnoop needs a kernel built with CONFIG_DEBUG_INFO_BTF=y (Linux 5.5+)");
   if (!f.has(Feature::Ringbuf))
     throw UserError("this kernel has no BPF ring buffer (needs Linux 5.8+)");
-  if (!f.has(Feature::BpfCookie))
-    throw UserError("this kernel has no BPF cookies (needs Linux 5.15+)");
   std::string why = why_nothing_attaches(f);
   if (!why.empty()) throw nothing_attaches(why);
 }
@@ -132,8 +130,7 @@ AttachKind choose_attach_kind(AttachMode mode, const Features& f) {
   throw nothing_attaches(why_nothing_attaches(f));
 }
 
-bool kprobe_events_usable(const Features& f) {
-  if (!f.has(Feature::FuncIp)) return false;
+bool kprobe_events_usable() {
   bool writable = KprobeEventsFile::open(kDefaultTracefsDirs).has_value();
   if (!writable) logf(LOG_INFO, "kprobe_events is not writable, attaching one perf event per kprobe\n");
   return writable;

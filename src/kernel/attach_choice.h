@@ -31,7 +31,7 @@ AttachKind choose_attach_kind(AttachMode mode, const Features& f);
 
 // Whether single kprobes can go through tracefs kprobe events: the programs then find the
 // function by bpf_get_func_ip() (5.15+), and kprobe_events must be writable.
-bool kprobe_events_usable(const Features& f);
+bool kprobe_events_usable();
 
 // fentry attaches by BTF id.
 void plan_for_attach(PlanOptions& p, AttachKind kind);

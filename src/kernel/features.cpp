@@ -130,6 +130,28 @@ int probe_tracefs(KernelBtf&) {
 
 int probe_lockdown(KernelBtf&) { return read_lockdown(); }
 
+int probe_task_btf(KernelBtf&) { return probe_helper(BPF_FUNC_get_current_task_btf); }
+
+int probe_task_storage(KernelBtf&) { return libbpf_probe_bpf_map_type(BPF_MAP_TYPE_TASK_STORAGE, nullptr) > 0; }
+
+// Atomic operations that return the old value (fetch-add, exchange, compare-and-swap) came in
+// 5.12; before, the verifier knows only the plain atomic add. A compare-and-swap on the stack
+// loads where they exist.
+int probe_atomic_fetch(KernelBtf&) {
+  const bpf_insn prog[] = {
+      {BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_1, 0, 0, 0},
+      {BPF_STX | BPF_DW | BPF_MEM, BPF_REG_10, BPF_REG_1, -8, 0},
+      {BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0},
+      {BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_1, 1, 0, 0},
+      {BPF_STX | BPF_DW | BPF_ATOMIC, BPF_REG_10, BPF_REG_1, -8, BPF_CMPXCHG},
+      {BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0},
+      {BPF_JMP | BPF_EXIT, 0, 0, 0, 0},
+  };
+  LIBBPF_OPTS(bpf_prog_load_opts, opts);
+  OwnedFd fd(bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "rs_probe_atomic", "GPL", prog, std::size(prog), &opts));
+  return fd ? 1 : 0;
+}
+
 // The rows below have no probe of their own that is cheaper than asking BTF for what the
 // change introduced; each names the commit.
 
@@ -149,6 +171,10 @@ int probe_miss_counters(KernelBtf& btf) {
   return btf.has_member(BTF_KIND_STRUCT, "bpf_link_info", "kprobe_multi.missed");
 }
 
+// The series that taught stack unwinders to see through the kretprobe trampoline (5.15) added
+// this function; before it a stack taken at a function's return ends in the trampoline.
+int probe_kretprobe_stacks(KernelBtf& btf) { return btf.has_func("", "kretprobe_find_ret_addr"); }
+
 constexpr FeatureRow kRows[] = {
     {Feature::Ringbuf, "BPF ringbuf map supported", probe_ringbuf},
     {Feature::FuncIp, "bpf_get_func_ip() supported", probe_func_ip},
@@ -165,6 +191,10 @@ constexpr FeatureRow kRows[] = {
     {Feature::FentryAttach, "fentry/fexit attach supported", probe_fentry_attach, yes_or_errno},
     {Feature::Tracefs, "tracefs readable", probe_tracefs, yes_or_errno},
     {Feature::Lockdown, "kernel lockdown", probe_lockdown, lockdown_text},
+    {Feature::TaskBtf, "bpf_get_current_task_btf() supported", probe_task_btf},
+    {Feature::TaskStorage, "task local storage supported", probe_task_storage},
+    {Feature::AtomicFetch, "BPF atomics with fetch supported", probe_atomic_fetch},
+    {Feature::KretprobeStacks, "kretprobe stacks unwind", probe_kretprobe_stacks},
 };
 
 constexpr bool rows_follow_enum() {

@@ -26,6 +26,10 @@ enum class Feature {
   FentryAttach,
   Tracefs,
   Lockdown,
+  TaskBtf,
+  TaskStorage,
+  AtomicFetch,
+  KretprobeStacks,
   Count,
 };
 

@@ -211,7 +211,7 @@ parse_and_run() {
     case "$key" in
       "" | "#"*) ;;
       NAME) run_case </dev/null; reset_case; NAME=$val ;;
-      KERNELS | ARCHS | VMLINUX) ;;  # the host chose the cases and the initramfs contents already
+      KERNELS | ARCHS | VMLINUX | ESSENTIAL | REQUIRES) ;;  # the host chose the cases and the initramfs contents already
       MODULE) MODULES="$MODULES $val" ;;
       RUN) RUN=$val ;;
       TRIGGER) append TRIGGERS "$val" ;;
