@@ -160,9 +160,11 @@ int probe_raw_tp_cookie(KernelBtf& btf) {
   return btf.has_member(BTF_KIND_UNION, "bpf_attr", "raw_tracepoint.cookie");
 }
 
-// 2fcc82411e74 "bpf, x86: Attach a cookie to fentry/fexit/fmod_ret/lsm." (5.19) stores it here.
+// 2fcc82411e74 "bpf, x86: Attach a cookie to fentry/fexit/fmod_ret/lsm." (5.19) stores it in
+// bpf_tramp_link; 7.x moved it into the link's trampoline node.
 int probe_fentry_cookie(KernelBtf& btf) {
-  return btf.has_member(BTF_KIND_STRUCT, "bpf_tramp_link", "cookie");
+  return btf.has_member(BTF_KIND_STRUCT, "bpf_tramp_link", "cookie") ||
+         btf.has_member(BTF_KIND_STRUCT, "bpf_tramp_link", "node.cookie");
 }
 
 // The "missed" counters of kprobe-multi and perf-event kprobe links, and kprobe programs'
