@@ -142,13 +142,15 @@ int probe_atomic_fetch(KernelBtf&) {
       {BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_1, 0, 0, 0},
       {BPF_STX | BPF_DW | BPF_MEM, BPF_REG_10, BPF_REG_1, -8, 0},
       {BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0},
-      {BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_1, 1, 0, 0},
+      {BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_1, 0, 0, 1},
       {BPF_STX | BPF_DW | BPF_ATOMIC, BPF_REG_10, BPF_REG_1, -8, BPF_CMPXCHG},
       {BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0},
       {BPF_JMP | BPF_EXIT, 0, 0, 0, 0},
   };
-  LIBBPF_OPTS(bpf_prog_load_opts, opts);
-  OwnedFd fd(bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "rs_probe_atomic", "GPL", prog, std::size(prog), &opts));
+  char log[1024] = "";
+  LIBBPF_OPTS(bpf_prog_load_opts, opts, .log_level = 1, .log_size = sizeof(log), .log_buf = log);
+  OwnedFd fd(bpf_prog_load(BPF_PROG_TYPE_KPROBE, "rs_probe_atomic", "GPL", prog, std::size(prog), &opts));
+  if (!fd) logf(LOG_DEBUG, "atomics probe: %s: %s\n", errno_text(-fd.get()).c_str(), log);
   return fd ? 1 : 0;
 }
 
@@ -173,9 +175,10 @@ int probe_miss_counters(KernelBtf& btf) {
   return btf.has_member(BTF_KIND_STRUCT, "bpf_link_info", "kprobe_multi.missed");
 }
 
-// The series that taught stack unwinders to see through the kretprobe trampoline (5.15) added
-// this function; before it a stack taken at a function's return ends in the trampoline.
-int probe_kretprobe_stacks(KernelBtf& btf) { return btf.has_func("", "kretprobe_find_ret_addr"); }
+// The x86 (5.15) and arm64 (5.17) stack unwinders learned to see through the kretprobe
+// trampoline, keeping their place among its returns in unwind_state.kr_cur; before, a stack
+// taken at a function's return ends in the trampoline.
+int probe_kretprobe_stacks(KernelBtf& btf) { return btf.has_member(BTF_KIND_STRUCT, "unwind_state", "kr_cur"); }
 
 constexpr FeatureRow kRows[] = {
     {Feature::Ringbuf, "BPF ringbuf map supported", probe_ringbuf},
