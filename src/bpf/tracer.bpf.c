@@ -437,15 +437,17 @@ static __always_inline void read_current_comm(struct task_comm *dst, bool leader
  */
 static __always_inline bool task_admitted(__u32 pid)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
 	struct task_comm now, key = {};
+	struct task_struct *task;
 	struct task_verdict *v;
 	bool ok;
 
+	/* Before 5.11 (no task storage, no task BTF) the filters judge every call. */
 	if (!has_task_storage) {
 		bpf_get_current_comm(key.w, sizeof(key.w));
 		return task_passes_filters(pid, (const char *)key.w);
 	}
+	task = bpf_get_current_task_btf();
 	v = bpf_task_storage_get(&task_verdicts, task, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
 	read_comm(&now, task);
 	if (v && v->verdict != VERDICT_UNJUDGED && v->judged.w[0] == now.w[0] &&
