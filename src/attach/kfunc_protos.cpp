@@ -1,7 +1,6 @@
 #include "attach/kfunc_protos.h"
 
 #include <bpf/btf.h>
-#include <bpf/libbpf.h>
 
 #include <cerrno>
 #include <cstring>
@@ -68,9 +67,8 @@ uint32_t add_matching_proto(btf* b, const std::string& name, const DeclaredProto
 
 }  // namespace
 
-std::vector<KfuncProtoChange> match_kfunc_protos(bpf_object* obj, const btf* kernel) {
+std::vector<KfuncProtoChange> match_kfunc_protos(btf* b, const btf* kernel) {
   std::vector<KfuncProtoChange> changes;
-  btf* b = bpf_object__btf(obj);
   if (!b || !kernel) return changes;
   // Types added below get ids past the original ones: only those are candidates.
   uint32_t count = btf__type_cnt(b);

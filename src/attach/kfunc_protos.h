@@ -9,7 +9,6 @@
 #include <string>
 #include <vector>
 
-struct bpf_object;
 struct btf;
 
 namespace retsnoop {
@@ -20,11 +19,11 @@ struct KfuncProtoChange {
   unsigned kernel_params = 0;
 };
 
-// Rewrites, in obj's BTF (after open, before load), each extern kfunc whose parameter count
-// differs from the one of the same name in kernel. Parameters are dropped from the end, or
+// Rewrites, in an object's BTF (after open, before load), each extern kfunc whose parameter
+// count differs from the one of the same name in kernel. Parameters are dropped from the end, or
 // added as pointers (the only kind the BPF side passes beyond a kernel's count). Returns what
 // changed; throws UserError when a prototype cannot be matched (a kernel parameter that is not a
 // pointer where ours has none).
-std::vector<KfuncProtoChange> match_kfunc_protos(bpf_object* obj, const btf* kernel);
+std::vector<KfuncProtoChange> match_kfunc_protos(btf* declared, const btf* kernel);
 
 }  // namespace retsnoop

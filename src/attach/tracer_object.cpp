@@ -204,7 +204,7 @@ void TracerObject::configure(const TracerConfig& cfg, size_t nr_funcs) {
   resize_map(skel_->maps.pid_filter, filter_entries(cfg.allow_pids, cfg.deny_pids));
   resize_map(skel_->maps.comm_filter, filter_entries(cfg.allow_comms, cfg.deny_comms));
   configure_args(cfg);
-  for (const KfuncProtoChange& c : match_kfunc_protos(skel_->obj, cfg.kernel_btf))
+  for (const KfuncProtoChange& c : match_kfunc_protos(bpf_object__btf(skel_->obj), cfg.kernel_btf))
     logf(LOG_DEBUG, "kfunc %s: declared with %u parameters, this kernel's takes %u: matched\n",
          c.name.c_str(), c.declared_params, c.kernel_params);
   // Distinct failures per interval (two intervals live at a time); beyond it they print in full.
