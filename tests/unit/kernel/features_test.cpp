@@ -23,7 +23,9 @@ TEST(Features, ReportFormat) {
                                 {Feature::FentryCookie, 1},
                                 {Feature::Kprobes, 1},
                                 {Feature::FentryAttach, 1},
-                                {Feature::Tracefs, 1}});
+                                {Feature::Tracefs, 1},
+                                {Feature::TaskBtf, 1},
+                                {Feature::AtomicFetch, 1}});
   EXPECT_EQ(f.report(),
             "Feature detection:\n"
             "\tBPF ringbuf map supported: yes\n"
@@ -38,7 +40,11 @@ TEST(Features, ReportFormat) {
             "\tkprobes supported: yes\n"
             "\tfentry/fexit attach supported: yes\n"
             "\ttracefs readable: yes\n"
-            "\tkernel lockdown: none\n");
+            "\tkernel lockdown: none\n"
+            "\tbpf_get_current_task_btf() supported: yes\n"
+            "\ttask local storage supported: no\n"
+            "\tBPF atomics with fetch supported: yes\n"
+            "\tkretprobe stacks unwind: no\n");
 }
 
 // The rows a "cannot trace" diagnosis rests on say what the kernel answered.
