@@ -25,6 +25,7 @@
 #include "attach/probe_attacher.h"
 #include "attach/shared_knob.h"
 #include "discovery/kallsyms.h"
+#include "discovery/probe_keys.h"
 #include "format/call_args.h"
 #include "format/format_cache.h"
 #include "symbolize/awaiting_symbolizer.h"
@@ -309,7 +310,12 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
   cfg.kprobe_session = in.features.has(Feature::KprobeSession);
   cfg.kprobe_events = in.kind == AttachKind::Kprobe && in.opts.kprobe_events && kprobe_events_usable();
   cfg.caps = kernel_caps(in.features);
-  if (in.kind == AttachKind::Kprobe && !cfg.caps.func_ip) find_running_kprobe(in.ksyms, cfg);
+  if (!cfg.caps.func_ip && (in.kind == AttachKind::Kprobe || !in.probes.empty()))
+    find_running_kprobe(in.ksyms, cfg);
+  if (!cfg.caps.cookie && !in.probes.empty()) {
+    cfg.probe_keys = plan_probe_keys(in.probes, in.ksyms);
+    cfg.kretprobe_pre_handler_addr = in.ksyms.addr_of("pre_handler_kretprobe");
+  }
   auto obj = timed("BPF object load", [&] { return std::make_unique<TracerObject>(cfg, in.funcs); });
   std::optional<ProbeAttacher> probes = attach_probes(*obj, in.probes);
   auto attacher = make_attacher(in.kind, *obj, in.ksyms, in.run);

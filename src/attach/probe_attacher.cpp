@@ -4,11 +4,18 @@
 #include <bpf/libbpf.h>
 #include <linux/bpf.h>
 
+#include <linux/perf_event.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <string>
 
+#include "discovery/probe_keys.h"
+#include "discovery/traceable.h"
 #include "util/error.h"
 
 namespace retsnoop {
@@ -45,7 +52,7 @@ std::vector<bpf_insn> with_probe_id(const bpf_insn* insns, size_t cnt, uint32_t 
       ++found;
     }
   }
-  if (found != 1) throw std::logic_error("raw tracepoint template: probe id mark not found once");
+  if (found != 1) throw std::logic_error("probe template: probe id mark not found once");
   return out;
 }
 
@@ -75,7 +82,9 @@ void ProbeAttacher::attach_one(const ProbeSpec& p, uint32_t id) {
 }
 
 void ProbeAttacher::attach_kprobe(const ProbeSpec& p, uint32_t id) {
-  LIBBPF_OPTS(bpf_kprobe_opts, opts, .bpf_cookie = id, .offset = p.offset,
+  // Without cookies the program knows the probe by its address (TracerConfig::probe_keys).
+  uint64_t cookie = obj_.has_cookies() ? id : 0;
+  LIBBPF_OPTS(bpf_kprobe_opts, opts, .bpf_cookie = cookie, .offset = p.offset,
               .retprobe = p.kind == InjectKind::Kretprobe);
   bpf_link* link = bpf_program__attach_kprobe_opts(obj_.probe_prog(p.kind), p.name.c_str(), &opts);
   if (!link) refused(p, kprobe_failure(p, errno));
@@ -83,20 +92,48 @@ void ProbeAttacher::attach_kprobe(const ProbeSpec& p, uint32_t id) {
 }
 
 void ProbeAttacher::attach_tracepoint(const ProbeSpec& p, uint32_t id) {
-  LIBBPF_OPTS(bpf_tracepoint_opts, opts, .bpf_cookie = id);
+  if (!obj_.has_cookies()) return attach_tracepoint_copy(p, id);
+  // Without cookies the program knows the probe by its event type (TracerConfig::probe_keys).
+  LIBBPF_OPTS(bpf_tracepoint_opts, opts, .bpf_cookie = obj_.has_cookies() ? id : 0);
   bpf_link* link = bpf_program__attach_tracepoint_opts(obj_.probe_prog(p.kind), p.category.c_str(),
                                                        p.name.c_str(), &opts);
   if (!link) refused(p, std::string("tracepoint attach failed: ") + std::strerror(errno));
   links_.emplace_back(link);
 }
 
-void ProbeAttacher::attach_raw_tracepoint(const ProbeSpec& p, uint32_t id) {
+OwnedFd ProbeAttacher::load_copy(const ProbeSpec& p, uint32_t id, bpf_prog_type type) {
   bpf_program* tmpl = obj_.probe_prog(p.kind);
   std::vector<bpf_insn> insns =
       with_probe_id(bpf_program__insns(tmpl), bpf_program__insn_cnt(tmpl), id);
-  OwnedFd prog(bpf_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, bpf_program__name(tmpl),
-                             TracerObject::kLicense, insns.data(), insns.size(), nullptr));
+  OwnedFd prog(bpf_prog_load(type, bpf_program__name(tmpl), TracerObject::kLicense, insns.data(),
+                             insns.size(), nullptr));
   if (!prog) refused(p, std::string("program copy rejected: ") + std::strerror(errno));
+  return prog;
+}
+
+// Before 5.15 a perf event carries no cookie, and libbpf attaches only the programs of an
+// object: the copy goes on the tracepoint's perf event by the kernel's own interface.
+void ProbeAttacher::attach_tracepoint_copy(const ProbeSpec& p, uint32_t id) {
+  std::optional<uint32_t> type = read_tp_event_type(kDefaultTracefsDirs, p.category, p.name);
+  if (!type) refused(p, "cannot read its event type from tracefs");
+  OwnedFd prog = load_copy(p, id, BPF_PROG_TYPE_TRACEPOINT);
+  perf_event_attr attr = {};
+  attr.type = PERF_TYPE_TRACEPOINT;
+  attr.size = sizeof(attr);
+  attr.config = *type;
+  attr.sample_period = 1;
+  attr.wakeup_events = 1;
+  // One event on CPU 0 runs the program for hits on every CPU, as libbpf's do.
+  OwnedFd event(int(syscall(__NR_perf_event_open, &attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC)));
+  if (!event) refused(p, std::string("tracepoint perf event failed: ") + std::strerror(errno));
+  if (ioctl(event.get(), PERF_EVENT_IOC_SET_BPF, prog.get()) || ioctl(event.get(), PERF_EVENT_IOC_ENABLE, 0))
+    refused(p, std::string("tracepoint attach failed: ") + std::strerror(errno));
+  raw_progs_.push_back(std::move(prog));
+  raw_links_.push_back(std::move(event));
+}
+
+void ProbeAttacher::attach_raw_tracepoint(const ProbeSpec& p, uint32_t id) {
+  OwnedFd prog = load_copy(p, id, BPF_PROG_TYPE_RAW_TRACEPOINT);
   OwnedFd link(bpf_raw_tracepoint_open(p.name.c_str(), prog.get()));
   if (!link) refused(p, std::string("raw tracepoint attach failed: ") + std::strerror(errno));
   raw_progs_.push_back(std::move(prog));

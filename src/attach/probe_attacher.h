@@ -1,7 +1,11 @@
 // Injected probes (-J): kprobes and kretprobes as perf kprobes, tracepoints as perf tracepoint
 // events, both with the probe id as BPF cookie; raw tracepoints through BPF_RAW_TRACEPOINT_OPEN,
-// one program copy each. Owns every link: destroying it takes them all off.
+// one program copy each. Without cookies (before 5.15) kprobes are known by their address
+// (TracerConfig::probe_keys) and tracepoints get program copies too. Owns every link:
+// destroying it takes them all off.
 #pragma once
+
+#include <linux/bpf.h>
 
 #include <cstddef>
 #include <vector>
@@ -26,7 +30,10 @@ class ProbeAttacher {
   void attach_one(const ProbeSpec& p, uint32_t id);
   void attach_kprobe(const ProbeSpec& p, uint32_t id);
   void attach_tracepoint(const ProbeSpec& p, uint32_t id);
+  void attach_tracepoint_copy(const ProbeSpec& p, uint32_t id);
   void attach_raw_tracepoint(const ProbeSpec& p, uint32_t id);
+  // A copy of the probe kind's template program with id in place of its mark.
+  OwnedFd load_copy(const ProbeSpec& p, uint32_t id, bpf_prog_type type);
 
   TracerObject& obj_;
   std::vector<LinkPtr> links_;

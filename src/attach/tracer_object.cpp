@@ -148,6 +148,7 @@ TracerObject::TracerObject(const TracerConfig& cfg, const FuncTable& funcs)
     fill_filters(cfg);
     fill_args(skel_->maps.func_args, cfg.func_args);
     if (!cfg.probe_args.empty()) fill_args(skel_->maps.probe_args, cfg.probe_args);
+    fill_probe_keys(cfg.probe_keys);
     if (cfg.capture_ustack) watch_execs();
   } catch (...) {
     rs_tracer__destroy(skel_);
@@ -249,6 +250,8 @@ void TracerObject::configure_caps(const TracerConfig& cfg) {
   ro->kstack_at_entry = cfg.kind == AttachKind::Kprobe && !caps.kretprobe_stacks;
   ro->current_kprobe_addr = cfg.current_kprobe_addr;
   ro->per_cpu_offset_addr = cfg.per_cpu_offset_addr;
+  ro->kretprobe_pre_handler_addr = cfg.kretprobe_pre_handler_addr;
+  resize_map(skel_->maps.probe_keys, std::max<size_t>(cfg.probe_keys.size(), 1));
   if (!caps.task_storage) {
     bpf_map* m = skel_->maps.task_verdicts;
     // Preallocated: tracing programs of those kernels warn about maps that allocate at run time.
@@ -294,6 +297,17 @@ void TracerObject::fill_args(struct bpf_map* map, const std::vector<rs_func_args
   std::vector<uint32_t> ids(args.size());
   for (uint32_t id = 0; id < ids.size(); ++id) ids[id] = id;
   update_all(map, ids, args);
+}
+
+void TracerObject::fill_probe_keys(const std::vector<rs_probe_key>& keys) {
+  std::vector<rs_probe_key> used;
+  std::vector<uint32_t> ids;
+  for (uint32_t id = 0; id < keys.size(); ++id) {
+    if (!keys[id].kind) continue;
+    used.push_back(keys[id]);
+    ids.push_back(id);
+  }
+  update_all(skel_->maps.probe_keys, used, ids);
 }
 
 void TracerObject::fill_func_slots() {

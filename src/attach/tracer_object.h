@@ -42,6 +42,10 @@ struct TracerConfig {
   // current_kprobe (per CPU) and __per_cpu_offset.
   uint64_t current_kprobe_addr = 0;
   uint64_t per_cpu_offset_addr = 0;
+  // Without caps.cookie, -J kprobes and tracepoints are known by these keys (indexed by probe
+  // id), and a kretprobe by its kprobe's pre-handler (kallsyms address of pre_handler_kretprobe).
+  std::vector<rs_probe_key> probe_keys;
+  uint64_t kretprobe_pre_handler_addr = 0;
   bool kprobe_session = false;  // multi-kprobe as one session link (Feature::KprobeSession)
   // Single kprobes grouped into tracefs kprobe events: the function id comes from the probed
   // address instead of a per-probe cookie (see attach/kprobe_events.h). Kernels without
@@ -121,6 +125,7 @@ class TracerObject {
   void configure_caps(const TracerConfig& cfg);
   void fill_func_descs(const FuncTable& funcs);
   void fill_func_slots();
+  void fill_probe_keys(const std::vector<rs_probe_key>& keys);
   void fill_filters(const TracerConfig& cfg);
   void configure_args(const TracerConfig& cfg);
   void fill_args(struct bpf_map* map, const std::vector<rs_func_args>& args);

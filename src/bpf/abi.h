@@ -181,10 +181,27 @@ struct rs_probe_rec {
 };
 
 /*
- * Raw tracepoint links carry no cookie before Linux 6.10, so each injected raw tracepoint gets its
- * own copy of the program, in which user space replaces this 64-bit immediate by the probe id.
+ * Raw tracepoint links carry no cookie before Linux 6.10 (tracepoint perf events none before
+ * 5.15), so each such injected probe gets its own copy of the program, in which user space
+ * replaces this 64-bit immediate by the probe id.
  */
 #define RS_PROBE_ID_MARK 0x52534a50524f4245ULL /* "RSJPROBE" */
+
+/*
+ * Without BPF cookies (before 5.15) an injected kprobe is known by what its hit sees: the probed
+ * address and whether it is a return probe. The probe_keys map holds these keys -> probe id.
+ * Tracepoints get program copies with the probe id for RS_PROBE_ID_MARK, as raw tracepoints do.
+ */
+enum rs_probe_key_kind {
+	RS_PROBE_KEY_KPROBE = 1,
+	RS_PROBE_KEY_KRETPROBE = 2,
+};
+
+struct rs_probe_key {
+	rs_u64 value; /* probed address */
+	rs_u32 kind;  /* enum rs_probe_key_kind */
+	rs_u32 pad;
+};
 
 /*
  * -A: argument capture. Arguments are read at function entry from register slots: the kprobe's

@@ -55,6 +55,8 @@ const volatile bool kstack_at_entry = false;
 /* Without bpf_get_func_ip(): kallsyms addresses of current_kprobe and __per_cpu_offset[]. */
 const volatile __u64 current_kprobe_addr = 0;
 const volatile __u64 per_cpu_offset_addr = 0;
+/* Without cookies, for -J kretprobes: the pre-handler every kretprobe's kprobe runs. */
+const volatile __u64 kretprobe_pre_handler_addr = 0;
 
 /*
  * Before 5.12 the verifier refuses atomics that return a value (compare-and-swap, exchange,
@@ -631,16 +633,21 @@ static __always_inline __s64 func_id_of_ip(__u64 ip)
  * handler runs under too, holds the probed address. Its per-CPU variable is found through
  * kallsyms (the BTF of such kernels may not describe per-CPU variables).
  */
-static __always_inline __u64 probed_func_ip(void *ctx)
+static __always_inline struct kprobe *running_kprobe(void)
 {
 	__u64 cpu = bpf_get_smp_processor_id(), offset = 0;
 	struct kprobe *kp = NULL;
 
-	if (has_func_ip)
-		return bpf_get_func_ip(ctx);
 	bpf_probe_read_kernel(&offset, sizeof(offset), (void *)(per_cpu_offset_addr + cpu * 8));
 	bpf_probe_read_kernel(&kp, sizeof(kp), (void *)(current_kprobe_addr + offset));
-	return (__u64)BPF_CORE_READ(kp, addr);
+	return kp;
+}
+
+static __always_inline __u64 probed_func_ip(void *ctx)
+{
+	if (has_func_ip)
+		return bpf_get_func_ip(ctx);
+	return (__u64)BPF_CORE_READ(running_kprobe(), addr);
 }
 
 /*
@@ -1060,28 +1067,60 @@ static __always_inline int handle_probe(void *ctx, __u32 probe_id, enum slot_sou
 	return 0;
 }
 
+/* An opaque load, so the compiler keeps the mark as one patchable instruction. */
+static __always_inline __u32 probe_id_mark(void)
+{
+	__u64 id;
+
+	asm volatile("%0 = %1 ll" : "=r"(id) : "i"(RS_PROBE_ID_MARK));
+	return id;
+}
+
+/* Before 5.15: injected kprobes by what their hits see (struct rs_probe_key). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1); /* resized to the probes where used */
+	__type(key, struct rs_probe_key);
+	__type(value, __u32);
+} probe_keys SEC(".maps");
+
+static __always_inline int handle_probe_by_key(void *ctx, struct rs_probe_key *key, enum slot_source src)
+{
+	__u32 *id = bpf_map_lookup_elem(&probe_keys, key);
+
+	return id ? handle_probe(ctx, *id, src) : 0;
+}
+
 /* kprobe: and kretprobe: probes alike: the attach cookie is the probe id. */
 SEC("kprobe")
 int rs_probe_kprobe(struct pt_regs *ctx)
 {
-	return handle_probe(ctx, bpf_get_attach_cookie(ctx), SLOTS_CTX);
+	struct rs_probe_key key = {};
+	struct kprobe *kp;
+
+	if (has_cookie)
+		return handle_probe(ctx, bpf_get_attach_cookie(ctx), SLOTS_CTX);
+	kp = running_kprobe();
+	key.value = (__u64)BPF_CORE_READ(kp, addr);
+	key.kind = (__u64)BPF_CORE_READ(kp, pre_handler) == kretprobe_pre_handler_addr ?
+			   RS_PROBE_KEY_KRETPROBE : RS_PROBE_KEY_KPROBE;
+	return handle_probe_by_key(ctx, &key, SLOTS_CTX);
 }
 
+/* Without cookies a template: user space attaches copies with the probe id for the mark. */
 SEC("tracepoint")
 int rs_probe_tp(void *ctx)
 {
-	return handle_probe(ctx, bpf_get_attach_cookie(ctx), SLOTS_RECORD);
+	if (has_cookie)
+		return handle_probe(ctx, bpf_get_attach_cookie(ctx), SLOTS_RECORD);
+	return handle_probe(ctx, probe_id_mark(), SLOTS_RECORD);
 }
 
 /* A template: user space attaches copies with the probe id in place of RS_PROBE_ID_MARK. */
 SEC("raw_tp")
 int rs_probe_rawtp(void *ctx)
 {
-	__u64 id;
-
-	/* An opaque load, so the compiler keeps the mark as one patchable instruction. */
-	asm volatile("%0 = %1 ll" : "=r"(id) : "i"(RS_PROBE_ID_MARK));
-	return handle_probe(ctx, id, SLOTS_ARRAY);
+	return handle_probe(ctx, probe_id_mark(), SLOTS_ARRAY);
 }
 
 /* kprobes and multi-kprobes: the attach cookie is the function id. */

@@ -45,6 +45,7 @@ struct linux_binprm;
 
 struct kprobe {
 	void *addr;
+	void *pre_handler;
 };
 
 struct task_struct {
