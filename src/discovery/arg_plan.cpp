@@ -123,8 +123,9 @@ FuncArgs plan_func_args(const struct btf* btf, uint32_t func_or_proto_id) {
   uint32_t slot = 0;
   // x86-64 gives a later parameter a register a larger one found too few of, and a BPF
   // trampoline's context then no longer follows the slots: after a register left unused, the
-  // rest is not captured. A struct copied onto the stack (x86-64, over 16 bytes) moves the
-  // stack words of the parameters after it: those on the stack are not captured either.
+  // rest is not captured. A struct copied onto the stack (x86-64, over 16 bytes), like any
+  // stack parameter left out, moves the stack words of the parameters after it: those on the
+  // stack are not captured either.
   bool slots_unsure = false;
   bool stack_unsure = false;
   for (uint32_t i = 0; i < n; ++i) {
@@ -142,7 +143,7 @@ FuncArgs plan_func_args(const struct btf* btf, uint32_t func_or_proto_id) {
     if (p.nslots == 0 || slots_unsure || (on_stack && stack_unsure) ||
         slot + p.nslots > RS_MAX_ARG_SLOTS) {
       ++out.uncaptured;
-      stack_unsure |= p.nslots == 0 && btf_kind(type.t) != BTF_KIND_FLOAT;
+      stack_unsure |= on_stack || (p.nslots == 0 && btf_kind(type.t) != BTF_KIND_FLOAT);
       continue;
     }
     const char* name = btf__name_by_offset(btf, prm.name_off);

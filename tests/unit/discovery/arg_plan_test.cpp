@@ -167,6 +167,16 @@ TEST_F(ArgPlan, ParametersPastTheLastSlotAreUncaptured) {
   EXPECT_EQ(plan.to_bpf().stack_slots, RS_MAX_ARG_SLOTS - arg_register_slots());
 }
 
+// A pair that does not fit in the last slot still takes its stack words: what follows is unsure.
+TEST_F(ArgPlan, ParametersAfterOneLeftOutOfTheStackAreUncaptured) {
+  int proto = proto_of(b, i32, i32, RS_MAX_ARG_SLOTS - 1);
+  SyntheticBtf::ok(btf__add_func_param(b.get(), "wide", pair));
+  SyntheticBtf::ok(btf__add_func_param(b.get(), "last", i32));
+  FuncArgs plan = plan_func_args(b.get(), proto);
+  EXPECT_EQ(plan.args.size(), RS_MAX_ARG_SLOTS - 1u);
+  EXPECT_EQ(plan.uncaptured, 2u);
+}
+
 // A 16-byte integer on the stack starts at a 16-byte aligned word: an even slot.
 TEST_F(ArgPlan, WideIntegerOnTheStackIsAligned) {
   int proto = proto_of(b, i32, i32, arg_register_slots() + 1);
