@@ -58,19 +58,29 @@ SymbLevel symb_level(const Options& o, bool have_dwarf) {
   return o.symbolize.value_or(have_dwarf ? SymbLevel::Inlines : SymbLevel::None);
 }
 
-// LBR mode stops instead of tracing without branch records: the user asked for them, and
-// learning it only after waiting for a reproduction costs more than a re-run without -R.
-std::optional<LbrPerfEvents> start_lbr(const Options& o, const Features& f) {
-  if (!o.lbr) return std::nullopt;
+LbrPerfEvents open_lbr(const Options& o, const Features& f) {
 #if !defined(__x86_64__)
   // Branch records come from Intel's LBR through perf; arm64's BRBE would need its own filters.
   throw lbr_unavailable("retsnoop records branches on x86-64 only, not on this architecture");
 #endif
   if (!f.has(Feature::BranchSnapshot))
     throw lbr_unavailable("this kernel has no bpf_get_branch_snapshot() (added in Linux 5.16)");
-  std::optional<LbrPerfEvents> events(std::in_place, o.lbr_flags);
-  logf(LOG_INFO, "Recording kernel branches on %zu CPUs.\n", events->cpu_count());
-  return events;
+  return LbrPerfEvents(o.lbr_flags);
+}
+
+// Where nothing can record branches (virtual machines, other architectures, kernels before
+// 5.16) tracing goes on without them, as upstream retsnoop does; one line says why at once,
+// before the slow discovery, whatever the verbosity.
+std::optional<LbrPerfEvents> start_lbr(const Options& o, const Features& f) {
+  if (!o.lbr) return std::nullopt;
+  try {
+    std::optional<LbrPerfEvents> events(open_lbr(o, f));
+    logf(LOG_INFO, "Recording kernel branches on %zu CPUs.\n", events->cpu_count());
+    return events;
+  } catch (const LbrUnavailable& e) {
+    logf(LOG_WARN, "WARNING: %s; tracing without branch records\n", e.what());
+    return std::nullopt;
+  }
 }
 
 std::unique_ptr<Symbolizer> make_symbolizer(const Kallsyms& ksyms,
@@ -99,6 +109,21 @@ void report_probe_arg_plans(const ProbeTable& probes, const std::vector<FuncArgs
   if (probes.empty() || !log_enabled(LOG_INFO)) return;
   for (const std::string& line : probe_arg_plan_notes(probes, plans))
     logf(LOG_INFO, "%s", line.c_str());
+}
+
+// Probe hits are rows of the call trace: without -T they would cost probe hits and show nowhere.
+// The specs are still checked, so that a typo fails now rather than when -T is added.
+std::vector<ProbeSpec> probes_to_inject(const Options& o) {
+  std::vector<ProbeSpec> probes = parse_probe_args(o.probes);
+  if (o.trace || probes.empty()) return probes;
+  logf(LOG_WARN, "WARNING: -J probe hits show only in the call trace (-T): not injecting them\n");
+  return {};
+}
+
+void report_truncated_comms(const Options& o) {
+  for (const std::string& name : o.truncated_comms)
+    logf(LOG_INFO, "-n/-N: comparing the first 15 characters, '%s', as the kernel keeps no more\n",
+         name.c_str());
 }
 
 // What the command line asked for, parsed before any kernel access.
@@ -172,11 +197,12 @@ int run(const Options& opts) {
   keep_freed_memory();
   set_log_verbosity(opts.verbosity);
   if (log_enabled(LOG_DEBUG)) logf(LOG_DEBUG, "phase exec to run: %.0f ms\n", process_age_s() * 1000);
-  route_libbpf_logs();
+  route_libbpf_logs(opts.debug_bpf);
   if (opts.show_version) return print_version(opts);
   // Bad globs, @FILEs and presets fail before the privilege check and any kernel access.
   Selection sel{timed("globs", [&] { return parse_selection(plan_options(opts)); }),
-                parse_probe_args(opts.probes)};
+                probes_to_inject(opts)};
+  report_truncated_comms(opts);
   std::optional<Command> command = make_command(opts);
   check_privileges();
   // A dry run changes nothing but this: what dead runs left in the kernel goes first.
@@ -194,7 +220,9 @@ int run(const Options& opts) {
   // Before the slow discovery, so that a machine without LBR says so at once; open until
   // trace_loop() has detached everything.
   std::optional<LbrPerfEvents> lbr_events = start_lbr(opts, features);
-  Discovery d = discover(opts, std::move(sel), kind);
+  Options traced = opts;  // without a branch recorder, as if --lbr was not given
+  traced.lbr = lbr_events.has_value();
+  Discovery d = discover(traced, std::move(sel), kind);
   if (opts.verbosity > 0)
     timed("plan report", [&] { std::fputs(d.report(opts.verbosity).c_str(), stderr); });
 
@@ -203,7 +231,7 @@ int run(const Options& opts) {
   StopSignal stop;
   std::fflush(stdout);
   OutputSink out(STDOUT_FILENO);
-  return trace_loop({opts, d.plan.funcs, d.plan.args, d.probes, d.probe_args, *symbolizer, d.ksyms, level, kind, features,
+  return trace_loop({traced, d.plan.funcs, d.plan.args, d.probes, d.probe_args, *symbolizer, d.ksyms, level, kind, features,
                      state_dir, run_lock, command ? &*command : nullptr},
                     stop, out);
 }

@@ -102,6 +102,7 @@ FormatOptions format_options(const Options& o, SymbLevel symb) {
   f.emit_addrs = o.stacks_emit_addrs;
   f.dec_offsets = o.stacks_dec_offs;
   f.unfiltered_stacks = o.stacks_unfiltered;
+  f.unfiltered_lbr = o.stacks_unfiltered || o.debug_full_lbr;
   f.calltrace = o.trace;
   f.lbr = o.lbr;
   f.lbr_max_count = o.lbr_max_count;
@@ -152,7 +153,8 @@ std::unique_ptr<Attacher> make_attacher(AttachKind kind, TracerObject& obj, cons
 }
 
 // The -v line at the start is what scripts wait for to interrupt an attach in progress.
-AttachResult attach_all(Attacher& attacher, const FuncTable& funcs, StopSignal& stop) {
+AttachResult attach_all(Attacher& attacher, const FuncTable& funcs, StopSignal& stop,
+                        bool debug) {
   logf(LOG_INFO, "Attaching %zu functions with %s (start-up took %.2f s)...\n", funcs.size(),
        attacher.name(), process_age_s());
   auto t0 = Clock::now();
@@ -163,6 +165,7 @@ AttachResult attach_all(Attacher& attacher, const FuncTable& funcs, StopSignal& 
     AttachOpts aopts;
     aopts.should_stop = [&] { return stop.requested(); };
     aopts.progress = &progress;
+    aopts.debug = debug;
     res = attacher.attach(funcs, aopts);
   }
   logf(LOG_INFO, "Attached %zu functions with %s in %.3f s (%zu skipped).\n", res.attached,
@@ -322,7 +325,7 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
   AttachResult res;
   {
     std::optional<SharedKnob> fast = expedite_rcu(in);
-    res = attach_all(*attacher, in.funcs, stop);
+    res = attach_all(*attacher, in.funcs, stop, in.opts.debug_multi_kprobe);
   }
   // The rest of kallsyms, read from here on, lists [bpf] as the attach left it; only a table
   // completed before attaching (module globs, no tracefs) needs those symbols read again.

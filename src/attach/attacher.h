@@ -22,6 +22,9 @@ struct AttachOpts {
   std::function<bool()> should_stop = [] { return false; };
   // Counts attached probes, an entry and an exit one per function; may be null.
   ProgressMeter* progress = nullptr;
+  // --debug multi-kprobe: log every link step whatever the verbosity, and on a refused link the
+  // functions the kernel refuses.
+  bool debug = false;
 };
 
 struct AttachResult {

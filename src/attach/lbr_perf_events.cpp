@@ -70,9 +70,8 @@ std::string lbr_open_failure_reason(int err, bool default_types) {
   }
 }
 
-UserError lbr_unavailable(const std::string& reason) {
-  return UserError("LBR is unavailable: " + reason,
-                   "run without -R/-B/--lbr to trace without branch records");
+LbrUnavailable lbr_unavailable(const std::string& reason) {
+  return LbrUnavailable("LBR is unavailable: " + reason);
 }
 
 }  // namespace retsnoop

@@ -24,7 +24,7 @@ constexpr uint64_t kDefaultLbrBranchTypes = PERF_SAMPLE_BRANCH_ANY_RETURN;
 class LbrPerfEvents {
  public:
   // One event per online CPU recording kernel branches of branch_types (PERF_SAMPLE_BRANCH_*
-  // bits, 0: the default). Throws lbr_unavailable() naming the reason if any CPU refuses;
+  // bits, 0: the default). Throws LbrUnavailable naming the reason if any CPU refuses;
   // nothing stays open then.
   explicit LbrPerfEvents(uint64_t branch_types);
   size_t cpu_count() const { return events_.size(); }
@@ -40,7 +40,13 @@ perf_event_attr lbr_event_attr(uint64_t branch_types);
 // default_types: the user gave no SPEC, so an unsupported filter cannot be the cause.
 std::string lbr_open_failure_reason(int err, bool default_types);
 
-// The one-line error for LBR mode on a machine that cannot record branches, with its hint.
-UserError lbr_unavailable(const std::string& reason);
+// LBR mode on a machine that cannot record branches: the caller goes on without them.
+class LbrUnavailable : public UserError {
+ public:
+  using UserError::UserError;
+};
+
+// "LBR is unavailable: REASON", one line.
+LbrUnavailable lbr_unavailable(const std::string& reason);
 
 }  // namespace retsnoop

@@ -49,6 +49,15 @@ struct Targets {
       cookies.push_back(id);
     }
   }
+
+  // Functions [start, start + cnt) by address.
+  MultiLinkTargets slice(size_t start, size_t cnt) const {
+    MultiLinkTargets s;
+    s.addrs = addrs.data() + start;
+    s.cookies = cookies.data() + start;
+    s.cnt = cnt;
+    return s;
+  }
 };
 
 class MultiKprobeAttacher : public Attacher {
@@ -59,6 +68,7 @@ class MultiKprobeAttacher : public Attacher {
   const char* name() const override { return "multi-kprobe"; }
 
   AttachResult attach(const FuncTable& funcs, const AttachOpts& opts) override {
+    log_level_ = opts.debug ? LOG_WARN : LOG_DEBUG;
     Targets targets(funcs);
     if (obj_.kprobe_session()) {
       attach_batched(obj_.entry_prog(), MultiLinkKind::Session, targets, opts);
@@ -108,10 +118,11 @@ class MultiKprobeAttacher : public Attacher {
       int err = attach_range(bpf_program__fd(prog), kind, targets, start, cnt, cnt * probes_per_func);
       if (err == -ENOMEM && cnt > 1) {
         batch = cnt / 2;
-        logf(LOG_DEBUG, "multi-kprobe: ENOMEM, retrying with batches of %zu\n", batch);
+        logf(log_level_, "multi-kprobe: ENOMEM, retrying with batches of %zu\n", batch);
         continue;
       }
       if (err) {
+        if (opts.debug) report_refused(bpf_program__fd(prog), kind, targets, start, cnt);
         detach(nullptr);
         throw UserError(std::string("multi-kprobe ") + kind_name(kind) + " link failed: " + std::strerror(-err),
                         "try -K (single kprobes)");
@@ -126,23 +137,44 @@ class MultiKprobeAttacher : public Attacher {
   int attach_range(int prog_fd, MultiLinkKind kind, const Targets& targets, size_t start, size_t cnt,
                    size_t probes) {
     auto t0 = std::chrono::steady_clock::now();
-    MultiLinkTargets slice;
-    slice.addrs = targets.addrs.data() + start;
-    slice.cookies = targets.cookies.data() + start;
-    slice.cnt = cnt;
+    MultiLinkTargets slice = targets.slice(start, cnt);
     int fd = create_multi_link(prog_fd, kind, slice);
     if (fd == -ENOMEM) return fd;  // by name needs the same memory
     if (fd < 0) {
-      logf(LOG_DEBUG, "multi-kprobe by address failed (%s), retrying by name\n", std::strerror(-fd));
+      logf(log_level_, "multi-kprobe by address failed (%s), retrying by name\n", std::strerror(-fd));
       slice.addrs = nullptr;
       slice.syms = targets.names.data() + start;
       fd = create_multi_link(prog_fd, kind, slice);
       if (fd < 0) return fd;
     }
     links_.push_back({OwnedFd(fd), probes});
-    logf(LOG_DEBUG, "multi-kprobe: %s link for %zu functions in %.3f s\n", kind_name(kind), cnt,
+    logf(log_level_, "multi-kprobe: %s link for %zu functions in %.3f s\n", kind_name(kind), cnt,
          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     return 0;
+  }
+
+  // A throwaway link over the slice, by address as attach_range() tries first: whether the kernel
+  // takes it. ENOMEM is the size of the slice, not one of its functions.
+  static bool refused(int prog_fd, MultiLinkKind kind, const Targets& targets, size_t start,
+                      size_t cnt) {
+    OwnedFd fd(create_multi_link(prog_fd, kind, targets.slice(start, cnt)));
+    return fd.get() < 0 && fd.get() != -ENOMEM;
+  }
+
+  // Halves a refused slice down to the functions that make the kernel refuse it: a failing
+  // function costs about log2(cnt) links to find.
+  void report_refused(int prog_fd, MultiLinkKind kind, const Targets& targets, size_t start,
+                      size_t cnt) {
+    if (cnt == 1) {
+      logf(LOG_WARN, "multi-kprobe: the kernel refuses %s link on %s\n", kind_name(kind),
+           targets.names[start]);
+      return;
+    }
+    size_t half = cnt / 2;
+    if (refused(prog_fd, kind, targets, start, half))
+      report_refused(prog_fd, kind, targets, start, half);
+    if (refused(prog_fd, kind, targets, start + half, cnt - half))
+      report_refused(prog_fd, kind, targets, start + half, cnt - half);
   }
 
   struct Link {
@@ -152,6 +184,7 @@ class MultiKprobeAttacher : public Attacher {
 
   TracerObject& obj_;
   std::vector<Link> links_;
+  int log_level_ = LOG_DEBUG;
 };
 
 }  // namespace

@@ -33,8 +33,8 @@ static_assert(sizeof(rs_call_rec) == 40, "rs_call_rec layout must match BPF");
 static_assert(sizeof(rs_probe_rec) == 32, "rs_probe_rec layout must match BPF");
 static_assert(sizeof(rs_session_rec) == 112, "rs_session_rec layout must match BPF");
 static_assert(sizeof(rs_proc_rec) == 16, "rs_proc_rec layout must match BPF");
-static_assert(sizeof(rs_func_args) == 72, "rs_func_args layout must match BPF");
-static_assert(sizeof(rs_args_rec) == 120, "rs_args_rec layout must match BPF");
+static_assert(sizeof(rs_func_args) == 136, "rs_func_args layout must match BPF");
+static_assert(sizeof(rs_args_rec) == 216, "rs_args_rec layout must match BPF");
 
 [[noreturn]] void fail(const std::string& what, int err) {
   throw UserError(what + ": " + std::strerror(err < 0 ? -err : err));

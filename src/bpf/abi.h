@@ -204,11 +204,13 @@ struct rs_probe_key {
 };
 
 /*
- * -A: argument capture. Arguments are read at function entry from register slots: the kprobe's
+ * -A: argument capture. Arguments are read at function entry from slots: first the kprobe's
  * registers in the architecture's calling convention (x86-64: rdi, rsi, rdx, rcx, r8, r9;
- * arm64: x0..x7), or the fentry context, which holds the same slots in the same order.
+ * arm64: x0..x7), then the 8-byte stack words the caller passed further arguments in, nearest
+ * the return address first; or the fentry context, which holds the same slots in the same order.
+ * 16 covers the kernel's limit of 12 arguments for BPF trampolines, and is a power of two.
  */
-#define RS_MAX_ARG_SLOTS 8
+#define RS_MAX_ARG_SLOTS 16
 #define RS_MAX_ARGS_DATA 65536 /* upper bound of args.max-total-args-size: one call's data */
 #define RS_MAX_ARG_DATA 16384  /* upper bound of args.max-sized-arg-size and max-str-arg-size */
 
@@ -235,7 +237,7 @@ enum rs_arg_flags {
 struct rs_arg_spec {
 	rs_u8 kind;  /* enum rs_arg_kind */
 	rs_u8 flags; /* enum rs_arg_flags */
-	rs_u8 slot;  /* first register slot */
+	rs_u8 slot;  /* first slot: a register, or past them a stack word */
 	rs_u8 slots; /* 1, or 2 for a struct or union of 9..16 bytes passed by value */
 	rs_u32 size; /* RS_ARG_PTR: the pointee's size, before the max-sized-arg-size limit */
 	             /* RS_ARG_DATA_LOC: the locator's offset in the record */
@@ -243,8 +245,8 @@ struct rs_arg_spec {
 
 /* Per traced function or injected probe (array maps indexed by their id): what a hit captures. */
 struct rs_func_args {
-	rs_u32 cnt; /* captured arguments, at most RS_MAX_ARG_SLOTS */
-	rs_u32 pad;
+	rs_u32 cnt;         /* captured arguments, at most RS_MAX_ARG_SLOTS */
+	rs_u32 stack_slots; /* kprobes: slots past the registers, read from the stack at entry */
 	struct rs_arg_spec args[RS_MAX_ARG_SLOTS];
 };
 
@@ -264,7 +266,7 @@ struct rs_args_rec {
 	rs_u64 session_id;
 	rs_u32 call_seq;  /* struct rs_frame's seq of this call */
 	rs_u32 data_len;  /* bytes in data[] */
-	rs_u64 slots[RS_MAX_ARG_SLOTS];  /* raw register slot values */
+	rs_u64 slots[RS_MAX_ARG_SLOTS];  /* raw slot values: registers, then stack words */
 	/*
 	 * Per argument: bytes of data[] it took (>= 0; for RS_ARG_STR the terminating NUL included,
 	 * except for a string that filled its limit and may go on), or RS_ARG_ERR_*. Each argument's data starts at an 8-byte-aligned offset

@@ -72,10 +72,13 @@ enum slot_source {
 
 /*
  * fentry: bpf_get_func_arg() refuses, at run time, slots past the function's argument count;
- * they stay 0. A raw tracepoint's array is read with a helper, as the kernel refuses to attach a
- * program that accesses the context directly past the tracepoint's argument count.
+ * they stay 0. Its context holds the stack-passed arguments after the registers already; a
+ * kprobe reads the stack_slots of them the plan asks for. A raw tracepoint's array is read with
+ * a helper, as the kernel refuses to attach a program that accesses the context directly past
+ * the tracepoint's argument count.
  */
-static __always_inline void read_arg_slots(void *ctx, __u64 *slots, enum slot_source src)
+static __always_inline void read_arg_slots(void *ctx, __u64 *slots, enum slot_source src,
+					   __u32 stack_slots)
 {
 	int i;
 
@@ -89,6 +92,7 @@ static __always_inline void read_arg_slots(void *ctx, __u64 *slots, enum slot_so
 	}
 	if (!args_fentry_ctx) {
 		rs_read_reg_slots(ctx, slots);
+		rs_read_stack_slots(ctx, slots, stack_slots);
 		return;
 	}
 #pragma clang loop unroll(full)
@@ -214,7 +218,7 @@ static __always_inline bool send_args(void *ctx, void *ringbuf, const struct rs_
 	b->rec.func_id = rec_id;
 	b->rec.session_id = session_id;
 	b->rec.call_seq = seq;
-	read_arg_slots(ctx, b->rec.slots, src);
+	read_arg_slots(ctx, b->rec.slots, src, fa->stack_slots);
 	b->end = 0;
 	for (i = 0; i < RS_MAX_ARG_SLOTS && i < fa->cnt; i++)
 		capture_one_arg(b, &fa->args[i], i, src);

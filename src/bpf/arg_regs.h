@@ -1,16 +1,26 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * -A: the argument register slots of a kprobe's register frame, in the calling convention's
- * order (x86-64: rdi, rsi, rdx, rcx, r8, r9; arm64: x0..x7). Each slot is read at a constant
- * offset: the verifier refuses context reads at a variable one.
+ * order (x86-64: rdi, rsi, rdx, rcx, r8, r9; arm64: x0..x7), and where the arguments passed on
+ * the stack start. Each slot is read at a constant offset: the verifier refuses context reads at
+ * a variable one.
  */
 #ifndef RETSNOOP_BPF_ARG_REGS_H
 #define RETSNOOP_BPF_ARG_REGS_H
 
 #include "vmlinux_min.h"
+#include <bpf/bpf_helpers.h>
 #include "abi.h"
 
 #if defined(__TARGET_ARCH_x86)
+#define RS_ARG_REG_SLOTS 6
+
+/* At entry the stack pointer is at the return address; the stack arguments follow it. */
+static __always_inline __u64 rs_stack_args(const struct pt_regs *regs)
+{
+	return regs->sp + 8;
+}
+
 static __always_inline void rs_read_reg_slots(const struct pt_regs *regs, __u64 *slots)
 {
 	slots[0] = regs->di;
@@ -21,6 +31,14 @@ static __always_inline void rs_read_reg_slots(const struct pt_regs *regs, __u64 
 	slots[5] = regs->r9;
 }
 #elif defined(__TARGET_ARCH_arm64)
+#define RS_ARG_REG_SLOTS 8
+
+/* The return address is in the link register: the stack arguments start at the stack pointer. */
+static __always_inline __u64 rs_stack_args(const struct pt_regs *regs)
+{
+	return regs->user_regs.sp;
+}
+
 static __always_inline void rs_read_reg_slots(const struct pt_regs *regs, __u64 *slots)
 {
 	int i;
@@ -30,5 +48,20 @@ static __always_inline void rs_read_reg_slots(const struct pt_regs *regs, __u64 
 		slots[i] = regs->user_regs.regs[i];
 }
 #endif
+
+/*
+ * The first cnt stack words after the registers, into slots[RS_ARG_REG_SLOTS..]. A fault (a
+ * frame at the very top of a stack) leaves them 0.
+ */
+static __always_inline void rs_read_stack_slots(const struct pt_regs *regs, __u64 *slots,
+						__u32 cnt)
+{
+	__u32 max = RS_MAX_ARG_SLOTS - RS_ARG_REG_SLOTS;
+
+	cnt = cnt < max ? cnt : max;
+	if (cnt)
+		bpf_probe_read_kernel(slots + RS_ARG_REG_SLOTS, cnt * sizeof(__u64),
+				      (void *)rs_stack_args(regs));
+}
 
 #endif /* RETSNOOP_BPF_ARG_REGS_H */

@@ -35,12 +35,12 @@ uint64_t parse_lbr_flags(std::string_view spec) {
   for (const auto& n : kLbrNames) {
     if (spec == n.name) return n.bits;
   }
-  try {
-    return parse_positive(spec);  // a raw mask, for branch types newer than this table
-  } catch (const InvalidValue&) {
-    auto names = join_names(kLbrNames, [](const LbrName& n) { return n.name; });
-    throw InvalidValue("expected one of " + names + ", or a positive integer mask");
-  }
+  // A raw mask, for branch types newer than this table, as C's strtoul() with base 0 reads it
+  // (upstream retsnoop's spelling): 0x20, 040 or 32. 0 adds nothing, so the default stays.
+  if (auto mask = parse_unsigned_literal(spec, true)) return *mask;
+  auto names = join_names(kLbrNames, [](const LbrName& n) { return n.name; });
+  throw InvalidValue("expected one of " + names +
+                     ", or an integer mask (decimal, 0x hex or 0 octal)");
 }
 
 std::vector<std::string_view> lbr_spec_names() {

@@ -7,8 +7,8 @@
 
 namespace retsnoop {
 
-// "any_return" -> PERF_SAMPLE_BRANCH_ANY_RETURN, "24" -> 24. Throws InvalidValue listing the
-// valid names.
+// "any_return" -> PERF_SAMPLE_BRANCH_ANY_RETURN; "24", "0x18" and "030" -> 24; "0" -> 0 (the
+// default types). Throws InvalidValue listing the valid names.
 uint64_t parse_lbr_flags(std::string_view spec);
 
 // The names parse_lbr_flags() knows, for shell completion.

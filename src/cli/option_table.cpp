@@ -1,5 +1,7 @@
 #include "cli/option_table.h"
 
+#include <strings.h>
+
 #include <algorithm>
 #include <climits>
 #include <string>
@@ -31,6 +33,7 @@ enum LongOnlyKey {
   kExportTrace,
   kExportFolded,
   kUser,
+  kDebug,
 };
 
 enum Group { kTargeting = 1, kModes, kFilters, kMisc, kHelp };
@@ -62,9 +65,10 @@ void set_attach_mode(CliState& st, AttachMode mode) {
   st.opts.attach_mode = mode;
 }
 
-// NULL is 0 in the list; "any" forgets earlier values, i.e. goes back to "every error".
+// NULL is 0 in the list; "any" (in any case) forgets earlier values, i.e. goes back to "every
+// error".
 void add_error(std::vector<int>& list, const char* arg) {
-  if (std::string_view(arg) == "any") {
+  if (strcasecmp(arg, "any") == 0) {
     list.clear();
     return;
   }
@@ -73,34 +77,36 @@ void add_error(std::vector<int>& list, const char* arg) {
   list.push_back(*err);
 }
 
+// 0 is the idle tasks (one per CPU, TGID 0), whose sessions are interrupts taken while idle.
 void add_pid(std::vector<int>& list, const char* arg) {
-  list.push_back(parse_positive(arg, INT_MAX));
-}
-
-// TASK_COMM_LEN is 16 including the terminating NUL: a longer name could never match.
-void check_comm(std::string_view name) {
-  if (name.empty() || name.size() > 15) {
-    throw InvalidValue("expected a non-empty name of at most 15 characters");
+  if (std::string_view(arg) == "0") return list.push_back(0);
+  try {
+    list.push_back(parse_positive(arg, INT_MAX));
+  } catch (const InvalidValue&) {
+    throw InvalidValue("expected an integer from 0 (the idle tasks) to " + std::to_string(INT_MAX));
   }
 }
 
-void add_comms_from_file(std::vector<std::string>& list, const char* path) {
-  auto names = read_words_file(path);
+// TASK_COMM_LEN is 16 including the terminating NUL: the kernel keeps the first 15 characters of
+// a longer name (an executable's file name, say), and so the filter compares those.
+constexpr size_t kCommMax = 15;
+
+void add_comm_name(CliState& st, std::vector<std::string>& list, std::string name) {
+  if (name.size() > kCommMax) {
+    name.resize(kCommMax);
+    st.opts.truncated_comms.push_back(name);
+  }
+  list.push_back(std::move(name));
+}
+
+void add_comm(CliState& st, std::vector<std::string>& list, const char* arg) {
+  if (arg[0] != '@') {
+    if (!*arg) throw InvalidValue("expected a non-empty name");
+    return add_comm_name(st, list, arg);
+  }
+  auto names = read_words_file(arg + 1);
   if (names.empty()) throw InvalidValue("the file lists no names");
-  for (const auto& name : names) {
-    try {
-      check_comm(name);
-    } catch (const InvalidValue& e) {
-      throw InvalidValue("name '" + name + "' in the file: " + e.what());
-    }
-  }
-  list.insert(list.end(), names.begin(), names.end());
-}
-
-void add_comm(std::vector<std::string>& list, const char* arg) {
-  if (arg[0] == '@') return add_comms_from_file(list, arg + 1);
-  check_comm(arg);
-  list.emplace_back(arg);
+  for (auto& name : names) add_comm_name(st, list, std::move(name));
 }
 
 // The level rides attached to -s, so "-ss" and "-sn" read naturally; long names work too.
@@ -114,6 +120,28 @@ SymbLevel symbolize_arg(const char* arg) {
   } catch (const InvalidValue&) {
     throw InvalidValue("expected -s, -ss, -sn or --symbolize=none|lines|inlines");
   }
+}
+
+// Upstream's --debug features, each mapped to the diagnostics of ours that serve its purpose.
+struct DebugFeature {
+  const char* name;
+  bool Options::*flag;
+};
+constexpr DebugFeature kDebugFeatures[] = {
+    {"multi-kprobe", &Options::debug_multi_kprobe},
+    {"full-lbr", &Options::debug_full_lbr},
+    {"bpf", &Options::debug_bpf},
+};
+
+void enable_debug(CliState& st, const char* arg) {
+  for (const auto& f : kDebugFeatures) {
+    if (std::string_view(arg) == f.name) {
+      st.opts.*f.flag = true;
+      return;
+    }
+  }
+  throw InvalidValue("expected one of " +
+                     join_names(kDebugFeatures, [](const DebugFeature& f) { return f.name; }));
 }
 
 const char* output_path(const char* arg) {
@@ -151,8 +179,9 @@ const OptionSpec kOptions[] = {
     {{"lbr", 'R', "SPEC", OPTION_ARG_OPTIONAL,
       "Capture last branch records. SPEC: any, any_call, any_return (default), cond, call, "
       "ind_call, ind_jump, call_stack, abort_tx, in_tx, no_tx or a raw "
-      "PERF_SAMPLE_BRANCH_* mask; repeat to combine. Needs a CPU that records branches (not "
-      "usual in VMs) and Linux 5.16+; retsnoop stops if they are missing."},
+      "PERF_SAMPLE_BRANCH_* mask (decimal, 0x hex or 0 octal); repeat to combine. Needs a CPU "
+      "that records branches (not usual in VMs) and Linux 5.16+; without them retsnoop says so "
+      "and traces without branch records."},
      enable_lbr},
     {{nullptr, 'B', "SPEC", OPTION_ALIAS | OPTION_ARG_OPTIONAL}, enable_lbr},
     {{"lbr-max-count", kLbrMaxCount, "N", 0,
@@ -163,9 +192,10 @@ const OptionSpec kOptions[] = {
       "its stack frame and -T row (-C args.* sets limits and format)."},
      [](CliState& st, const char*) { st.opts.capture_args = true; }},
     {{"inject-probe", 'J', "SPEC", 0,
-      "Show hits of an extra probe in the call trace (-T) of sessions running on the same thread: "
-      "kprobe:FUNC[+OFFSET], kretprobe:FUNC, tp:CATEGORY:NAME or rawtp:NAME (tracepoint names "
-      "may be globs), or @FILE with one SPEC per line. Repeatable."},
+      "Show hits of an extra probe in the call trace (-T; without it they are not injected) of "
+      "sessions running on the same thread: kprobe:FUNC[+OFFSET], kretprobe:FUNC, "
+      "tp:CATEGORY:NAME or rawtp:NAME (tracepoint names may be globs), or @FILE with one SPEC "
+      "per line. Repeatable."},
      add_probe},
     {{"interim-stacks", 'I', nullptr, 0,
       "Also emit incomplete sessions when their data would be overwritten."},
@@ -177,12 +207,12 @@ const OptionSpec kOptions[] = {
       "Also capture the user-space stack of the thread whose call failed, and symbolize it from "
       "the process's binaries and libraries."},
      [](CliState& st, const char*) { st.opts.user_stacks = true; }},
-    {{nullptr, 'M', nullptr, 0,
+    {{"kprobes-multi", 'M', nullptr, 0,
       "Attach with multi-kprobes (default; single kprobes when the kernel lacks them)."},
      [](CliState& st, const char*) { set_attach_mode(st, AttachMode::MultiKprobe); }},
-    {{nullptr, 'K', nullptr, 0, "Attach with single kprobes."},
+    {{"kprobes", 'K', nullptr, 0, "Attach with single kprobes."},
      [](CliState& st, const char*) { set_attach_mode(st, AttachMode::Kprobe); }},
-    {{nullptr, 'F', nullptr, 0, "Attach with fentry/fexit."},
+    {{"fentries", 'F', nullptr, 0, "Attach with fentry/fexit."},
      [](CliState& st, const char*) { set_attach_mode(st, AttachMode::Fentry); }},
 
     {{nullptr, 0, nullptr, 0, "Filters:", kFilters}, nullptr},
@@ -199,25 +229,26 @@ const OptionSpec kOptions[] = {
      [](CliState& st, const char* arg) { add_error(st.opts.deny_errors, arg); }},
     {{"allow-retval", kAllowRetval, "VAL", 0,
       "Report only sessions whose entry call returned VAL: Exxx, -Exxx, NULL, an integer or "
-      "LO..HI. Repeatable; applies together with -x/-X and -S."},
+      "LO..HI. Repeatable; implies -S unless -Sn is given; applies together with -x/-X."},
      [](CliState& st, const char* arg) {
        st.opts.allow_retvals.push_back(parse_retval_range(arg));
      }},
     {{"deny-retval", kDenyRetval, "VAL", 0,
-      "Never report sessions whose entry call returned VAL; wins over --allow-retval."},
+      "Never report sessions whose entry call returned VAL; wins over --allow-retval. Implies "
+      "-S unless -Sn is given."},
      [](CliState& st, const char* arg) {
        st.opts.deny_retvals.push_back(parse_retval_range(arg));
      }},
-    {{"pid", 'p', "PID", 0, "Only trace this process. Repeatable."},
+    {{"pid", 'p', "PID", 0, "Only trace this process (0: the idle tasks). Repeatable."},
      [](CliState& st, const char* arg) { add_pid(st.opts.allow_pids, arg); }},
     {{"no-pid", 'P', "PID", 0, "Never trace this process; wins over -p. Repeatable."},
      [](CliState& st, const char* arg) { add_pid(st.opts.deny_pids, arg); }},
     {{"comm", 'n', "NAME", 0,
-      "Only trace tasks with this comm (at most 15 characters), or the names listed in @FILE. "
-      "Repeatable."},
-     [](CliState& st, const char* arg) { add_comm(st.opts.allow_comms, arg); }},
+      "Only trace tasks with this comm, or the names listed in @FILE; like the kernel, only the "
+      "first 15 characters count. Repeatable."},
+     [](CliState& st, const char* arg) { add_comm(st, st.opts.allow_comms, arg); }},
     {{"no-comm", 'N', "NAME", 0, "Never trace tasks with this comm (or @FILE). Repeatable."},
-     [](CliState& st, const char* arg) { add_comm(st.opts.deny_comms, arg); }},
+     [](CliState& st, const char* arg) { add_comm(st, st.opts.deny_comms, arg); }},
     {{"user", kUser, "NAME", 0,
       "Command mode: run the command as this user (default: the user who ran sudo)."},
      [](CliState& st, const char* arg) {
@@ -240,6 +271,11 @@ const OptionSpec kOptions[] = {
      [](CliState& st, const char* arg) { st.opts.symbolize = symbolize_arg(arg); }},
     {{"verbose", 'v', nullptr, 0, "More diagnostics; repeat (-vv, -vvv) for debug output."},
      [](CliState& st, const char*) { st.opts.verbosity++; }},
+    {{"debug", kDebug, "FEATURE", 0,
+      "Extra diagnostics on stderr, whatever -v says: multi-kprobe (each multi-kprobe attach step, "
+      "and which functions a failing one was refused for), full-lbr (every LBR record, none "
+      "trimmed as irrelevant) or bpf (libbpf's log, the BPF verifier's included). Repeatable."},
+     enable_debug},
     {{"config", 'C', "KEY=VALUE", 0, "Change a setting; see --config-help. Repeatable."},
      [](CliState& st, const char* arg) { apply_setting(st.opts, arg); }},
     {{"json", kJson, nullptr, 0, "Print each session as one JSON object."},

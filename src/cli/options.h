@@ -51,6 +51,7 @@ struct Options {
   std::vector<int> deny_pids;
   std::vector<std::string> allow_comms;
   std::vector<std::string> deny_comms;
+  std::vector<std::string> truncated_comms;  // -n/-N names cut to the 15 characters the kernel keeps
   uint64_t longer_ms = 0;  // -L, 0: off
 
   // Command mode: the command after "--" (argv, verbatim), run as run_as_user when given, else
@@ -62,6 +63,10 @@ struct Options {
   std::string kernel_path;  // -k
   std::optional<SymbLevel> symbolize;  // none given: inlines when a vmlinux with DWARF is found
   int verbosity = 0;  // -v count
+  // --debug FEATURE: one part's diagnostics on stderr whatever the verbosity.
+  bool debug_multi_kprobe = false;  // multi-kprobe attach steps, and the functions a failure is for
+  bool debug_full_lbr = false;      // every LBR record, none trimmed (as stacks.unfiltered does)
+  bool debug_bpf = false;           // libbpf's log, the BPF verifier's included
   bool show_version = false;
   bool json = false;  // --json
   bool summary = false;          // --summary: unique failing stacks with counts at exit

@@ -106,11 +106,18 @@ void check_conflicts(const Options& opts) {
   if (opts.success_stacks == SuccessStacks::Yes && !opts.allow_errors.empty()) {
     throw UserError("-x and -S are mutually exclusive", kHelpHint);
   }
-  if (!opts.probes.empty() && !opts.trace)
-    throw UserError("-J needs -T: injected probes show in the function call trace", kHelpHint);
   if (!opts.export_trace.empty() && !opts.trace) {
     throw UserError("--export-trace needs -T: only call traces have slices to export", kHelpHint);
   }
+}
+
+// A return-value filter is about results, successful ones included: --allow-retval 1..1000
+// reports calls that returned 1 to 1000 without -S, as in upstream retsnoop. An explicit -Sn
+// still keeps to failures.
+void imply_success_stacks(Options& opts) {
+  bool retval_filter = !opts.allow_retvals.empty() || !opts.deny_retvals.empty();
+  if (retval_filter && opts.success_stacks == SuccessStacks::Default)
+    opts.success_stacks = SuccessStacks::Yes;
 }
 
 }  // namespace
@@ -136,6 +143,7 @@ Options parse_options(int argc, char** argv, std::FILE* help_out) {
   if (rc) throw UserError(getopt_message(captured, argc > 0 ? argv[0] : ""), kHelpHint);
   run.cli.opts.command = std::move(split.command);
   check_conflicts(run.cli.opts);
+  imply_success_stacks(run.cli.opts);
   return run.cli.opts;
 }
 

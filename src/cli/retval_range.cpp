@@ -1,6 +1,5 @@
 #include "cli/retval_range.h"
 
-#include <charconv>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -14,25 +13,12 @@ namespace {
 constexpr const char* kExpected =
     "expected an errno name (EINVAL or -EINVAL), NULL, an integer or a range LO..HI";
 
-std::optional<uint64_t> parse_magnitude(std::string_view text) {
-  int base = 10;
-  if (text.starts_with("0x") || text.starts_with("0X")) {
-    base = 16;
-    text.remove_prefix(2);
-  }
-  uint64_t value = 0;
-  const char* end = text.data() + text.size();
-  auto [ptr, ec] = std::from_chars(text.data(), end, value, base);
-  if (text.empty() || ec != std::errc() || ptr != end) return std::nullopt;
-  return value;
-}
-
 // Magnitudes above INT64_MAX are kept as the same 64 bits: addresses and large unsigned results
 // are compared the way the register holds them.
 std::optional<int64_t> parse_integer(std::string_view text) {
   bool negative = text.starts_with('-');
   if (negative) text.remove_prefix(1);
-  auto magnitude = parse_magnitude(text);
+  auto magnitude = parse_unsigned_literal(text, false);
   if (!magnitude) return std::nullopt;
   if (!negative) return static_cast<int64_t>(*magnitude);
   if (*magnitude > uint64_t(INT64_MAX) + 1) return std::nullopt;

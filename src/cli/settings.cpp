@@ -119,7 +119,8 @@ const Setting kSettings[] = {
      [](Options& o, std::string_view v) { o.symbolize = parse_symbolize_level(v); },
      [](const Options& o) { return show_symbolize(o.symbolize); }, kSymbolizeWords},
     {"stacks.unfiltered", bool_values,
-     "Keep the BPF trampoline and bpf_prog_* frames stacks normally drop.",
+     "Keep the BPF trampoline and bpf_prog_* frames stacks normally drop, and every LBR record "
+     "(none trimmed as irrelevant).",
      [](Options& o, std::string_view v) { o.stacks_unfiltered = parse_bool(v); },
      [](const Options& o) { return show_bool(o.stacks_unfiltered); }, kBoolWords},
     {"stacks.emit-addrs", bool_values, "Print raw addresses next to symbolized stack frames.",

@@ -91,6 +91,22 @@ UserError invalid_value(std::string_view label, std::string_view value, const In
   return UserError(msg, std::move(hint));
 }
 
+std::optional<uint64_t> parse_unsigned_literal(std::string_view text, bool leading_zero_octal) {
+  int base = 10;
+  if (text.starts_with("0x") || text.starts_with("0X")) {
+    base = 16;
+    text.remove_prefix(2);
+  } else if (leading_zero_octal && text.size() > 1 && text.starts_with('0')) {
+    base = 8;
+    text.remove_prefix(1);
+  }
+  uint64_t value = 0;
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, value, base);
+  if (text.empty() || ec != std::errc() || ptr != end) return std::nullopt;
+  return value;
+}
+
 uint64_t parse_positive(std::string_view text, uint64_t max) {
   uint64_t value = 0;
   if (!parse_decimal(text, value) || value == 0 || value > max) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -29,6 +30,10 @@ std::string join_names(const Table& table, NameOf name_of) {
   return list;
 }
 
+// An unsigned integer: "0x" or "0X" and hex digits; with leading_zero_octal, "0" and octal
+// digits (as C's strtoul() with base 0 reads them); else decimal. nullopt for anything else,
+// signs and spaces included, or a value past 64 bits.
+std::optional<uint64_t> parse_unsigned_literal(std::string_view text, bool leading_zero_octal);
 // Decimal integer in [1, max].
 uint64_t parse_positive(std::string_view text, uint64_t max = UINT64_MAX);
 // The spellings parse_bool accepts, for error messages and --config-help.

@@ -24,6 +24,9 @@ constexpr bool kPairsStartEven = false;
 constexpr bool kBigByValueInSlot = false;
 #endif
 static_assert(kRegisterSlots <= RS_MAX_ARG_SLOTS);
+// Slots past the registers are the caller's stack words, 8 bytes each, nearest the return
+// address first: both conventions put a parameter that finds no register there, a 16-byte
+// integer 16-byte aligned. The registers' count is even on both, so an even slot is aligned.
 
 std::string slot_name(size_t i) { return "arg" + std::to_string(i); }
 
@@ -86,7 +89,12 @@ uint32_t arg_register_slots() { return kRegisterSlots; }
 rs_func_args FuncArgs::to_bpf() const {
   rs_func_args out{};
   out.cnt = static_cast<rs_u32>(std::min<size_t>(args.size(), RS_MAX_ARG_SLOTS));
-  for (uint32_t i = 0; i < out.cnt; ++i) out.args[i] = args[i].spec;
+  uint32_t end = 0;  // one past the last slot read
+  for (uint32_t i = 0; i < out.cnt; ++i) {
+    out.args[i] = args[i].spec;
+    end = std::max<uint32_t>(end, args[i].spec.slot + args[i].spec.slots);
+  }
+  out.stack_slots = end > kRegisterSlots ? end - kRegisterSlots : 0;
   return out;
 }
 
@@ -113,7 +121,13 @@ FuncArgs plan_func_args(const struct btf* btf, uint32_t func_or_proto_id) {
   const struct btf_param* params = btf_params(t);
   uint32_t n = btf_vlen(t);
   uint32_t slot = 0;
-  bool registers_done = false;  // once one parameter spills, later ones' registers are unsure
+  // x86-64 gives a later parameter a register a larger one found too few of, and a BPF
+  // trampoline's context then no longer follows the slots: after a register left unused, the
+  // rest is not captured. A struct copied onto the stack (x86-64, over 16 bytes), like any
+  // stack parameter left out, moves the stack words of the parameters after it: those on the
+  // stack are not captured either.
+  bool slots_unsure = false;
+  bool stack_unsure = false;
   for (uint32_t i = 0; i < n; ++i) {
     const btf_param& prm = params[i];
     if (i + 1 == n && prm.name_off == 0 && prm.type == 0) {
@@ -123,10 +137,13 @@ FuncArgs plan_func_args(const struct btf* btf, uint32_t func_or_proto_id) {
     ResolvedType type = resolve_btf_type(btf, prm.type);
     if (!type.t) return raw_func_args("parameter " + std::to_string(i) + " has no usable type");
     Placement p = plan_by_value(btf, type);
-    if (p.int128 && kPairsStartEven) slot += slot % 2;
-    if (p.nslots == 0 || registers_done || slot + p.nslots > kRegisterSlots) {
+    bool on_stack = slot + p.nslots > kRegisterSlots;
+    if (on_stack && slot < kRegisterSlots) slots_unsure = true;
+    if (p.int128 && (kPairsStartEven || on_stack)) slot += slot % 2;
+    if (p.nslots == 0 || slots_unsure || (on_stack && stack_unsure) ||
+        slot + p.nslots > RS_MAX_ARG_SLOTS) {
       ++out.uncaptured;
-      registers_done |= p.nslots != 0;
+      stack_unsure |= on_stack || (p.nslots == 0 && btf_kind(type.t) != BTF_KIND_FLOAT);
       continue;
     }
     const char* name = btf__name_by_offset(btf, prm.name_off);

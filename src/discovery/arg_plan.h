@@ -22,7 +22,8 @@ struct ArgLimits {
   bool capture_raw_ptrs = false;        // print the pointer value next to &{...}
 };
 
-// Register slots the calling convention passes arguments in: 6 on x86-64, 8 on arm64.
+// Register slots the calling convention passes arguments in: 6 on x86-64, 8 on arm64. Slots
+// from there up to RS_MAX_ARG_SLOTS are the stack words of further arguments.
 uint32_t arg_register_slots();
 
 struct ArgInfo {
@@ -35,7 +36,7 @@ struct FuncArgs {
   const struct btf* btf = nullptr;  // where type ids point (owned by KernelBtf); null: raw
   std::vector<ArgInfo> args;        // captured arguments, in order
   bool variadic = false;            // "..." follows the captured arguments: not captured
-  uint32_t uncaptured = 0;          // parameters that are not in register slots
+  uint32_t uncaptured = 0;          // parameters that are in no slot we read
   std::string raw_reason;           // non-empty when falling back to raw slots: why (for -v)
   // A classic tracepoint's fields: when set, what is shown, each cut from the bytes of the
   // captured argument it names (args are then the record and its __data_loc fields).

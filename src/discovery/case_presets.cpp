@@ -12,77 +12,37 @@ namespace {
 
 constexpr std::string_view kBpfEntry[] = {"*_sys_bpf"};
 
-// Where bpf() commands fail: the syscall layer (map_*, bpf_*), BTF loading and checks, the map
-// implementations by family, the verifier's main passes, and the LSM gate. Without DWARF there
-// is no ':kernel/bpf/*.c', so these are name prefixes; verifier ones are its own (check_* as a
-// whole would pull in hot scheduler functions like check_cfs_rq_runtime).
+// Upstream retsnoop's bpf case, so that its users' command lines match the same functions: the
+// syscall layer, BTF, the verifier's passes (broad prefixes: without DWARF there is no
+// ':kernel/bpf/*.c'), the map families, and the allocations and user copies bpf() makes.
 constexpr std::string_view kBpfAllow[] = {
-    "bpf_*",
-    "btf_*",
-    "__btf_*",
-    "map_*",
-    "security_bpf*",
-    // map families
-    "array_map_*",
-    "percpu_array_map_*",
-    "array_of_map_*",
-    "prog_array_map_*",
-    "fd_array_map_*",
-    "htab_*",
-    "__htab_*",
-    "trie_*",
-    "stack_map_*",
-    "queue_stack_map_*",
-    "ringbuf_map_*",
-    "bloom_map_*",
-    "arena_map_*",
-    "cgroup_storage_*",
-    "dev_map_*",
-    "cpu_map_*",
-    "sock_map_*",
-    "sock_hash_*",
-    "xsk_map_*",
-    // verifier
-    "do_check*",
-    "check_cfg",
-    "check_subprogs",
-    "check_btf_*",
-    "check_attach_btf_id",
-    "check_struct_ops_btf_id",
-    "check_helper_call*",
-    "check_kfunc_call*",
-    "check_func_call*",
-    "check_func_arg*",
-    "check_mem_access*",
-    "check_map_*",
-    "check_ld_*",
-    "check_alu_op",
-    "check_cond_jmp_op",
-    "check_core_relo",
-    "check_max_stack_depth*",
-    "check_return_code",
-    "check_ptr_*",
-    "check_reg_*",
-    "check_stack_*",
-    "resolve_pseudo_ldimm64",
-    "add_subprog*",
-    "add_kfunc_call",
-    "push_stack",
-    "push_insn",
-    "visit_insn",
-    "convert_ctx_accesses",
-    "do_misc_fixups",
-    "fixup_call_args",
-    "jit_subprogs",
+    "*bpf*", "*btf*", "do_check*", "reg_*", "check_*", "resolve_*", "convert_*", "adjust_*",
+    "sanitize_*", "map_*", "ringbuf_*", "array_*", "__vmalloc_*", "__alloc*", "pcpu_*", "memdup_*",
+    "stack_map_*", "htab_*", "generic_map_*", "*copy_from*", "*copy_to*",
 };
 
-// Matched by bpf_* but noise for bpf() failures: helpers run by every BPF program (retsnoop's own
-// included) at event rate, packet-path helpers, LSM hook stubs called on every security hook,
-// and tracepoint/dispatcher runners. Interrupts taken inside a session would record them.
+// Upstream's deny list (helpers every BPF program calls, migration and RCU read-side markers,
+// hot scheduler and VMA lookups that check_* and find_* would pull in, a comparison callback
+// that never fails, one function that cannot be attached), then ours: the helpers retsnoop's
+// own programs call on every probe hit and the runners of BPF programs. *bpf* matches them,
+// and traced they would record retsnoop itself inside every session of the thread.
 constexpr std::string_view kBpfDeny[] = {
+    "bpf_get_smp_processor_id",
+    "bpf_get_current_pid_tgid",
+    "*migrate*",
+    "rcu_read_lock*",
+    "rcu_read_unlock*",
+    "bpf_lsm_*",
+    "check_cfs_rq_runtime",
+    "find_busiest_group",
+    "find_vma*",
+    "btf_sec_info_cmp",
+    "copy_to_user_nofault",
+    // retsnoop's own
     "bpf_get_current_*",
     "bpf_get_stack*",
     "bpf_get_func_ip*",
+    "bpf_get_func_arg*",
     "bpf_get_attach_cookie*",
     "bpf_get_branch_snapshot",
     "bpf_ktime_get_*",
@@ -91,18 +51,9 @@ constexpr std::string_view kBpfDeny[] = {
     "bpf_ringbuf_discard*",
     "bpf_ringbuf_output",
     "bpf_probe_read_*",
-    "bpf_perf_event_output*",
     "bpf_map_lookup_elem",
     "bpf_map_update_elem",
     "bpf_map_delete_elem",
-    "bpf_skb_*",
-    "bpf_xdp_*",
-    "bpf_sk_*",
-    "bpf_sock_*",
-    "bpf_csum_*",
-    "bpf_l3_csum_*",
-    "bpf_l4_csum_*",
-    "bpf_lsm_*",
     "bpf_trace_run*",
     "bpf_dispatcher_*",
     "bpf_prog_run*",

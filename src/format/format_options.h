@@ -24,6 +24,7 @@ struct FormatOptions {
   bool calltrace = false;          // -T
   bool lbr = false;                // --lbr
   size_t lbr_max_count = 0;        // 0: every relevant record
+  bool unfiltered_lbr = false;     // stacks.unfiltered, --debug full-lbr: no record trimmed
   // -U: user frames show their source line unless -sn asked for symbols only. Their DWARF is the
   // program's own, unrelated to whether a vmlinux with DWARF was found.
   bool user_lines = true;

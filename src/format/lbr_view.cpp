@@ -105,7 +105,7 @@ std::string render(const BranchText& t, const LbrWidths& w) {
 std::string format_lbr(const Session& s, const FormatContext& ctx) {
   if (s.lbr.empty()) return "";
   std::vector<SymbolizedBranch> branches = symbolize(s, ctx);
-  size_t end = relevant_end(branches, s, ctx);
+  size_t end = ctx.opts.unfiltered_lbr ? branches.size() : relevant_end(branches, s, ctx);
   std::string out;
   if (end == 0) {
     end = branches.size();

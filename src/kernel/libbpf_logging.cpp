@@ -27,8 +27,12 @@ int print_libbpf(libbpf_print_level level, const char* fmt, va_list ap) {
   return std::vfprintf(stderr, fmt, ap);
 }
 
+int print_all_libbpf(libbpf_print_level, const char* fmt, va_list ap) {
+  return std::vfprintf(stderr, fmt, ap);
+}
+
 }  // namespace
 
-void route_libbpf_logs() { libbpf_set_print(print_libbpf); }
+void route_libbpf_logs(bool all) { libbpf_set_print(all ? print_all_libbpf : print_libbpf); }
 
 }  // namespace retsnoop

@@ -1,6 +1,7 @@
 #include "simfail_cases.h"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
@@ -87,6 +88,14 @@ Outcome get_rlimit() {
   return {.err = getrlimit(RLIMIT_NOFILE, &r) == 0 ? 0 : errno};
 }
 
+// mmap() of zero bytes: do_mmap() refuses it with EINVAL. do_mmap() takes 8 arguments on Linux
+// 6.1 and 9 on 6.12, more than x86-64 passes in registers: argument capture reads the rest from
+// the stack.
+Outcome map_zero_bytes() {
+  void* p = mmap(nullptr, 0, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  return {.err = p == MAP_FAILED ? errno : 0};
+}
+
 Outcome sleep_in_syscall(time_t sec, long nsec) {
   timespec ts{.tv_sec = sec, .tv_nsec = nsec};
   return {.err = nanosleep(&ts, nullptr) == 0 ? 0 : errno};
@@ -119,6 +128,8 @@ constexpr Case kCases[] = {
     {"open-missing-file", "open() of /nonexistent-simfail-dir/missing-file", true,
      [](Objects&) { return open_missing_file(); }},
     {"syscall-getrlimit", "getrlimit(RLIMIT_NOFILE)", false, [](Objects&) { return get_rlimit(); }},
+    {"mmap-zero-length", "anonymous mmap() of 0 bytes", true,
+     [](Objects&) { return map_zero_bytes(); }},
     {"syscall-long-sleep", "nanosleep() for 1 s", false,
      [](Objects&) { return sleep_in_syscall(1, 0); }},
     {"syscall-short-sleep", "nanosleep() for 10 ms", false,

@@ -20,8 +20,17 @@ TEST(LbrFlags, RawMasks) {
   EXPECT_EQ(parse_lbr_flags("131072"), 131072u);
 }
 
-TEST(LbrFlags, RejectsUnknownNamesZeroAndCase) {
-  for (const char* bad : {"", "ANY", "any ", "0", "-8", "0x8", "branch"}) {
+// As C's strtoul() with base 0 reads them, the way upstream retsnoop takes them.
+TEST(LbrFlags, RawMasksInHexAndOctal) {
+  EXPECT_EQ(parse_lbr_flags("0x8"), 8u);
+  EXPECT_EQ(parse_lbr_flags("0X20000"), 131072u);
+  EXPECT_EQ(parse_lbr_flags("010"), 8u);
+  EXPECT_EQ(parse_lbr_flags("0"), 0u);
+}
+
+TEST(LbrFlags, RejectsUnknownNamesSignsAndCase) {
+  for (const char* bad : {"", "ANY", "any ", "-8", "+8", "0x", "08", "0x8g", "branch",
+                          "99999999999999999999"}) {
     EXPECT_THROW(parse_lbr_flags(bad), InvalidValue) << bad;
   }
 }

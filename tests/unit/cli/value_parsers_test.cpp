@@ -17,6 +17,18 @@ std::string failure(F parse) {
   return "accepted";
 }
 
+TEST(ValueParsers, UnsignedLiterals) {
+  EXPECT_EQ(parse_unsigned_literal("32", false), 32u);
+  EXPECT_EQ(parse_unsigned_literal("0x20", false), 32u);
+  EXPECT_EQ(parse_unsigned_literal("0XfF", false), 255u);
+  EXPECT_EQ(parse_unsigned_literal("040", false), 40u);  // decimal unless octal is asked for
+  EXPECT_EQ(parse_unsigned_literal("040", true), 32u);
+  EXPECT_EQ(parse_unsigned_literal("0", true), 0u);
+  EXPECT_EQ(parse_unsigned_literal("18446744073709551615", false), UINT64_MAX);
+  for (const char* bad : {"", "-1", "+1", " 1", "1 ", "0x", "08", "0x1g", "18446744073709551616"})
+    EXPECT_EQ(parse_unsigned_literal(bad, true), std::nullopt) << bad;
+}
+
 TEST(ValueParsers, PositiveIntegers) {
   EXPECT_EQ(parse_positive("1"), 1u);
   EXPECT_EQ(parse_positive("18446744073709551615"), UINT64_MAX);

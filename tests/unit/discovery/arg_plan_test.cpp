@@ -135,14 +135,70 @@ TEST_F(ArgPlan, LargeByValueIsPassedByReferenceOnArm64) {
 }
 #endif
 
-TEST_F(ArgPlan, ParametersPastTheRegisterSlotsAreUncaptured) {
-  int proto = b.proto(i32, {{"a0", i32}, {"a1", i32}, {"a2", i32}, {"a3", i32}, {"a4", i32},
-                            {"a5", i32}, {"a6", i32}, {"a7", i32}, {"a8", i32}, {"a9", i32}});
-  FuncArgs plan = plan_func_args(b.get(), proto);
-  EXPECT_EQ(plan.args.size(), arg_register_slots());
-  EXPECT_EQ(plan.uncaptured, 10 - arg_register_slots());
-  EXPECT_EQ(plan.args.back().name, "a" + std::to_string(arg_register_slots() - 1));
+// n parameters of type t named a0, a1, ...
+int proto_of(SyntheticBtf& b, int ret, int t, uint32_t n) {
+  int proto = SyntheticBtf::checked(btf__add_func_proto(b.get(), ret));
+  for (uint32_t i = 0; i < n; ++i)
+    SyntheticBtf::ok(btf__add_func_param(b.get(), ("a" + std::to_string(i)).c_str(), t));
+  return proto;
 }
+
+TEST_F(ArgPlan, ParametersPastTheRegistersComeFromTheStack) {
+  FuncArgs plan = plan_func_args(b.get(), proto_of(b, i32, i32, 10));
+  ASSERT_EQ(plan.args.size(), 10u);
+  EXPECT_EQ(plan.uncaptured, 0u);
+  for (uint32_t i = 0; i < 10; ++i) {
+    EXPECT_EQ(plan.args[i].spec.slot, i);
+    EXPECT_EQ(plan.args[i].spec.slots, 1);
+  }
+  EXPECT_EQ(plan.to_bpf().stack_slots, 10 - arg_register_slots());
+}
+
+TEST_F(ArgPlan, RegistersOnlyReadNoStack) {
+  FuncArgs plan = plan_func_args(b.get(), proto_of(b, i32, i32, arg_register_slots()));
+  EXPECT_EQ(plan.args.size(), arg_register_slots());
+  EXPECT_EQ(plan.to_bpf().stack_slots, 0u);
+}
+
+TEST_F(ArgPlan, ParametersPastTheLastSlotAreUncaptured) {
+  FuncArgs plan = plan_func_args(b.get(), proto_of(b, i32, i32, RS_MAX_ARG_SLOTS + 2));
+  EXPECT_EQ(plan.args.size(), size_t{RS_MAX_ARG_SLOTS});
+  EXPECT_EQ(plan.uncaptured, 2u);
+  EXPECT_EQ(plan.to_bpf().stack_slots, RS_MAX_ARG_SLOTS - arg_register_slots());
+}
+
+// A pair that does not fit in the last slot still takes its stack words: what follows is unsure.
+TEST_F(ArgPlan, ParametersAfterOneLeftOutOfTheStackAreUncaptured) {
+  int proto = proto_of(b, i32, i32, RS_MAX_ARG_SLOTS - 1);
+  SyntheticBtf::ok(btf__add_func_param(b.get(), "wide", pair));
+  SyntheticBtf::ok(btf__add_func_param(b.get(), "last", i32));
+  FuncArgs plan = plan_func_args(b.get(), proto);
+  EXPECT_EQ(plan.args.size(), RS_MAX_ARG_SLOTS - 1u);
+  EXPECT_EQ(plan.uncaptured, 2u);
+}
+
+// A 16-byte integer on the stack starts at a 16-byte aligned word: an even slot.
+TEST_F(ArgPlan, WideIntegerOnTheStackIsAligned) {
+  int proto = proto_of(b, i32, i32, arg_register_slots() + 1);
+  SyntheticBtf::ok(btf__add_func_param(b.get(), "w", i128));
+  FuncArgs plan = plan_func_args(b.get(), proto);
+  ASSERT_EQ(plan.args.size(), arg_register_slots() + 2);
+  EXPECT_EQ(plan.args.back().spec.slot, arg_register_slots() + 2);
+  EXPECT_EQ(plan.args.back().spec.slots, 2);
+  EXPECT_EQ(plan.to_bpf().stack_slots, 4u);
+}
+
+#if defined(__x86_64__)
+// The struct's copy takes stack words of unsure count before the parameters after it.
+TEST_F(ArgPlan, StackParametersAfterAStructCopiedOnTheStackAreUncaptured) {
+  int proto = proto_of(b, i32, i32, 6);
+  SyntheticBtf::ok(btf__add_func_param(b.get(), "huge", big));
+  SyntheticBtf::ok(btf__add_func_param(b.get(), "after", i32));
+  FuncArgs plan = plan_func_args(b.get(), proto);
+  EXPECT_EQ(plan.args.size(), 6u);
+  EXPECT_EQ(plan.uncaptured, 2u);
+}
+#endif
 
 TEST_F(ArgPlan, APairThatDoesNotFitStopsTheCapture) {
   std::vector<std::pair<const char*, int>> params;

@@ -140,15 +140,17 @@ TEST(TpArgsPlan, RecordUpToItsLastFieldThenEachDataLocField) {
 
 TEST(TpArgsPlan, DataLocFieldsPastTheCaptureSlotsAreCountedNotShown) {
   std::string format = kHeader;
-  for (int i = 0; i < 9; ++i) {
+  constexpr int kFields = RS_MAX_ARG_SLOTS + 2;
+  for (int i = 0; i < kFields; ++i) {
     format += "\tfield:__data_loc char[] s" + std::to_string(i) + ";\toffset:" +
               std::to_string(8 + 4 * i) + ";\tsize:4;\tsigned:0;\n";
   }
   FuncArgs plan = plan_tp_args(format);
   EXPECT_EQ(plan.args.size(), size_t{RS_MAX_ARG_SLOTS});
-  EXPECT_EQ(plan.uncaptured, 9u - (RS_MAX_ARG_SLOTS - 1));
+  EXPECT_EQ(plan.uncaptured, kFields - (RS_MAX_ARG_SLOTS - 1u));
   ASSERT_EQ(plan.tp_fields.size(), size_t{RS_MAX_ARG_SLOTS - 1});
-  EXPECT_EQ(plan.tp_fields.back().name, "s6");
+  EXPECT_EQ(plan.tp_fields.back().name, "s" + std::to_string(RS_MAX_ARG_SLOTS - 2));
+  EXPECT_EQ(plan.to_bpf().stack_slots, 0u);
 }
 
 TEST(TpArgsPlan, NoFieldsNoCapture) {

@@ -348,14 +348,12 @@ TEST_F(ArgRender, DepthLimitStopsSelfContainingTypes) {
 }
 
 TEST_F(ArgRender, NotesForUncapturedAndVariadicArguments) {
-  std::vector<std::pair<const char*, int>> params;
-  const char* names[] = {"a0", "a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8", "a9"};
   int proto = SyntheticBtf::checked(btf__add_func_proto(b.get(), i32));
-  for (uint32_t i = 0; i < arg_register_slots() + 2; ++i)
-    SyntheticBtf::ok(btf__add_func_param(b.get(), names[i], i32));
+  for (uint32_t i = 0; i < RS_MAX_ARG_SLOTS + 2; ++i)
+    SyntheticBtf::ok(btf__add_func_param(b.get(), ("a" + std::to_string(i)).c_str(), i32));
   FuncArgs many = plan_func_args(b.get(), proto);
   Capture c;
-  for (uint32_t i = 0; i < arg_register_slots(); ++i) c.slot(i).none();
+  for (uint32_t i = 0; i < RS_MAX_ARG_SLOTS; ++i) c.slot(i).none();
   Lines l = lines(many, c);
   ASSERT_EQ(l.size(), 2u);
   EXPECT_EQ(l[1], "› ... (2 more arguments not captured)");

@@ -42,6 +42,20 @@ TEST(LbrView, WithoutLimitEveryRecordUpToTheNewestRelevantOneIsShown) {
   EXPECT_EQ(shown.back(), "[#18]");
 }
 
+// stacks.unfiltered and --debug full-lbr: the records newer than the last relevant one too, and
+// no notice, as every record was asked for.
+TEST(LbrView, UnfilteredShowsEveryRecord) {
+  ExampleCase c = lbr_any_case();
+  std::string out = lbr(c, {.unfiltered_lbr = true});
+  std::vector<std::string> shown = labels(out);
+  ASSERT_EQ(shown.size(), c.session.lbr.size());
+  EXPECT_EQ(shown.front(), "[#31]");
+  EXPECT_EQ(shown.back(), "[#00]");
+  EXPECT_EQ(out.find("No relevant LBR data"), std::string::npos);
+  EXPECT_EQ(labels(lbr(c, {.lbr_max_count = 2, .unfiltered_lbr = true})),
+            (std::vector<std::string>{"[#01]", "[#00]"}));
+}
+
 TEST(LbrView, BranchAddressesAreNotReturnAddresses) {
   ExampleCase c = lbr_any_case();
   lbr(c, {});
