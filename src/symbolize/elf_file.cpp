@@ -3,7 +3,6 @@
 #include <cxxabi.h>
 #include <elf.h>
 #include <elfutils/libdw.h>
-#include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
 
@@ -14,6 +13,7 @@
 
 
 #include "discovery/vmlinux.h"
+#include "util/root_confined_open.h"
 
 namespace retsnoop {
 
@@ -86,16 +86,15 @@ bool cu_of(Dwarf* dw, Dwarf_Addr pc, Dwarf_Die* cu) {
   return false;
 }
 
-// The separate debug file of a build id: <debug_root>/usr/lib/debug/.build-id/xx/yyyy.debug.
-std::string build_id_debug_path(const std::string& debug_root, const std::string& build_id) {
+// The separate debug file of a build id: /usr/lib/debug/.build-id/xx/yyyy.debug in a root.
+std::string build_id_debug_path(const std::string& build_id) {
   if (build_id.size() < 3) return "";
-  return debug_root + "/usr/lib/debug/.build-id/" + build_id.substr(0, 2) + "/" +
-         build_id.substr(2) + ".debug";
+  return "/usr/lib/debug/.build-id/" + build_id.substr(0, 2) + "/" + build_id.substr(2) + ".debug";
 }
 
 }  // namespace
 
-ElfFile::ElfFile(OwnedFd fd, std::vector<std::string> debug_roots)
+ElfFile::ElfFile(OwnedFd fd, std::vector<Dir> debug_roots)
     : fd_(std::move(fd)), debug_roots_(std::move(debug_roots)) {}
 
 ElfFile::~ElfFile() {
@@ -125,11 +124,13 @@ void ElfFile::load() {
 }
 
 // A stripped file's DWARF, and often its full symbol table, are in the debug file of its build id.
+// The process's owner controls what its root holds there: a link out of it, a FIFO or a device
+// node is never opened, and a file of another build id is not used.
 void ElfFile::open_debug_file() {
-  for (const std::string& root : debug_roots_) {
-    std::string path = build_id_debug_path(root, build_id_);
-    if (path.empty()) return;
-    OwnedFd fd(open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  std::string path = build_id_debug_path(build_id_);
+  if (path.empty()) return;
+  for (const Dir& root : debug_roots_) {
+    OwnedFd fd = open_regular_in_root(root->get(), path);
     if (!fd) continue;
     Elf* elf = elf_begin(fd.get(), ELF_C_READ_MMAP, nullptr);
     if (!elf || read_build_id(elf) != build_id_) {

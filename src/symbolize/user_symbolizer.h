@@ -37,7 +37,7 @@ class UserSymbols {
 
 class ProcessSymbolizer : public UserSymbols {
  public:
-  // host_root: the root of retsnoop's own files ("" in production), searched for debug files
+  // host_root: the root of retsnoop's own files ("" in production: /), searched for debug files
   // after the process's root.
   explicit ProcessSymbolizer(std::string host_root = "");
 
@@ -63,10 +63,11 @@ class ProcessSymbolizer : public UserSymbols {
     uint64_t from_session = 0;
     std::vector<Mapping> maps;
   };
-  std::shared_ptr<ElfFile> open_file(uint32_t pid, const MappedRange& range);
+  std::shared_ptr<ElfFile> open_file(uint32_t pid, const MappedRange& range,
+                                     const ElfFile::Dir& root_dir);
   const ProcessMap* map_for(uint32_t pid, uint64_t session_id) const;
 
-  std::string host_root_;
+  ElfFile::Dir host_root_;
   std::mutex mu_;
   // Per process, ordered by from_session.
   std::unordered_map<uint32_t, std::vector<ProcessMap>> procs_;

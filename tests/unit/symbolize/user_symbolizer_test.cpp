@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -135,6 +136,36 @@ TEST(UserSymbolizer, StrippedFileUsesTheDebugFileOfItsBuildId) {
   UserFrame r = with.symbolize(t.pid(), 1, t.ret(), true);
   EXPECT_EQ(r.sym.name, "main");
   EXPECT_EQ(r.sym.loc.line, call_line());
+}
+
+// The debug file path lies in a root its owner controls: an absolute symlink there resolves in
+// that root, not in retsnoop's /, and a FIFO is neither waited on nor read.
+TEST(UserSymbolizer, DebugFileIsNeverOpenedOutsideItsRootNorIfNotRegular) {
+  std::string stripped = fixture("user_target-stripped");
+  std::string id = ElfFile(OwnedFd(open(stripped.c_str(), O_RDONLY | O_CLOEXEC)), {}).build_id();
+  ASSERT_EQ(id.size(), 40u);
+  std::string debug_path = "usr/lib/debug/.build-id/" + id.substr(0, 2) + "/" + id.substr(2) + ".debug";
+  Target t(stripped);
+  {
+    test::TempDir root;
+    std::string link = root.write(debug_path, "");
+    unlink(link.c_str());
+    ASSERT_EQ(symlink(fixture("user_target.debug").c_str(), link.c_str()), 0);
+    ProcessSymbolizer sym(root.path());
+    sym.record_process(t.pid(), 0);
+    EXPECT_FALSE(sym.symbolize(t.pid(), 1, t.ret(), true).sym.found);
+  }
+  {
+    test::TempDir root;
+    std::string fifo = root.write(debug_path, "");
+    unlink(fifo.c_str());
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    ProcessSymbolizer sym(root.path());
+    sym.record_process(t.pid(), 0);
+    UserFrame r = sym.symbolize(t.pid(), 1, t.ret(), true);
+    EXPECT_TRUE(r.mapped);
+    EXPECT_FALSE(r.sym.found);
+  }
 }
 
 TEST(UserSymbolizer, UnknownProcessOrAddress) {
