@@ -51,7 +51,12 @@ SessionPrinter::SessionPrinter(Format format, OutputSink& out, size_t max_queued
   }
 }
 
-SessionPrinter::~SessionPrinter() { stop_thread(Clock::now() + kAbandonGrace); }
+// A thread that would not stop is left to the end of the process, which follows: joining it could
+// wait forever.
+SessionPrinter::~SessionPrinter() {
+  stop_thread(Clock::now() + kAbandonGrace);
+  if (stuck_) thread_.detach();
+}
 
 bool SessionPrinter::push(Session&& s) { return push(std::span<Session>(&s, 1)) == 1; }
 
@@ -102,21 +107,29 @@ void SessionPrinter::finish(Clock::time_point deadline) {
     drained_.wait_until(lock, deadline, [&] { return done_; });
   }
   stop_thread(std::max(deadline, Clock::now()) + kAbandonGrace);
-  if (error_) std::rethrow_exception(error_);
+  if (error_ && !stuck_) std::rethrow_exception(error_);
 }
 
+// A write abandoned returns at once; a thread blocked anywhere else gets one more grace period
+// before it is given up on.
 void SessionPrinter::stop_thread(Clock::time_point abandon_at) {
   if (!thread_.joinable()) return;
-  {
-    std::unique_lock lock(mu_);
-    abandon_ = true;
-    wake_.notify_one();
-    if (!exited_.wait_until(lock, abandon_at, [&] { return done_; })) {
-      lock.unlock();
-      out_.abandon();
+  std::unique_lock lock(mu_);
+  abandon_ = true;
+  wake_.notify_one();
+  auto exited = [&] { return done_; };
+  if (!exited_.wait_until(lock, abandon_at, exited)) {
+    lock.unlock();
+    out_.abandon();
+    lock.lock();
+    if (!exited_.wait_for(lock, kAbandonGrace, exited)) {
+      stuck_ = true;
+      return;
     }
   }
+  lock.unlock();
   thread_.join();
+  stuck_ = false;
 }
 
 // An exception must not leave the thread (that would end the process with probes attached):

@@ -157,6 +157,24 @@ TEST_F(BlockedPrinter, StopLeavesTheBacklogUnprinted) {
   EXPECT_EQ(out_.text(), "1\n");
 }
 
+// A printer blocked outside write() (formatting that reads a file whose server never answers)
+// does not hold up the stop, and the detach after it: finish() returns, the printer says it is
+// stuck, and nothing it was formatting counts as printed.
+TEST_F(BlockedPrinter, FinishIsBoundedWhenFormattingHangs) {
+  std::optional<SessionPrinter> p(std::in_place, format_, out_.get(), 1 << 20);
+  ASSERT_TRUE(p->push(numbered(1)));
+  ASSERT_TRUE(p->push(numbered(2)));
+  auto t0 = Clock::now();
+  p->finish(t0 + std::chrono::milliseconds(20));
+  EXPECT_LT(Clock::now() - t0, std::chrono::seconds(3));
+  EXPECT_TRUE(p->stuck());
+  EXPECT_EQ(p->printed(), 0u);
+  // Unblocked, the thread ends and is joined as usual.
+  release_.set_value();
+  p.reset();
+  EXPECT_EQ(out_.text(), "");
+}
+
 // Sessions written into a failed output are not counted as printed, and the rest stays queued.
 TEST(SessionPrinter, FailedOutputStopsPrinting) {
   int fd = open("/dev/full", O_WRONLY | O_CLOEXEC);
