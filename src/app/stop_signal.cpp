@@ -66,13 +66,17 @@ StopSignal::~StopSignal() {
   sigprocmask(SIG_UNBLOCK, &set, nullptr);
 }
 
-void StopSignal::spare_first_interrupt(pid_t command) { command_.store(command); }
+void StopSignal::spare_first_interrupt(pid_t command, bool own_session) {
+  command_own_session_.store(own_session);
+  command_.store(command);
+}
 
-// The terminal's SIGINT comes from the kernel (SI_KERNEL) and reached the command already.
+// The terminal's SIGINT comes from the kernel (SI_KERNEL) and reached the command already, unless
+// the command is in a session of its own.
 bool StopSignal::spares(const signalfd_siginfo& info) {
   pid_t command = command_.load();
   if (!command || info.ssi_signo != SIGINT || interrupt_spared_.exchange(true)) return false;
-  if (info.ssi_code != SI_KERNEL) kill(command, SIGINT);
+  if (info.ssi_code != SI_KERNEL || command_own_session_.load()) kill(command, SIGINT);
   return true;
 }
 

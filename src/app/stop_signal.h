@@ -30,8 +30,9 @@ class StopSignal {
   static std::vector<int> signals();
   // Command mode: the first SIGINT is the command's (Ctrl-C reaches the whole foreground process
   // group), and retsnoop waits for the command to end; a second one stops retsnoop too. A SIGINT
-  // sent to retsnoop alone (kill) is passed on to the command.
-  void spare_first_interrupt(pid_t command);
+  // sent to retsnoop alone (kill), or any when the command has a session of its own (which the
+  // terminal's Ctrl-C does not reach), is passed on to the command.
+  void spare_first_interrupt(pid_t command, bool own_session = false);
   // True once a stop signal arrived; never blocks.
   bool requested();
   // The first stop signal that arrived; 0 before any.
@@ -44,6 +45,7 @@ class StopSignal {
 
   std::atomic<int> signo_{0};
   std::atomic<pid_t> command_{0};
+  std::atomic<bool> command_own_session_{false};
   std::atomic<bool> interrupt_spared_{false};
   std::vector<int> signals_;
   std::vector<struct sigaction> saved_;  // the dispositions before, restored at destruction

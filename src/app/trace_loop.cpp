@@ -256,7 +256,7 @@ void start_command(Command& cmd, TracerObject& obj, StopSignal& stop, ProcessRec
   obj.activate();
   pid_t pid = cmd.start();
   obj.follow(pid);
-  stop.spare_first_interrupt(pid);
+  stop.spare_first_interrupt(pid, cmd.own_session());
   Command::AtExec at_exec;
   if (recorder) {
     at_exec = [recorder](pid_t p) {
