@@ -168,6 +168,19 @@ TEST(UserSymbolizer, DebugFileIsNeverOpenedOutsideItsRootNorIfNotRegular) {
   }
 }
 
+// Its owner may truncate a file while retsnoop has it open: what was read stays usable, and no
+// access past the new end kills retsnoop (as one through a mapping would, with SIGBUS).
+TEST(UserSymbolizer, AFileTruncatedAfterLoadingIsNoCrash) {
+  test::TempDir d;
+  std::string copy = d.copy_in("user_target", fixture("user_target"));
+  ElfFile f(OwnedFd(open(copy.c_str(), O_RDONLY | O_CLOEXEC)), {});
+  ASSERT_EQ(f.build_id().size(), 40u);  // loaded
+  ASSERT_EQ(truncate(copy.c_str(), 0), 0);
+  size_t named = 0;
+  for (uint64_t off = 0; off < 0x4000; off += 0x10) named += f.lookup(off, false).found;
+  EXPECT_GT(named, 0u);
+}
+
 TEST(UserSymbolizer, UnknownProcessOrAddress) {
   ProcessSymbolizer sym;
   EXPECT_FALSE(sym.symbolize(1u << 30, 1, 0x1000, false).mapped);
