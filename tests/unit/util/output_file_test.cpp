@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "temp_dir.h"
@@ -26,17 +27,22 @@ size_t entries(const TempDir& dir) {
   return std::distance(it, std::filesystem::directory_iterator());
 }
 
+// An export path that holds the file of an earlier run.
+class OutputFileOverOld : public ::testing::Test {
+ protected:
+  TempDir dir_;
+  std::string path_ = dir_.write("stacks.folded", "old\n");
+};
+
 // A reader sees the old file until the new one is complete, then the new one; nothing else is
 // left in the directory.
-TEST(OutputFile, ReplacesThePathAtClose) {
-  TempDir dir;
-  std::string path = dir.write("stacks.folded", "old\n");
-  OutputFile f(path);
+TEST_F(OutputFileOverOld, ReplacesThePathAtClose) {
+  OutputFile f(path_);
   f.write("new\n");
-  EXPECT_EQ(content(path), "old\n");
+  EXPECT_EQ(content(path_), "old\n");
   EXPECT_TRUE(f.close());
-  EXPECT_EQ(content(path), "new\n");
-  EXPECT_EQ(entries(dir), 1u);
+  EXPECT_EQ(content(path_), "new\n");
+  EXPECT_EQ(entries(dir_), 1u);
 }
 
 TEST(OutputFile, CreatesAMissingFileWithTheUmasksMode) {
@@ -55,15 +61,12 @@ TEST(OutputFile, CreatesAMissingFileWithTheUmasksMode) {
   EXPECT_EQ(content(path), "{}\n");
 }
 
-TEST(OutputFile, WithoutCloseThePathStaysAsItWas) {
-  TempDir dir;
-  std::string path = dir.write("stacks.folded", "old\n");
-  {
-    OutputFile f(path);
-    f.write("half");
-  }
-  EXPECT_EQ(content(path), "old\n");
-  EXPECT_EQ(entries(dir), 1u);
+TEST_F(OutputFileOverOld, WithoutCloseThePathStaysAsItWas) {
+  std::optional<OutputFile> f(std::in_place, path_);
+  f->write("half");
+  f.reset();
+  EXPECT_EQ(content(path_), "old\n");
+  EXPECT_EQ(entries(dir_), 1u);
 }
 
 // A link planted where root will write must neither be followed nor replaced.
