@@ -1,5 +1,6 @@
 #include "output/session_printer.h"
 
+#include <map>
 #include <span>
 #include <system_error>
 #include <utility>
@@ -10,11 +11,24 @@ namespace retsnoop {
 
 namespace {
 
+// -A captures: a tree node per call, and up to kilobytes of strings and buffers per argument.
+size_t args_bytes(const std::map<uint32_t, CapturedArgs>& args) {
+  constexpr size_t kTreeNode = 4 * sizeof(void*);  // links and colour of a std::map node
+  size_t bytes = 0;
+  for (const auto& [seq, a] : args) {
+    bytes += kTreeNode + sizeof(seq) + sizeof(CapturedArgs) + a.slots.capacity() * sizeof(uint64_t) +
+             a.lens.capacity() * sizeof(int32_t) + a.data.capacity() * sizeof(a.data[0]);
+    for (const auto& d : a.data) bytes += d.capacity();
+  }
+  return bytes;
+}
+
 // Heap footprint of a queued session, near enough: what the backlog limit counts.
 size_t session_bytes(const Session& s) {
   return sizeof(Session) + s.calls.capacity() * sizeof(StackCall) +
-         s.kstack.capacity() * sizeof(uint64_t) + s.lbr.capacity() * sizeof(LbrRecord) +
-         s.trace.capacity() * sizeof(TraceRecord);
+         s.kstack.capacity() * sizeof(uint64_t) + s.ustack.capacity() * sizeof(uint64_t) +
+         s.lbr.capacity() * sizeof(LbrRecord) + s.trace.capacity() * sizeof(TraceRecord) +
+         args_bytes(s.args) + args_bytes(s.probe_args);
 }
 
 size_t group_bytes(const RepeatGroup& g) { return sizeof(RepeatGroup) + g.tasks.capacity() * sizeof(RepeatTask); }

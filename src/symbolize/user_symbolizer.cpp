@@ -34,8 +34,17 @@ bool is_mapped_file(int fd, const MappedRange& range) {
 
 }  // namespace
 
-ProcessSymbolizer::ProcessSymbolizer(std::string host_root)
-    : host_root_(open_dir(host_root.empty() ? "/" : host_root)) {}
+ProcessSymbolizer::ProcessSymbolizer(std::string host_root, size_t max_processes)
+    : host_root_(open_dir(host_root.empty() ? "/" : host_root)), max_processes_(max_processes) {}
+
+// With mu_ held. A file no process map uses any more is dropped from the cache with it.
+void ProcessSymbolizer::forget_oldest_process() {
+  auto oldest = std::min_element(recorded_at_.begin(), recorded_at_.end(),
+                                 [](const auto& a, const auto& b) { return a.second < b.second; });
+  procs_.erase(oldest->first);
+  recorded_at_.erase(oldest);
+  std::erase_if(files_, [](const auto& f) { return f.second.use_count() == 1; });
+}
 
 // The mapped file itself through /proc/PID/map_files (root only), which works as long as the memory
 // map can be read, even while the process exits and after it lost its root; else the path resolved
@@ -83,6 +92,8 @@ void ProcessSymbolizer::record_process(uint32_t pid, uint64_t from_session) {
   logf(LOG_DEBUG, "PID %u: %zu file mappings recorded for sessions from %" PRIu64 " on\n", pid,
        maps.size(), from_session);
   std::lock_guard lock(mu_);
+  recorded_at_[pid] = ++recordings_;
+  if (procs_.size() >= max_processes_ && !procs_.count(pid)) forget_oldest_process();
   auto& history = procs_[pid];
   // Read while exiting, the map may be empty: the earlier one stays in use.
   if (maps.empty() && !history.empty()) return;

@@ -124,6 +124,23 @@ TEST_F(BlockedPrinter, FullBacklogRefusesSessions) {
   EXPECT_EQ(p.printed(), accepted);
 }
 
+// Captured arguments and user stacks count towards the backlog like the rest of a session: a
+// flood of -A strings or -U stacks cannot grow it past its limit.
+TEST_F(BlockedPrinter, ArgumentsAndUserStacksCountTowardsTheBacklog) {
+  SessionPrinter p(format_, out_.get(), 8 * sizeof(Session));
+  ASSERT_TRUE(p.push(numbered(1)));
+  Session args = numbered(2);
+  args.args[1].data.push_back(std::vector<uint8_t>(1 << 20));
+  EXPECT_FALSE(p.push(std::move(args)));
+  Session ustack = numbered(3);
+  ustack.ustack.resize(1 << 17);
+  EXPECT_FALSE(p.push(std::move(ustack)));
+  EXPECT_TRUE(p.push(numbered(4)));
+  release_.set_value();
+  p.finish(Clock::now() + std::chrono::seconds(10));
+  EXPECT_EQ(out_.text(), "1\n4\n");
+}
+
 // A batch is queued up to the backlog limit; what does not fit stays in the caller's hands.
 TEST_F(BlockedPrinter, BatchQueuesWhatFitsAndLeavesTheRest) {
   SessionPrinter p(format_, out_.get(), 3 * sizeof(Session));

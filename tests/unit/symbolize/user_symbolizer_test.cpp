@@ -181,6 +181,19 @@ TEST(UserSymbolizer, AFileTruncatedAfterLoadingIsNoCrash) {
   EXPECT_GT(named, 0u);
 }
 
+// Memory and descriptors stay bounded under many processes: the one recorded longest ago goes.
+TEST(UserSymbolizer, ForgetsTheOldestProcessBeyondTheLimit) {
+  Target a(fixture("user_target")), b(fixture("user_target")), c(fixture("user_target"));
+  ProcessSymbolizer sym("", 2);
+  sym.record_process(a.pid(), 0);
+  sym.record_process(b.pid(), 0);
+  sym.record_process(a.pid(), 5);  // a is recorded again: b is now the oldest
+  sym.record_process(c.pid(), 0);
+  EXPECT_TRUE(sym.symbolize(a.pid(), 6, a.ret(), true).sym.found);
+  EXPECT_FALSE(sym.symbolize(b.pid(), 1, b.ret(), true).mapped);
+  EXPECT_TRUE(sym.symbolize(c.pid(), 1, c.ret(), true).sym.found);
+}
+
 TEST(UserSymbolizer, UnknownProcessOrAddress) {
   ProcessSymbolizer sym;
   EXPECT_FALSE(sym.symbolize(1u << 30, 1, 0x1000, false).mapped);
