@@ -370,6 +370,10 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
     obj.reset();
   }
   bool recorder_stuck = recorder && !recorder->stop(Clock::now() + ProcessRecorder::kWaitLimit);
+  if (recorder && recorder->dropped())
+    logf(LOG_INFO, "User stacks of %llu processes show addresses only: they came faster than their "
+                   "memory maps could be read.\n",
+         (unsigned long long)recorder->dropped());
   char done[64];
   std::snprintf(done, sizeof(done), "DONE in %lld ms.\n",
                 (long long)std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t1).count());
