@@ -15,7 +15,7 @@ PKGS=(
   libbpf-dev libelf-dev libdw-dev zlib1g-dev libzstd-dev liblzma-dev libbz2-dev
   bpftool libgtest-dev libbenchmark-dev nlohmann-json3-dev
   qemu-system-x86 busybox-static
-  scdoc man-db zsh
+  scdoc man-db zsh systemd
 )
 case "$ARCH" in
   amd64) ;;

@@ -4,6 +4,7 @@
 #include <grp.h>
 #include <signal.h>
 #include <sys/ptrace.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -76,7 +77,10 @@ std::optional<std::string> resolve_command(const std::string& argv0, const std::
 }
 
 Command::Command(std::vector<std::string> argv, std::optional<CommandUser> user)
-    : argv_(std::move(argv)), path_(resolve_or_throw(argv_.at(0))), user_(std::move(user)) {}
+    : argv_(std::move(argv)), path_(resolve_or_throw(argv_.at(0))), user_(std::move(user)) {
+  getrlimit(RLIMIT_MEMLOCK, &memlock_);
+  getrlimit(RLIMIT_NOFILE, &nofile_);
+}
 
 Command::~Command() {
   if (pid_ < 0 || status_) return;
@@ -89,21 +93,30 @@ Command::~Command() {
 }
 
 // Between fork and exec only async-signal-safe calls: retsnoop has other threads.
-void Command::run_child(char* const* argv, int go_fd, int err_fd) noexcept {
+void Command::run_child(char* const* argv, char* const* envp, int go_fd, int err_fd) noexcept {
   reset_signals();
   char go = 0;
   if (read(go_fd, &go, 1) != 1) _exit(127);  // retsnoop gave up before releasing it
-  if (user_ && !change_user(*user_)) report_errno_and_exit(err_fd, 126);
+  if (setrlimit(RLIMIT_MEMLOCK, &memlock_) || setrlimit(RLIMIT_NOFILE, &nofile_))
+    report_errno_and_exit(err_fd, 126);
+  if (user_ && (setsid() < 0 || !change_user(*user_))) report_errno_and_exit(err_fd, 126);
   // Read from the go pipe: the byte says whether release() holds the command at its exec.
   if (go == 2 && ptrace(PTRACE_TRACEME, 0, nullptr, nullptr)) report_errno_and_exit(err_fd, 126);
-  execve(path_.c_str(), argv, environ);
+  execve(path_.c_str(), argv, envp);
   report_errno_and_exit(err_fd, 127);
 }
 
 pid_t Command::start() {
-  std::vector<char*> argv;  // built before fork: the child must not allocate
+  // Built before fork: the child must not allocate.
+  std::vector<char*> argv;
   for (auto& a : argv_) argv.push_back(a.data());
   argv.push_back(nullptr);
+  std::vector<std::string> env;
+  for (char** e = environ; *e; ++e) env.emplace_back(*e);
+  env = command_environment(env, user_);
+  std::vector<char*> envp;
+  for (auto& e : env) envp.push_back(e.data());
+  envp.push_back(nullptr);
   int go[2], err[2];
   if (pipe2(go, O_CLOEXEC)) throw UserError(std::string("pipe: ") + std::strerror(errno));
   OwnedFd go_read(go[0]);
@@ -114,7 +127,7 @@ pid_t Command::start() {
   pid_ = fork();
   if (pid_ < 0)
     throw UserError(std::string("cannot start the command: fork: ") + std::strerror(errno));
-  if (pid_ == 0) run_child(argv.data(), go_read.get(), err_write.get());
+  if (pid_ == 0) run_child(argv.data(), envp.data(), go_read.get(), err_write.get());
   return pid_;
 }
 

@@ -1,8 +1,12 @@
 // Command mode's child: the command after "--", resolved before anything is attached, started
-// once everything is, in retsnoop's process group and terminal, with retsnoop's environment and
-// working directory.
+// once everything is, with retsnoop's working directory and environment and the resource limits
+// retsnoop started with (not those it raised for itself). Run as retsnoop's own user, it stays
+// in retsnoop's process group and terminal; run as another user, it gets a session of its own,
+// so that it cannot push input into root's terminal (TIOCSTI), and that user's HOME, USER,
+// LOGNAME and SHELL.
 #pragma once
 
+#include <sys/resource.h>
 #include <sys/types.h>
 
 #include <functional>
@@ -18,7 +22,8 @@ namespace retsnoop {
 class Command {
  public:
   // Resolves argv[0] in PATH (when it has no '/'); throws UserError when it names no executable
-  // file. Starts nothing.
+  // file. Starts nothing. The RLIMIT_MEMLOCK and RLIMIT_NOFILE in force now are the command's:
+  // construct it before retsnoop raises its own.
   Command(std::vector<std::string> argv, std::optional<CommandUser> user);
   // A child that was started but not released is killed; any child is reaped if it exited.
   ~Command();
@@ -36,14 +41,17 @@ class Command {
   void release(const AtExec& at_exec = {});
   // The command's wait status once it has exited; never blocks.
   std::optional<int> exit_status();
+  // In a session of its own: the terminal's Ctrl-C reaches retsnoop only.
+  bool own_session() const { return user_.has_value(); }
 
  private:
-  [[noreturn]] void run_child(char* const* argv, int go_fd, int err_fd) noexcept;
+  [[noreturn]] void run_child(char* const* argv, char* const* envp, int go_fd, int err_fd) noexcept;
   void hold_at_exec(const AtExec& at_exec);
 
   std::vector<std::string> argv_;
   std::string path_;
   std::optional<CommandUser> user_;
+  rlimit memlock_{}, nofile_{};
   pid_t pid_ = -1;
   bool released_ = false;
   std::optional<int> status_;

@@ -1,5 +1,6 @@
 #include "app/command_user.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <sstream>
 
@@ -36,7 +37,7 @@ std::optional<CommandUser> find_passwd(const std::string& passwd, const std::str
     if (f.size() < 4 || f[0] != name) continue;
     auto uid = parse_id(f[2]), gid = parse_id(f[3]);
     if (!uid || !gid) break;
-    return CommandUser{*uid, *gid, {}};
+    return CommandUser{*uid, *gid, {}, f[0], f.size() > 5 ? f[5] : "", f.size() > 6 ? f[6] : ""};
   }
   return std::nullopt;
 }
@@ -72,8 +73,12 @@ CommandUser sudo_user(const AccountSource& src) {
   CommandUser user{*uid, *gid, {*gid}};
   if (!src.sudo_user) return user;
   auto account = find_passwd(src.passwd, src.sudo_user);
-  if (account && account->uid == user.uid)
+  if (account && account->uid == user.uid) {
     user.groups = groups_of(src.group, src.sudo_user, user.gid);
+    user.name = account->name;
+    user.home = account->home;
+    user.shell = account->shell;
+  }
   return user;
 }
 
@@ -83,6 +88,24 @@ std::optional<CommandUser> command_user(const std::string& name, const AccountSo
   if (!name.empty()) return named_user(name, src);
   if (!src.sudo_uid) return std::nullopt;
   return sudo_user(src);
+}
+
+std::vector<std::string> command_environment(const std::vector<std::string>& env,
+                                             const std::optional<CommandUser>& user) {
+  if (!user || user->name.empty()) return env;
+  std::vector<std::string> set = {"HOME=" + user->home, "USER=" + user->name,
+                                  "LOGNAME=" + user->name,
+                                  "SHELL=" + (user->shell.empty() ? "/bin/sh" : user->shell)};
+  std::vector<std::string> out;
+  for (const std::string& var : env) {
+    size_t eq = var.find('=');
+    bool replaced = eq != std::string::npos && std::any_of(set.begin(), set.end(), [&](const std::string& s) {
+      return s.starts_with(std::string_view(var).substr(0, eq + 1));
+    });
+    if (!replaced) out.push_back(var);
+  }
+  out.insert(out.end(), set.begin(), set.end());
+  return out;
 }
 
 AccountSource system_accounts() {

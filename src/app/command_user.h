@@ -14,6 +14,8 @@ struct CommandUser {
   uid_t uid = 0;
   gid_t gid = 0;
   std::vector<gid_t> groups;  // supplementary groups, the primary one included
+  // From the passwd entry; empty when the user has none (sudo's uid without an account).
+  std::string name, home, shell;
   bool operator==(const CommandUser&) const = default;
 };
 
@@ -33,5 +35,11 @@ std::optional<CommandUser> command_user(const std::string& name, const AccountSo
 
 // The system's files and this process's environment.
 AccountSource system_accounts();
+
+// env (NAME=value strings) as the command gets it: run as another user, HOME, USER, LOGNAME
+// and SHELL are that user's (SHELL /bin/sh when the entry names none), not root's, so that the
+// command neither reads nor writes root's dotfiles by mistake.
+std::vector<std::string> command_environment(const std::vector<std::string>& env,
+                                             const std::optional<CommandUser>& user);
 
 }  // namespace retsnoop

@@ -11,9 +11,9 @@ constexpr int kExitOk = 0;          // ran until the user stopped it (SIGINT, SI
 constexpr int kExitError = 1;       // bad input, a kernel that cannot trace, an internal error
 constexpr int kExitOutputLost = 2;  // standard output failed: sessions could not be printed
 
-// A stop by SIGHUP or SIGQUIT (the terminal or connection went away, or a quit request) is
-// not the normal end of a run: it exits as a shell reports a process killed by that signal,
-// 128 + N, after detaching everything.
+// A stop by any other signal (SIGHUP when the terminal or connection went away, SIGQUIT,
+// SIGXFSZ past `ulimit -f`, ...) is not the normal end of a run: it exits as a shell reports a
+// process killed by that signal, 128 + N, after detaching everything.
 constexpr int exit_status_after_signal(int signo) {
   return signo == SIGINT || signo == SIGTERM || signo == 0 ? kExitOk : 128 + signo;
 }

@@ -48,6 +48,9 @@ class Receiver {
   // What became of every session, for the account at the end of the run; call it after
   // detaching, once the BPF counters are final.
   SessionCounts final_counts() const { return counts(); }
+  // The printer thread did not stop (SessionPrinter::stuck()): the run must end without
+  // destroying this receiver or what its format function uses.
+  bool printer_stuck() const { return printer_.stuck(); }
 
  private:
   using Clock = std::chrono::steady_clock;

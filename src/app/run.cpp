@@ -184,7 +184,7 @@ int dry_run(const Options& opts, Selection sel) {
 }
 
 // A command that cannot run is refused before anything is attached. A dry run checks it too, and
-// does not start it.
+// does not start it. Made before raise_rlimits(): the command keeps the limits retsnoop had.
 std::optional<Command> make_command(const Options& o) {
   if (o.command.empty()) return std::nullopt;
   return std::optional<Command>(std::in_place, o.command,

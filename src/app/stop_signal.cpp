@@ -6,21 +6,19 @@
 
 #include <cerrno>
 #include <cstring>
-#include <iterator>
 #include <string>
 
+#include "output/output_sink.h"
 #include "util/error.h"
 
 namespace retsnoop {
 
 namespace {
 
-constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
-
-sigset_t stop_set() {
+sigset_t signal_set(const std::vector<int>& signals) {
   sigset_t set;
   sigemptyset(&set);
-  for (int sig : kStopSignals) sigaddset(&set, sig);
+  for (int sig : signals) sigaddset(&set, sig);
   return set;
 }
 
@@ -28,16 +26,28 @@ void ignore_delivery(int) {}
 
 }  // namespace
 
+std::vector<int> StopSignal::signals() {
+  std::vector<int> sigs = {SIGINT,  SIGTERM,   SIGHUP,  SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM,
+                           SIGVTALRM, SIGPROF, SIGXFSZ, SIGXCPU, SIGIO,   SIGPWR};
+#ifdef SIGSTKFLT
+  sigs.push_back(SIGSTKFLT);
+#endif
+  for (int sig = SIGRTMIN; sig <= SIGRTMAX; ++sig) {
+    if (sig != OutputSink::interrupt_signal()) sigs.push_back(sig);
+  }
+  return sigs;
+}
+
 // A handler, although the signals are only ever read from the signalfd: the kernel drops a
 // signal left at its default action when the process is the init of a PID namespace (retsnoop
 // as a container's entry point), and `docker stop` would then end in SIGKILL with probes
 // attached.
-StopSignal::StopSignal() {
+StopSignal::StopSignal() : signals_(signals()), saved_(signals_.size()) {
   struct sigaction sa {};
   sa.sa_handler = ignore_delivery;
   sigemptyset(&sa.sa_mask);
-  for (size_t i = 0; i < std::size(kStopSignals); ++i) sigaction(kStopSignals[i], &sa, &saved_[i]);
-  sigset_t set = stop_set();
+  for (size_t i = 0; i < signals_.size(); ++i) sigaction(signals_[i], &sa, &saved_[i]);
+  sigset_t set = signal_set(signals_);
   if (sigprocmask(SIG_BLOCK, &set, nullptr))
     throw UserError(std::string("sigprocmask: ") + std::strerror(errno));
   fd_ = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
@@ -51,18 +61,22 @@ StopSignal::~StopSignal() {
   while (read(fd_, &info, sizeof(info)) == sizeof(info)) {
   }
   close(fd_);
-  for (size_t i = 0; i < std::size(kStopSignals); ++i) sigaction(kStopSignals[i], &saved_[i], nullptr);
-  sigset_t set = stop_set();
+  for (size_t i = 0; i < signals_.size(); ++i) sigaction(signals_[i], &saved_[i], nullptr);
+  sigset_t set = signal_set(signals_);
   sigprocmask(SIG_UNBLOCK, &set, nullptr);
 }
 
-void StopSignal::spare_first_interrupt(pid_t command) { command_.store(command); }
+void StopSignal::spare_first_interrupt(pid_t command, bool own_session) {
+  command_own_session_.store(own_session);
+  command_.store(command);
+}
 
-// The terminal's SIGINT comes from the kernel (SI_KERNEL) and reached the command already.
+// The terminal's SIGINT comes from the kernel (SI_KERNEL) and reached the command already, unless
+// the command is in a session of its own.
 bool StopSignal::spares(const signalfd_siginfo& info) {
   pid_t command = command_.load();
   if (!command || info.ssi_signo != SIGINT || interrupt_spared_.exchange(true)) return false;
-  if (info.ssi_code != SI_KERNEL) kill(command, SIGINT);
+  if (info.ssi_code != SI_KERNEL || command_own_session_.load()) kill(command, SIGINT);
   return true;
 }
 

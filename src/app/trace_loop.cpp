@@ -29,6 +29,7 @@
 #include "format/call_args.h"
 #include "format/format_cache.h"
 #include "symbolize/awaiting_symbolizer.h"
+#include "symbolize/process_recorder.h"
 #include "symbolize/user_symbolizer.h"
 #include "util/error.h"
 #include "util/file_text.h"
@@ -255,16 +256,31 @@ std::optional<SharedKnob> expedite_rcu(const TraceLoopInputs& in) {
 // released, and only for it and what it forks.
 // With -U, the command's memory map is read at its exec, before it runs: a command that fails and
 // exits at once may be gone before its first session's notice is read.
-void start_command(Command& cmd, TracerObject& obj, StopSignal& stop,
-                   ProcessSymbolizer* user_symbols) {
+void start_command(Command& cmd, TracerObject& obj, StopSignal& stop, ProcessRecorder* recorder) {
   obj.activate();
   pid_t pid = cmd.start();
   obj.follow(pid);
-  stop.spare_first_interrupt(pid);
+  stop.spare_first_interrupt(pid, cmd.own_session());
   Command::AtExec at_exec;
-  if (user_symbols) at_exec = [user_symbols](pid_t p) { user_symbols->record_process(p, 0); };
+  if (recorder) {
+    at_exec = [recorder](pid_t p) {
+      recorder->record(p, 0);
+      recorder->wait_for(p, 0);
+    };
+  }
   cmd.release(at_exec);
   logf(LOG_INFO, "Started %s as PID %d.\n", cmd.path().c_str(), int(pid));
+}
+
+// The printer or the -U process recorder still runs, blocked in the kernel (both read files that
+// traced processes' owners serve, and a FUSE server may never answer): a thread that can be
+// neither joined nor have its objects destroyed under it. Everything is detached by now, so the
+// process ends here.
+[[noreturn]] void end_with_stuck_thread(int status) {
+  std::fputs("retsnoop: a thread reading a traced process's files did not stop; ending without it\n",
+             stderr);
+  std::fflush(nullptr);
+  _exit(status);
 }
 
 // The exit status, and the line that explains a failure.
@@ -339,12 +355,12 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
   FormatOptions fopts = format_options(in.opts, in.symb_level);
   AwaitingSymbolizer symbolizer(in.symbolizer, ksyms_loaded);
   std::unique_ptr<ProcessSymbolizer> user_symbols;
+  std::unique_ptr<ProcessRecorder> recorder;
   RingbufReader::ProcessHandler on_process;
   if (in.opts.user_stacks) {
     user_symbols = std::make_unique<ProcessSymbolizer>();
-    on_process = [&](uint32_t pid, uint64_t session_id) {
-      user_symbols->record_process(pid, session_id);
-    };
+    recorder = std::make_unique<ProcessRecorder>(*user_symbols);
+    on_process = [&](uint32_t pid, uint64_t session_id) { recorder->record(pid, session_id); };
   }
   ArgRenderOptions arg_opts = arg_render_options(in.opts, in.ksyms, ksyms_loaded);
   ArgsContext args_ctx{in.arg_plans, in.probe_arg_plans, arg_opts};
@@ -360,9 +376,12 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
     format_repeats = [&](const RepeatGroup& g) { return report.format_repeats(g, clock_offset); };
   Receiver receiver(
       *obj, in.funcs, filter,
-      [&](const Session& s, std::string& text) { report.append(text, s, ctx, clock_offset); },
+      [&](const Session& s, std::string& text) {
+        if (recorder && !s.ustack.empty()) recorder->wait_for(s.pid, s.id);
+        report.append(text, s, ctx, clock_offset);
+      },
       out, std::move(on_process), std::move(format_repeats));
-  if (in.command && !res.interrupted) start_command(*in.command, *obj, stop, user_symbols.get());
+  if (in.command && !res.interrupted) start_command(*in.command, *obj, stop, recorder.get());
   std::function<bool()> command_exited;
   if (in.command) command_exited = [&] { return in.command->exit_status().has_value(); };
   until_ready.reset();
@@ -383,14 +402,23 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
     attacher.reset();
     obj.reset();
   }
+  bool recorder_stuck = recorder && !recorder->stop(Clock::now() + ProcessRecorder::kWaitLimit);
+  if (recorder && recorder->dropped())
+    logf(LOG_INFO, "User stacks of %llu processes show addresses only: they came faster than their "
+                   "memory maps could be read.\n",
+         (unsigned long long)recorder->dropped());
   char done[64];
   std::snprintf(done, sizeof(done), "DONE in %lld ms.\n",
                 (long long)std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t1).count());
   print_status(out, done);
-  print_status(out, report.finish());
+  bool stuck = receiver.printer_stuck() || recorder_stuck;
+  // A stuck printer may be in the middle of the report: its summary and exports stay unwritten.
+  if (!stuck) print_status(out, report.finish());
   std::fputs(final_loss_report(counts).c_str(), stderr);
   if (log_enabled(LOG_INFO)) std::fputs(session_summary(counts).c_str(), stderr);
-  return finish_status(cause, stop, out, counts.lost() + counts.counted_lost(), in.command);
+  int status = finish_status(cause, stop, out, counts.lost() + counts.counted_lost(), in.command);
+  if (stuck) end_with_stuck_thread(status);
+  return status;
 }
 
 }  // namespace retsnoop

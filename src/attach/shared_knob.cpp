@@ -48,11 +48,12 @@ std::optional<KnobState> read_state(const RunStateDir& dir, const std::string& n
   return text ? parse_knob_state(*text) : std::nullopt;
 }
 
-void write_state(const RunStateDir& dir, const std::string& name, const KnobState& s) {
+bool write_state(const RunStateDir& dir, const std::string& name, const KnobState& s) {
   std::string text = render_knob_state(s);
   OwnedFd fd(openat(dir.fd(), name.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644));
-  if (!fd || write(fd.get(), text.data(), text.size()) != ssize_t(text.size()))
-    logf(LOG_WARN, "WARNING: cannot write %s/%s: %s\n", dir.path().c_str(), name.c_str(), std::strerror(errno));
+  if (fd && write(fd.get(), text.data(), text.size()) == ssize_t(text.size())) return true;
+  logf(LOG_WARN, "WARNING: cannot write %s/%s: %s\n", dir.path().c_str(), name.c_str(), std::strerror(errno));
+  return false;
 }
 
 void remove_state(const RunStateDir& dir, const std::string& name) { unlinkat(dir.fd(), name.c_str(), 0); }
@@ -109,6 +110,7 @@ SharedKnob::SharedKnob(KnobChange change, const RunStateDir& dir, const RunLock&
     state.reset();
   }
   char now = read_knob(change_.knob);
+  bool flipped = !state;
   if (state) {
     // Another run holds the change; join it unless somebody else set the knob since.
     if (now != change_.to) return;
@@ -118,7 +120,12 @@ SharedKnob::SharedKnob(KnobChange change, const RunStateDir& dir, const RunLock&
     logf(LOG_DEBUG, "%s: %s on\n", change_.knob.c_str(), change_.what.c_str());
   }
   state->holders.push_back(run_id_);
-  write_state(dir_, name, *state);
+  // Unrecorded, the change would outlive this run if it died: no later run could know to undo
+  // it. So it is not held, and a change of our own is undone at once.
+  if (!write_state(dir_, name, *state)) {
+    if (flipped) write_knob(knob_fd_.get(), change_.from);
+    return;
+  }
   holding_ = true;
 }
 

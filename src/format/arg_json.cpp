@@ -2,6 +2,7 @@
 
 #include "format/arg_render.h"
 #include "format/arg_value.h"
+#include "format/json_dump.h"
 
 namespace retsnoop {
 
@@ -71,7 +72,7 @@ json args_json_value(const FuncArgs& plan, const CapturedArgs& cap, const ArgRen
 }
 
 std::string args_json(const FuncArgs& plan, const CapturedArgs& cap, const ArgRenderOptions& opts) {
-  return args_json_value(plan, cap, opts).dump(-1, ' ', false, json::error_handler_t::replace);
+  return dump_json(args_json_value(plan, cap, opts));
 }
 
 }  // namespace retsnoop

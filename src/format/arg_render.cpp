@@ -1,8 +1,7 @@
 #include "format/arg_render.h"
 
-#include <cstdio>
-
 #include "format/arg_value.h"
+#include "util/text_escape.h"
 
 namespace retsnoop {
 
@@ -13,26 +12,9 @@ using Kind = ArgValue::Kind;
 constexpr const char* kArgMark = "› ";
 constexpr const char* kContinue = "  ";  // verbose lines under "› "
 
-void escape_char(std::string& out, unsigned char c) {
-  switch (c) {
-    case '\n': out += "\\n"; return;
-    case '\t': out += "\\t"; return;
-    case '\\': out += "\\\\"; return;
-    case '\'': out += "\\'"; return;
-    default: break;
-  }
-  if (c >= 0x20 && c < 0x7f) {
-    out += static_cast<char>(c);
-    return;
-  }
-  char buf[8];
-  std::snprintf(buf, sizeof(buf), "\\x%02x", c);
-  out += buf;
-}
-
 std::string quoted(const std::string& s) {
   std::string out = "'";
-  for (unsigned char c : s) escape_char(out, c);
+  append_escaped(out, s, '\'');
   return out + "'";
 }
 

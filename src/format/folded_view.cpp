@@ -1,11 +1,14 @@
 #include "format/folded_view.h"
 
+#include "util/text_escape.h"
+
 namespace retsnoop {
 namespace {
 
 // ';' and ' ' separate frames and the count: kernel symbols never hold them, and a name that
-// does must not shift the columns of the whole line.
-std::string folded_frame(std::string name) {
+// does must not shift the columns of the whole line, nor a control byte start another one.
+std::string folded_frame(const std::string& frame) {
+  std::string name = escaped(frame);
   for (char& c : name) {
     if (c == ';' || c == ' ') c = '_';
   }

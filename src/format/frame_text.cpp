@@ -3,6 +3,8 @@
 #include <cinttypes>
 #include <cstdio>
 
+#include "util/text_escape.h"
+
 namespace retsnoop {
 namespace {
 
@@ -30,30 +32,39 @@ std::string offset_text(uint64_t offset, const FormatOptions& opts) {
   return buf;
 }
 
+// Every name and path below comes from files retsnoop does not control (with -U, other users'
+// binaries and debug files): escaped, so that none reaches the terminal with a control byte.
 std::string with_module(std::string text, const std::string& module) {
-  return module.empty() ? text : text + " [" + module + "]";
+  if (module.empty()) return text;
+  text += " [";
+  append_escaped(text, module);
+  return text + "]";
+}
+
+std::string named_offset(const std::string& name, uint64_t offset, const FormatOptions& opts) {
+  return escaped(name) + offset_text(offset, opts);
 }
 
 std::string symbol_text(uint64_t addr, const SymbolizedAddr& sym, const FormatOptions& opts) {
   if (!sym.found) return hex_addr(addr, 0);
-  return with_module(sym.name + offset_text(sym.offset, opts), sym.module);
+  return with_module(named_offset(sym.name, sym.offset, opts), sym.module);
 }
 
 std::string location_text(const SourceLoc& loc) {
-  return loc.file + ":" + std::to_string(loc.line) + ":" + std::to_string(loc.col);
+  return escaped(loc.file) + ":" + std::to_string(loc.line) + ":" + std::to_string(loc.col);
 }
 
 // Compiler-renamed functions (foo.isra.0) and aliases carry their DWARF name next to the
 // location, so the reader finds the function in the source.
 std::string source_text(const SymbolizedAddr& sym, const FormatOptions& opts) {
   if (opts.symb == SymbLevel::None || !sym.loc.known()) return "";
-  std::string who = sym.dwarf_name.empty() ? "" : sym.dwarf_name + " @ ";
+  std::string who = sym.dwarf_name.empty() ? "" : escaped(sym.dwarf_name) + " @ ";
   return "(" + who + location_text(sym.loc) + ")";
 }
 
 TextLine inline_line(const InlineFrame& frame, const FormatOptions& opts) {
   std::string source = frame.loc.known() ? "(" + location_text(frame.loc) + ")" : "";
-  return {blank_prefix(opts) + ". " + frame.name, source};
+  return {blank_prefix(opts) + ". " + escaped(frame.name), source};
 }
 
 }  // namespace
@@ -70,15 +81,15 @@ std::vector<TextLine> frame_lines(uint64_t addr, const SymbolizedAddr& sym,
 TextLine user_frame_line(uint64_t addr, const UserFrame& frame, const FormatOptions& opts) {
   std::string text = hex_addr(addr, 16);
   if (frame.sym.found)
-    text += "  " + with_module(frame.sym.name + offset_text(frame.sym.offset, opts), frame.binary);
+    text += "  " + with_module(named_offset(frame.sym.name, frame.sym.offset, opts), frame.binary);
   else if (frame.mapped)
-    text += "  [" + frame.binary + offset_text(frame.file_offset, opts) + "]";
+    text += "  [" + named_offset(frame.binary, frame.file_offset, opts) + "]";
   bool lines = opts.user_lines && frame.sym.loc.known();
   return {text, lines ? "(" + location_text(frame.sym.loc) + ")" : ""};
 }
 
 TextLine func_line(const FuncInfo& func, const FormatOptions& opts) {
-  return {blank_prefix(opts) + with_module(func.name, func.module), ""};
+  return {blank_prefix(opts) + with_module(escaped(func.name), func.module), ""};
 }
 
 }  // namespace retsnoop

@@ -4,6 +4,7 @@
 
 #include "format/call_args.h"
 #include "format/func_lookup.h"
+#include "format/json_dump.h"
 #include "format/probe_lookup.h"
 #include "format/result_format.h"
 #include "format/session_header.h"
@@ -174,8 +175,7 @@ std::string format_session_json(const Session& s, const FormatContext& ctx, int6
     j["user_stack_failed"] = s.ustack_failed;
   }
   add_fleet_fields(j, s, ctx);
-  // Comms come from the kernel and may hold any bytes: replace invalid UTF-8 instead of throwing.
-  return j.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
+  return dump_json(j) + "\n";
 }
 
 }  // namespace retsnoop

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "format/json_dump.h"
 #include "format/session_header.h"
 
 namespace retsnoop {
@@ -41,7 +42,7 @@ std::string format_repeats_json(const RepeatGroup& g, const std::string& fingerp
       {"first_ns", g.first_ns},
       {"last_ns", g.last_ns},
   };
-  return j.dump() + "\n";
+  return dump_json(j) + "\n";
 }
 
 }  // namespace retsnoop

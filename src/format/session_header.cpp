@@ -4,6 +4,7 @@
 #include <ctime>
 
 #include "format/format_cache.h"
+#include "util/text_escape.h"
 
 namespace retsnoop {
 namespace {
@@ -66,10 +67,11 @@ void append_session_header(std::string& out, const Session& s, int64_t mono_to_r
   append_number(out, s.tid);
   out += '/';
   append_number(out, s.pid);
+  // Any process names itself: its comm must not end the line or reach the terminal raw.
   out += " (";
-  out += s.task_comm;
+  append_escaped(out, s.task_comm);
   out += '/';
-  out += s.proc_comm;
+  append_escaped(out, s.proc_comm);
   out += s.interim ? ") [interim]:" : "):";
 }
 

@@ -6,6 +6,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "format/json_dump.h"
+#include "util/text_escape.h"
+
 namespace retsnoop {
 
 std::string utc_timestamp(int64_t realtime_ns) {
@@ -27,8 +30,11 @@ std::string entry_text(const SummaryEntry& e) {
                 e.fingerprint.c_str(), e.signature.result.c_str(),
                 utc_timestamp(e.first_seen_ns).c_str(), utc_timestamp(e.last_seen_ns).c_str());
   std::string out = head;
-  for (const std::string& frame : e.signature.frames)
-    out.append(12, ' ').append(frame).append("\n");
+  for (const std::string& frame : e.signature.frames) {
+    out.append(12, ' ');
+    append_escaped(out, frame);
+    out += '\n';
+  }
   return out;
 }
 
@@ -64,7 +70,7 @@ std::string format_summary_json(const FailureSummary& summary, const HostIdentit
                         {"boot_id", host.boot_id},
                         {"sessions", summary.sessions()},
                         {"stacks", std::move(stacks)}}}};
-  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  return dump_json(j) + "\n";
 }
 
 }  // namespace retsnoop

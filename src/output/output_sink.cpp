@@ -13,17 +13,13 @@ namespace retsnoop {
 
 namespace {
 
-// A blocked write() returns EINTR when this signal arrives: its handler does nothing and is
-// installed without SA_RESTART. Real-time signals are never sent to retsnoop otherwise.
-int interrupt_signal() { return SIGRTMIN; }
-
 void on_interrupt(int) {}
 
 void install_interrupt_handler() {
   struct sigaction sa {};
   sa.sa_handler = on_interrupt;
   sigemptyset(&sa.sa_mask);
-  sigaction(interrupt_signal(), &sa, nullptr);
+  sigaction(OutputSink::interrupt_signal(), &sa, nullptr);
 }
 
 // How long abandon() keeps interrupting a writer before leaving it blocked.
@@ -31,6 +27,10 @@ constexpr auto kAbandonLimit = std::chrono::seconds(1);
 constexpr auto kInterruptPeriod = std::chrono::milliseconds(2);
 
 }  // namespace
+
+// A blocked write() returns EINTR when this signal arrives: its handler does nothing and is
+// installed without SA_RESTART. Retsnoop sends it to itself only.
+int OutputSink::interrupt_signal() { return SIGRTMIN; }
 
 OutputSink::OutputSink(int fd) : fd_(fd), interactive_(isatty(fd) == 1) { install_interrupt_handler(); }
 

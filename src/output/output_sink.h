@@ -37,6 +37,9 @@ class OutputSink {
   std::string failure() const;
   // A terminal: someone reads along, so text goes out a line at a time rather than in batches.
   bool interactive() const { return interactive_; }
+  // The signal abandon() interrupts a blocked write() with: its handler does nothing, so it
+  // must stay unblocked in every thread.
+  static int interrupt_signal();
 
  private:
   void fail(int err);

@@ -1,5 +1,6 @@
 #include "output/session_printer.h"
 
+#include <map>
 #include <span>
 #include <system_error>
 #include <utility>
@@ -10,11 +11,24 @@ namespace retsnoop {
 
 namespace {
 
+// -A captures: a tree node per call, and up to kilobytes of strings and buffers per argument.
+size_t args_bytes(const std::map<uint32_t, CapturedArgs>& args) {
+  constexpr size_t kTreeNode = 4 * sizeof(void*);  // links and colour of a std::map node
+  size_t bytes = 0;
+  for (const auto& [seq, a] : args) {
+    bytes += kTreeNode + sizeof(seq) + sizeof(CapturedArgs) + a.slots.capacity() * sizeof(uint64_t) +
+             a.lens.capacity() * sizeof(int32_t) + a.data.capacity() * sizeof(a.data[0]);
+    for (const auto& d : a.data) bytes += d.capacity();
+  }
+  return bytes;
+}
+
 // Heap footprint of a queued session, near enough: what the backlog limit counts.
 size_t session_bytes(const Session& s) {
   return sizeof(Session) + s.calls.capacity() * sizeof(StackCall) +
-         s.kstack.capacity() * sizeof(uint64_t) + s.lbr.capacity() * sizeof(LbrRecord) +
-         s.trace.capacity() * sizeof(TraceRecord);
+         s.kstack.capacity() * sizeof(uint64_t) + s.ustack.capacity() * sizeof(uint64_t) +
+         s.lbr.capacity() * sizeof(LbrRecord) + s.trace.capacity() * sizeof(TraceRecord) +
+         args_bytes(s.args) + args_bytes(s.probe_args);
 }
 
 size_t group_bytes(const RepeatGroup& g) { return sizeof(RepeatGroup) + g.tasks.capacity() * sizeof(RepeatTask); }
@@ -51,7 +65,12 @@ SessionPrinter::SessionPrinter(Format format, OutputSink& out, size_t max_queued
   }
 }
 
-SessionPrinter::~SessionPrinter() { stop_thread(Clock::now() + kAbandonGrace); }
+// A thread that would not stop is left to the end of the process, which follows: joining it could
+// wait forever.
+SessionPrinter::~SessionPrinter() {
+  stop_thread(Clock::now() + kAbandonGrace);
+  if (stuck_) thread_.detach();
+}
 
 bool SessionPrinter::push(Session&& s) { return push(std::span<Session>(&s, 1)) == 1; }
 
@@ -102,21 +121,29 @@ void SessionPrinter::finish(Clock::time_point deadline) {
     drained_.wait_until(lock, deadline, [&] { return done_; });
   }
   stop_thread(std::max(deadline, Clock::now()) + kAbandonGrace);
-  if (error_) std::rethrow_exception(error_);
+  if (error_ && !stuck_) std::rethrow_exception(error_);
 }
 
+// A write abandoned returns at once; a thread blocked anywhere else gets one more grace period
+// before it is given up on.
 void SessionPrinter::stop_thread(Clock::time_point abandon_at) {
   if (!thread_.joinable()) return;
-  {
-    std::unique_lock lock(mu_);
-    abandon_ = true;
-    wake_.notify_one();
-    if (!exited_.wait_until(lock, abandon_at, [&] { return done_; })) {
-      lock.unlock();
-      out_.abandon();
+  std::unique_lock lock(mu_);
+  abandon_ = true;
+  wake_.notify_one();
+  auto exited = [&] { return done_; };
+  if (!exited_.wait_until(lock, abandon_at, exited)) {
+    lock.unlock();
+    out_.abandon();
+    lock.lock();
+    if (!exited_.wait_for(lock, kAbandonGrace, exited)) {
+      stuck_ = true;
+      return;
     }
   }
+  lock.unlock();
   thread_.join();
+  stuck_ = false;
 }
 
 // An exception must not leave the thread (that would end the process with probes attached):

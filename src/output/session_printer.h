@@ -53,8 +53,13 @@ class SessionPrinter {
   void push(RepeatGroup&& g);
   // Keeps printing until the queue is empty or deadline passes, then stops the thread; what is
   // still queued stays unprinted. A thread still blocked writing shortly after the deadline (a
-  // reader that stopped reading) has its write abandoned, and so has the output.
+  // reader that stopped reading) has its write abandoned, and so has the output. Returns within
+  // about two seconds of the deadline whatever the thread does: one blocked elsewhere (reading
+  // a file whose server never answers) is left running, and stuck() says so.
   void finish(Clock::time_point deadline);
+  // The thread did not end when stopped. It still uses what format borrowed: the process must
+  // end without destroying that, nor this printer.
+  bool stuck() const { return stuck_; }
   uint64_t printed() const { return printed_.load(std::memory_order_relaxed); }
   // Repeats of printed sessions whose count was printed.
   uint64_t repeats_printed() const { return repeats_printed_.load(std::memory_order_relaxed); }
@@ -104,6 +109,7 @@ class SessionPrinter {
   std::atomic<uint64_t> repeats_printed_{0};
   std::exception_ptr error_;  // set by the printer thread before done_
   std::atomic<bool> failed_{false};
+  bool stuck_ = false;  // stop_thread() gave up waiting for the thread
   std::thread thread_;
 };
 

@@ -1,5 +1,6 @@
 #include "output/trace_event_file.h"
 
+#include "format/json_dump.h"
 #include "format/trace_event_view.h"
 
 namespace retsnoop {
@@ -12,7 +13,7 @@ TraceEventFile::TraceEventFile(const std::string& path) : file_(path) {
 void TraceEventFile::add(const Session& s, const FuncTable& funcs) {
   for (const auto& event : session_trace_events(s, funcs)) {
     file_.write(first_ ? "\n" : ",\n");
-    file_.write(event.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    file_.write(dump_json(event));
     first_ = false;
   }
 }

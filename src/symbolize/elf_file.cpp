@@ -3,7 +3,6 @@
 #include <cxxabi.h>
 #include <elf.h>
 #include <elfutils/libdw.h>
-#include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
 
@@ -14,6 +13,7 @@
 
 
 #include "discovery/vmlinux.h"
+#include "util/root_confined_open.h"
 
 namespace retsnoop {
 
@@ -62,15 +62,33 @@ std::vector<CodeSymbol> code_symbols(Elf* elf) {
   return out;
 }
 
-bool has_debug_info(Elf* elf) {
+// The files are other users': read, not mapped, since a mapping of a file its owner truncates
+// later kills the reader with SIGBUS (root, with probes attached). Reading costs memory instead,
+// which this bounds: a file with more DWARF than that gives symbols without source lines.
+constexpr uint64_t kMaxDwarfBytes = uint64_t(512) << 20;
+
+// What elf holds in .debug_info, and in every .debug_* section.
+struct DwarfSize {
+  bool has_info = false;
+  uint64_t bytes = 0;
+};
+
+DwarfSize dwarf_size(Elf* elf) {
+  DwarfSize size;
   size_t shstrndx;
-  if (elf_getshdrstrndx(elf, &shstrndx)) return false;
+  if (elf_getshdrstrndx(elf, &shstrndx)) return size;
   for (Elf_Scn* scn = elf_nextscn(elf, nullptr); scn; scn = elf_nextscn(elf, scn)) {
     GElf_Shdr shdr;
     const char* name = gelf_getshdr(scn, &shdr) ? elf_strptr(elf, shstrndx, shdr.sh_name) : nullptr;
-    if (name && std::strcmp(name, ".debug_info") == 0 && shdr.sh_type != SHT_NOBITS) return true;
+    if (!name || shdr.sh_type == SHT_NOBITS || std::strncmp(name, ".debug_", 7) != 0) continue;
+    size.bytes += shdr.sh_size;
+    if (std::strcmp(name, ".debug_info") == 0) size.has_info = true;
   }
-  return false;
+  return size;
+}
+
+Dwarf* begin_dwarf(Elf* elf) {
+  return dwarf_size(elf).bytes <= kMaxDwarfBytes ? dwarf_begin_elf(elf, DWARF_C_READ, nullptr) : nullptr;
 }
 
 // The compile unit whose code covers pc: through .debug_aranges when present, else by asking
@@ -86,16 +104,15 @@ bool cu_of(Dwarf* dw, Dwarf_Addr pc, Dwarf_Die* cu) {
   return false;
 }
 
-// The separate debug file of a build id: <debug_root>/usr/lib/debug/.build-id/xx/yyyy.debug.
-std::string build_id_debug_path(const std::string& debug_root, const std::string& build_id) {
+// The separate debug file of a build id: /usr/lib/debug/.build-id/xx/yyyy.debug in a root.
+std::string build_id_debug_path(const std::string& build_id) {
   if (build_id.size() < 3) return "";
-  return debug_root + "/usr/lib/debug/.build-id/" + build_id.substr(0, 2) + "/" +
-         build_id.substr(2) + ".debug";
+  return "/usr/lib/debug/.build-id/" + build_id.substr(0, 2) + "/" + build_id.substr(2) + ".debug";
 }
 
 }  // namespace
 
-ElfFile::ElfFile(OwnedFd fd, std::vector<std::string> debug_roots)
+ElfFile::ElfFile(OwnedFd fd, std::vector<Dir> debug_roots)
     : fd_(std::move(fd)), debug_roots_(std::move(debug_roots)) {}
 
 ElfFile::~ElfFile() {
@@ -108,7 +125,7 @@ void ElfFile::load() {
   if (loaded_) return;
   loaded_ = true;
   elf_version(EV_CURRENT);
-  elf_ = elf_begin(fd_.get(), ELF_C_READ_MMAP, nullptr);
+  elf_ = elf_begin(fd_.get(), ELF_C_READ, nullptr);
   size_t nphdr = 0;
   if (!elf_ || elf_kind(elf_) != ELF_K_ELF || elf_getphdrnum(elf_, &nphdr)) return;
   for (size_t i = 0; i < nphdr; ++i) {
@@ -118,27 +135,29 @@ void ElfFile::load() {
   }
   symbols_ = code_symbols(elf_);
   build_id_ = read_build_id(elf_);
-  if (has_debug_info(elf_))
-    dwarf_ = dwarf_begin_elf(elf_, DWARF_C_READ, nullptr);
+  if (dwarf_size(elf_).has_info)
+    dwarf_ = begin_dwarf(elf_);
   else
     open_debug_file();
 }
 
 // A stripped file's DWARF, and often its full symbol table, are in the debug file of its build id.
+// The process's owner controls what its root holds there: a link out of it, a FIFO or a device
+// node is never opened, and a file of another build id is not used.
 void ElfFile::open_debug_file() {
-  for (const std::string& root : debug_roots_) {
-    std::string path = build_id_debug_path(root, build_id_);
-    if (path.empty()) return;
-    OwnedFd fd(open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  std::string path = build_id_debug_path(build_id_);
+  if (path.empty()) return;
+  for (const Dir& root : debug_roots_) {
+    OwnedFd fd = open_regular_in_root(root->get(), path);
     if (!fd) continue;
-    Elf* elf = elf_begin(fd.get(), ELF_C_READ_MMAP, nullptr);
+    Elf* elf = elf_begin(fd.get(), ELF_C_READ, nullptr);
     if (!elf || read_build_id(elf) != build_id_) {
       if (elf) elf_end(elf);
       continue;
     }
     debug_fd_ = std::move(fd);
     debug_elf_ = elf;
-    dwarf_ = dwarf_begin_elf(elf, DWARF_C_READ, nullptr);
+    dwarf_ = begin_dwarf(elf);
     if (symbols_.empty()) symbols_ = code_symbols(elf);
     return;
   }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,9 +25,11 @@ struct CodeSymbol {
 
 class ElfFile {
  public:
-  // debug_roots: where a separate debug file is looked for, in order: the root the process sees
-  // ("/proc/PID/root"), then retsnoop's own ("").
-  ElfFile(OwnedFd fd, std::vector<std::string> debug_roots);
+  // debug_roots: the directories a separate debug file is looked for under, in order: the root
+  // the process sees (/proc/PID/root), then retsnoop's own (/). Each is the root its paths are
+  // resolved in (open_regular_in_root()).
+  using Dir = std::shared_ptr<const OwnedFd>;
+  ElfFile(OwnedFd fd, std::vector<Dir> debug_roots);
   ~ElfFile();
   ElfFile(const ElfFile&) = delete;
   ElfFile& operator=(const ElfFile&) = delete;
@@ -49,7 +52,7 @@ class ElfFile {
   void open_debug_file();
 
   OwnedFd fd_;
-  std::vector<std::string> debug_roots_;
+  std::vector<Dir> debug_roots_;
   bool loaded_ = false;
   Elf* elf_ = nullptr;
   std::vector<Segment> segments_;

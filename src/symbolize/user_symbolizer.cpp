@@ -1,6 +1,7 @@
 #include "symbolize/user_symbolizer.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cinttypes>
@@ -10,6 +11,8 @@
 
 #include "util/file_text.h"
 #include "util/log.h"
+#include "util/root_confined_open.h"
+#include "util/text_escape.h"
 
 namespace retsnoop {
 
@@ -17,14 +20,38 @@ namespace {
 
 std::string proc_dir(uint32_t pid) { return "/proc/" + std::to_string(pid); }
 
+ElfFile::Dir open_dir(const std::string& path) {
+  return std::make_shared<const OwnedFd>(open(path.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+}
+
+// The regular file the memory map names, by device and inode: not a file swapped in at its path
+// since, nor a FIFO or a device node put there.
+bool is_mapped_file(int fd, const MappedRange& range) {
+  struct stat st;
+  return fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_dev == range.dev &&
+         st.st_ino == range.inode;
+}
+
 }  // namespace
 
-ProcessSymbolizer::ProcessSymbolizer(std::string host_root) : host_root_(std::move(host_root)) {}
+ProcessSymbolizer::ProcessSymbolizer(std::string host_root, size_t max_processes)
+    : host_root_(open_dir(host_root.empty() ? "/" : host_root)), max_processes_(max_processes) {}
+
+// With mu_ held. A file no process map uses any more is dropped from the cache with it.
+void ProcessSymbolizer::forget_oldest_process() {
+  auto oldest = std::min_element(recorded_at_.begin(), recorded_at_.end(),
+                                 [](const auto& a, const auto& b) { return a.second < b.second; });
+  procs_.erase(oldest->first);
+  recorded_at_.erase(oldest);
+  std::erase_if(files_, [](const auto& f) { return f.second.use_count() == 1; });
+}
 
 // The mapped file itself through /proc/PID/map_files (root only), which works as long as the memory
-// map can be read, even while the process exits and after it lost its root; else the path in the
-// process's root. A file already opened for any process is reused.
-std::shared_ptr<ElfFile> ProcessSymbolizer::open_file(uint32_t pid, const MappedRange& range) {
+// map can be read, even while the process exits and after it lost its root; else the path resolved
+// in the process's root (root_dir), never out of it. A file already opened for any process is
+// reused.
+std::shared_ptr<ElfFile> ProcessSymbolizer::open_file(uint32_t pid, const MappedRange& range,
+                                                      const ElfFile::Dir& root_dir) {
   auto key = std::make_pair(range.dev, range.inode);
   {
     std::lock_guard lock(mu_);
@@ -33,14 +60,18 @@ std::shared_ptr<ElfFile> ProcessSymbolizer::open_file(uint32_t pid, const Mapped
   char map_file[64];
   std::snprintf(map_file, sizeof(map_file), "/map_files/%" PRIx64 "-%" PRIx64, range.start,
                 range.end);
-  std::string root = proc_dir(pid) + "/root";
-  OwnedFd fd(open((proc_dir(pid) + map_file).c_str(), O_RDONLY | O_CLOEXEC));
-  if (!fd) fd = OwnedFd(open((root + range.path).c_str(), O_RDONLY | O_CLOEXEC));
+  OwnedFd fd(open((proc_dir(pid) + map_file).c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
+  if (!fd && *root_dir) fd = open_regular_in_root(root_dir->get(), range.path);
   if (!fd) {
-    logf(LOG_DEBUG, "PID %u: can't open %s: %s\n", pid, range.path.c_str(), std::strerror(errno));
+    logf(LOG_DEBUG, "PID %u: can't open %s: %s\n", pid, escaped(range.path).c_str(),
+         std::strerror(errno));
     return nullptr;
   }
-  auto file = std::make_shared<ElfFile>(std::move(fd), std::vector<std::string>{root, host_root_});
+  if (!is_mapped_file(fd.get(), range)) {
+    logf(LOG_DEBUG, "PID %u: %s is not the file mapped\n", pid, escaped(range.path).c_str());
+    return nullptr;
+  }
+  auto file = std::make_shared<ElfFile>(std::move(fd), std::vector<ElfFile::Dir>{root_dir, host_root_});
   std::lock_guard lock(mu_);
   return files_.try_emplace(key, std::move(file)).first->second;
 }
@@ -52,14 +83,17 @@ void ProcessSymbolizer::record_process(uint32_t pid, uint64_t from_session) {
          pid);
     return;
   }
+  ElfFile::Dir root_dir = open_dir(proc_dir(pid) + "/root");
   std::vector<Mapping> maps;
   for (MappedRange& range : parse_proc_maps(*text)) {
-    auto file = open_file(pid, range);
+    auto file = open_file(pid, range, root_dir);
     maps.push_back({std::move(range), std::move(file)});
   }
   logf(LOG_DEBUG, "PID %u: %zu file mappings recorded for sessions from %" PRIu64 " on\n", pid,
        maps.size(), from_session);
   std::lock_guard lock(mu_);
+  recorded_at_[pid] = ++recordings_;
+  if (procs_.size() >= max_processes_ && !procs_.count(pid)) forget_oldest_process();
   auto& history = procs_[pid];
   // Read while exiting, the map may be empty: the earlier one stays in use.
   if (maps.empty() && !history.empty()) return;

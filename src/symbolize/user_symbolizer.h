@@ -37,9 +37,13 @@ class UserSymbols {
 
 class ProcessSymbolizer : public UserSymbols {
  public:
-  // host_root: the root of retsnoop's own files ("" in production), searched for debug files
+  // Processes whose maps are kept: beyond, the one recorded longest ago is forgotten (its later
+  // stacks print addresses only), with the files only it mapped and their descriptors.
+  static constexpr size_t kMaxProcesses = 4096;
+
+  // host_root: the root of retsnoop's own files ("" in production: /), searched for debug files
   // after the process's root.
-  explicit ProcessSymbolizer(std::string host_root = "");
+  explicit ProcessSymbolizer(std::string host_root = "", size_t max_processes = kMaxProcesses);
 
   // Reads /proc/PID/maps and opens each mapped file as the process sees it (its mount namespace).
   // The map serves the sessions from from_session on (their ids grow), until a map recorded for a
@@ -63,13 +67,18 @@ class ProcessSymbolizer : public UserSymbols {
     uint64_t from_session = 0;
     std::vector<Mapping> maps;
   };
-  std::shared_ptr<ElfFile> open_file(uint32_t pid, const MappedRange& range);
+  std::shared_ptr<ElfFile> open_file(uint32_t pid, const MappedRange& range,
+                                     const ElfFile::Dir& root_dir);
   const ProcessMap* map_for(uint32_t pid, uint64_t session_id) const;
+  void forget_oldest_process();
 
-  std::string host_root_;
+  ElfFile::Dir host_root_;
   std::mutex mu_;
+  size_t max_processes_;
   // Per process, ordered by from_session.
   std::unordered_map<uint32_t, std::vector<ProcessMap>> procs_;
+  std::unordered_map<uint32_t, uint64_t> recorded_at_;  // per process: recordings_ then
+  uint64_t recordings_ = 0;
   // Shared by every process mapping the same file (device and inode as the map lists them),
   // opened and read once.
   std::map<std::pair<uint64_t, uint64_t>, std::shared_ptr<ElfFile>> files_;

@@ -30,6 +30,8 @@ class OwnedFd {
   void reset() {
     if (fd_ >= 0) close(std::exchange(fd_, -1));
   }
+  // Hands the descriptor over to another owner (fdopen()).
+  int release() { return std::exchange(fd_, -1); }
 
  private:
   int fd_ = -1;

@@ -48,7 +48,7 @@ guest_busybox() {
 # Sets GUEST_BINS to the static binaries of build dir $1 that go into the guest's /bin.
 # retsnoop is optional only when $2 is "optional": the bed is usable before retsnoop exists.
 guest_binaries() {
-  local build=$1 retsnoop=$1/retsnoop bin
+  local build=$1 retsnoop=$1/tests/e2e/bin/retsnoop bin
   GUEST_BINS=()
   for bin in "$build/tests/workloads/simfail" "$build/tests/e2e/tools/rs-leakcheck" \
     "$build/tests/e2e/tools/rs-runas"; do
@@ -60,7 +60,7 @@ guest_binaries() {
   elif [[ ${2:-} == optional ]]; then
     say "warning: $retsnoop not built; cases that run retsnoop will fail"
   else
-    die "$retsnoop missing: build it with cmake --build $build --target retsnoop"
+    die "$retsnoop missing: build it with cmake --build $build --target retsnoop-e2e"
   fi
 }
 

@@ -1,6 +1,7 @@
 #include "app/command.h"
 
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -107,6 +108,22 @@ TEST(Command, ChildGetsDefaultSignalsAndAnEmptyMask) {
   sigprocmask(SIG_SETMASK, &old, nullptr);
   signal(SIGPIPE, old_pipe);
   EXPECT_EQ(exit_status_of_command(status), 128 + SIGINT);
+}
+
+// retsnoop raises its own limits after making the command: the command gets those from before.
+TEST(Command, ChildGetsTheLimitsInForceWhenItWasMade) {
+  rlimit saved;
+  ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &saved), 0);
+  ASSERT_GT(saved.rlim_max, 200u);
+  rlimit low{200, saved.rlim_max};
+  ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &low), 0);
+  test::TempDir d;
+  std::string tool = make_script(d, "tool", "[ \"$(ulimit -n)\" = 200 ]\n");
+  Command cmd({tool}, std::nullopt);
+  ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &saved), 0);
+  cmd.start();
+  cmd.release();
+  EXPECT_EQ(exit_status_of_command(wait_for_exit(cmd)), 0);
 }
 
 TEST(Command, AnUnreleasedChildIsKilled) {

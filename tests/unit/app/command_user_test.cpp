@@ -29,7 +29,7 @@ TEST(CommandUser, NoUserNoSudoKeepsRetsnoopsCredentials) {
 TEST(CommandUser, NamedUserWithItsGroups) {
   auto u = command_user("alice", accounts());
   ASSERT_TRUE(u);
-  EXPECT_EQ(*u, (CommandUser{1000, 1000, {1000, 100, 10}}));
+  EXPECT_EQ(*u, (CommandUser{1000, 1000, {1000, 100, 10}, "alice", "/home/alice", "/bin/bash"}));
   // bob's primary group is listed once; "bobby" is not bob.
   EXPECT_EQ(command_user("bob", accounts())->groups, (std::vector<gid_t>{100, 10}));
 }
@@ -43,8 +43,9 @@ TEST(CommandUser, SudoVariables) {
   src.sudo_uid = "1000";
   src.sudo_gid = "1000";
   src.sudo_user = "alice";
-  EXPECT_EQ(*command_user("", src), (CommandUser{1000, 1000, {1000, 100, 10}}));
-  src.sudo_user = "bob";  // not the account of SUDO_UID: only the primary group
+  EXPECT_EQ(*command_user("", src),
+            (CommandUser{1000, 1000, {1000, 100, 10}, "alice", "/home/alice", "/bin/bash"}));
+  src.sudo_user = "bob";  // not the account of SUDO_UID: only the primary group, no account
   EXPECT_EQ(*command_user("", src), (CommandUser{1000, 1000, {1000}}));
 }
 
@@ -63,6 +64,19 @@ TEST(CommandUser, MalformedSudoVariablesAreRefused) {
   src.sudo_uid = "1000";
   src.sudo_gid = nullptr;
   EXPECT_THROW(command_user("", src), UserError);
+}
+
+// Root's HOME, USER, LOGNAME and SHELL are replaced by the user's; the rest passes through.
+TEST(CommandEnvironment, UserVariablesComeFromThePasswdEntry) {
+  std::vector<std::string> env = {"PATH=/bin", "HOME=/root", "USER=root", "SHELL=/bin/zsh",
+                                  "HOMER=simpson", "NOEQUALS"};
+  auto bob = command_user("bob", accounts());
+  bob->shell.clear();
+  EXPECT_EQ(command_environment(env, bob),
+            (std::vector<std::string>{"PATH=/bin", "HOMER=simpson", "NOEQUALS", "HOME=/home/bob",
+                                      "USER=bob", "LOGNAME=bob", "SHELL=/bin/sh"}));
+  EXPECT_EQ(command_environment(env, std::nullopt), env);
+  EXPECT_EQ(command_environment(env, CommandUser{1000, 1000, {1000}}), env);  // no account
 }
 
 }  // namespace

@@ -41,6 +41,7 @@ TEST(ExitStatus, StopSignals) {
   EXPECT_EQ(exit_status_after_signal(SIGINT), kExitOk);
   EXPECT_EQ(exit_status_after_signal(SIGTERM), kExitOk);
   EXPECT_EQ(exit_status_after_signal(SIGHUP), 129);
+  EXPECT_EQ(exit_status_after_signal(SIGUSR1), 138);
 }
 
 }  // namespace

@@ -53,6 +53,18 @@ TEST_F(SharedKnobTest, TurnsOnAndRestores) {
   EXPECT_FALSE(state_file_exists());
 }
 
+// A change no state file records would outlive a run that dies: it is undone at once, not held.
+TEST_F(SharedKnobTest, UnrecordedChangeIsNotHeld) {
+  std::filesystem::create_directory(dir_path_ + "/" + std::filesystem::path(knob_).filename().string() + ".knob");
+  RunLock run(&dir_);
+  {
+    SharedKnob k(change(), dir_, run);
+    EXPECT_FALSE(k.holding());
+    EXPECT_EQ(value(), "0");
+  }
+  EXPECT_EQ(value(), "0");
+}
+
 // Somebody else turned it on before us: it stays on after us.
 TEST_F(SharedKnobTest, LeavesSomebodyElsesValueAlone) {
   set("1");

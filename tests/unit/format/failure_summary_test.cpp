@@ -94,6 +94,20 @@ TEST(FoldedView, SeparatorsInNamesCannotShiftColumns) {
   EXPECT_EQ(format_folded(s), "a_b;c_d 1\n");
 }
 
+TEST(FoldedView, ControlBytesInNamesAreEscaped) {
+  FailureSummary s;
+  s.add({{"a\nb", "c\x1b[1m"}, "[-EIO]"}, 0);
+  EXPECT_EQ(format_folded(s), "a\\nb;c\\x1b[1m 1\n");
+}
+
+TEST(SummaryView, ControlBytesInFramesAreEscaped) {
+  FailureSummary s;
+  s.add({{"a\nb", "c\x1b[1m"}, "[-EIO]"}, 0);
+  std::string text = format_summary_text(s, true);
+  EXPECT_NE(text.find("            a\\nb\n            c\\x1b[1m\n"), std::string::npos) << text;
+  EXPECT_EQ(text.find('\x1b'), std::string::npos);
+}
+
 TEST(SummaryView, UtcTimestampHasMicroseconds) {
   EXPECT_EQ(utc_timestamp(k2026 + 1234567891), "2026-11-23T00:00:01.234567Z");
 }

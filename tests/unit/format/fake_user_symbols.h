@@ -23,6 +23,9 @@ class FakeUserSymbols : public UserSymbols {
   static constexpr uint64_t kMain = 0x55d0c6a01432;
   static constexpr uint64_t kNoSymbol = 0x7f0c2a8291ca;
   static constexpr uint64_t kUnmapped = 0xdeadbeef;
+  // Names and paths a hostile user put in a binary and its debug info.
+  static constexpr uint64_t kHostile = 0x55d0c6a01500;
+  static constexpr uint64_t kHostileNoSymbol = 0x55d0c6a01600;
 
  private:
   static UserFrame frame(std::string name, uint64_t off, std::string binary, SourceLoc loc = {}) {
@@ -46,6 +49,10 @@ class FakeUserSymbols : public UserSymbols {
       bare.binary = "/usr/lib/x86_64-linux-gnu/libc.so.6";
       bare.file_offset = 0x271ca;
       t[kNoSymbol] = bare;
+      t[kHostile] = frame("ev\x1b[1mil\n", 0x4, "/tmp/b\x1b]0;t\a", {"/tmp/s\r.c", 3, 1});
+      UserFrame hostile_bare = bare;
+      hostile_bare.binary = "/tmp/\x9b" "2J\nx";
+      t[kHostileNoSymbol] = hostile_bare;
       return t;
     }();
     return table;

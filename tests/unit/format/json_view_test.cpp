@@ -149,5 +149,21 @@ TEST(JsonView, InvalidUtf8InCommsIsReplacedNotFatal) {
   EXPECT_NO_THROW(format(c, {}));
 }
 
+// The JSON line itself is plain ASCII: control bytes and C1 controls (U+009B) are \u escapes,
+// and the comm parses back to what the process set.
+TEST(JsonView, CommsWithControlBytesStayEscaped) {
+  ExampleCase c = percpu_array_case();
+  c.session.task_comm = "e\"v\\i\nl\x1b[1m";
+  c.session.proc_comm = "c1\xc2\x9b" "2J";
+  use_utc();
+  std::string line = format_session_json(c.session, {c.funcs.table, c.symbolizer, {}}, kMonoToRealNs);
+  line.pop_back();
+  for (unsigned char ch : line) EXPECT_TRUE(ch >= 0x20 && ch < 0x7f) << int(ch);
+  EXPECT_NE(line.find(R"("task_comm":"e\"v\\i\nl\u001b[1m")"), std::string::npos) << line;
+  json j = json::parse(line);
+  EXPECT_EQ(j["task_comm"], c.session.task_comm);
+  EXPECT_EQ(j["proc_comm"], c.session.proc_comm);
+}
+
 }  // namespace
 }  // namespace retsnoop::test

@@ -30,5 +30,16 @@ TEST(SessionHeader, UsesTheLocalTimeZone) {
   use_utc();
 }
 
+// A comm is whatever the process set with PR_SET_NAME: the header stays one line of plain text.
+TEST(SessionHeader, EscapesComms) {
+  use_utc();
+  Session s = session();
+  s.task_comm = "e\"v\\i\nl\x1b[1m";
+  s.proc_comm = "a/b\r";
+  EXPECT_EQ(format_session_header(s, kMonoToRealNs),
+            "20:19:36.372607 -> 20:19:36.372682 TID/PID 8350/8346 "
+            "(e\"v\\\\i\\nl\\x1b[1m/a/b\\r):");
+}
+
 }  // namespace
 }  // namespace retsnoop::test

@@ -124,6 +124,23 @@ TEST_F(BlockedPrinter, FullBacklogRefusesSessions) {
   EXPECT_EQ(p.printed(), accepted);
 }
 
+// Captured arguments and user stacks count towards the backlog like the rest of a session: a
+// flood of -A strings or -U stacks cannot grow it past its limit.
+TEST_F(BlockedPrinter, ArgumentsAndUserStacksCountTowardsTheBacklog) {
+  SessionPrinter p(format_, out_.get(), 8 * sizeof(Session));
+  ASSERT_TRUE(p.push(numbered(1)));
+  Session args = numbered(2);
+  args.args[1].data.push_back(std::vector<uint8_t>(1 << 20));
+  EXPECT_FALSE(p.push(std::move(args)));
+  Session ustack = numbered(3);
+  ustack.ustack.resize(1 << 17);
+  EXPECT_FALSE(p.push(std::move(ustack)));
+  EXPECT_TRUE(p.push(numbered(4)));
+  release_.set_value();
+  p.finish(Clock::now() + std::chrono::seconds(10));
+  EXPECT_EQ(out_.text(), "1\n4\n");
+}
+
 // A batch is queued up to the backlog limit; what does not fit stays in the caller's hands.
 TEST_F(BlockedPrinter, BatchQueuesWhatFitsAndLeavesTheRest) {
   SessionPrinter p(format_, out_.get(), 3 * sizeof(Session));
@@ -155,6 +172,24 @@ TEST_F(BlockedPrinter, StopLeavesTheBacklogUnprinted) {
   p.finish(Clock::now() + std::chrono::milliseconds(20));
   EXPECT_EQ(p.printed(), 1u);  // the one being printed when the grace period ended
   EXPECT_EQ(out_.text(), "1\n");
+}
+
+// A printer blocked outside write() (formatting that reads a file whose server never answers)
+// does not hold up the stop, and the detach after it: finish() returns, the printer says it is
+// stuck, and nothing it was formatting counts as printed.
+TEST_F(BlockedPrinter, FinishIsBoundedWhenFormattingHangs) {
+  std::optional<SessionPrinter> p(std::in_place, format_, out_.get(), 1 << 20);
+  ASSERT_TRUE(p->push(numbered(1)));
+  ASSERT_TRUE(p->push(numbered(2)));
+  auto t0 = Clock::now();
+  p->finish(t0 + std::chrono::milliseconds(20));
+  EXPECT_LT(Clock::now() - t0, std::chrono::seconds(3));
+  EXPECT_TRUE(p->stuck());
+  EXPECT_EQ(p->printed(), 0u);
+  // Unblocked, the thread ends and is joined as usual.
+  release_.set_value();
+  p.reset();
+  EXPECT_EQ(out_.text(), "");
 }
 
 // Sessions written into a failed output are not counted as printed, and the rest stays queued.

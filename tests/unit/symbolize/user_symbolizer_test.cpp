@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -135,6 +136,62 @@ TEST(UserSymbolizer, StrippedFileUsesTheDebugFileOfItsBuildId) {
   UserFrame r = with.symbolize(t.pid(), 1, t.ret(), true);
   EXPECT_EQ(r.sym.name, "main");
   EXPECT_EQ(r.sym.loc.line, call_line());
+}
+
+// The debug file path lies in a root its owner controls: an absolute symlink there resolves in
+// that root, not in retsnoop's /, and a FIFO is neither waited on nor read.
+TEST(UserSymbolizer, DebugFileIsNeverOpenedOutsideItsRootNorIfNotRegular) {
+  std::string stripped = fixture("user_target-stripped");
+  std::string id = ElfFile(OwnedFd(open(stripped.c_str(), O_RDONLY | O_CLOEXEC)), {}).build_id();
+  ASSERT_EQ(id.size(), 40u);
+  std::string debug_path = "usr/lib/debug/.build-id/" + id.substr(0, 2) + "/" + id.substr(2) + ".debug";
+  Target t(stripped);
+  {
+    test::TempDir root;
+    std::string link = root.write(debug_path, "");
+    unlink(link.c_str());
+    ASSERT_EQ(symlink(fixture("user_target.debug").c_str(), link.c_str()), 0);
+    ProcessSymbolizer sym(root.path());
+    sym.record_process(t.pid(), 0);
+    EXPECT_FALSE(sym.symbolize(t.pid(), 1, t.ret(), true).sym.found);
+  }
+  {
+    test::TempDir root;
+    std::string fifo = root.write(debug_path, "");
+    unlink(fifo.c_str());
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    ProcessSymbolizer sym(root.path());
+    sym.record_process(t.pid(), 0);
+    UserFrame r = sym.symbolize(t.pid(), 1, t.ret(), true);
+    EXPECT_TRUE(r.mapped);
+    EXPECT_FALSE(r.sym.found);
+  }
+}
+
+// Its owner may truncate a file while retsnoop has it open: what was read stays usable, and no
+// access past the new end kills retsnoop (as one through a mapping would, with SIGBUS).
+TEST(UserSymbolizer, AFileTruncatedAfterLoadingIsNoCrash) {
+  test::TempDir d;
+  std::string copy = d.copy_in("user_target", fixture("user_target"));
+  ElfFile f(OwnedFd(open(copy.c_str(), O_RDONLY | O_CLOEXEC)), {});
+  ASSERT_EQ(f.build_id().size(), 40u);  // loaded
+  ASSERT_EQ(truncate(copy.c_str(), 0), 0);
+  size_t named = 0;
+  for (uint64_t off = 0; off < 0x4000; off += 0x10) named += f.lookup(off, false).found;
+  EXPECT_GT(named, 0u);
+}
+
+// Memory and descriptors stay bounded under many processes: the one recorded longest ago goes.
+TEST(UserSymbolizer, ForgetsTheOldestProcessBeyondTheLimit) {
+  Target a(fixture("user_target")), b(fixture("user_target")), c(fixture("user_target"));
+  ProcessSymbolizer sym("", 2);
+  sym.record_process(a.pid(), 0);
+  sym.record_process(b.pid(), 0);
+  sym.record_process(a.pid(), 5);  // a is recorded again: b is now the oldest
+  sym.record_process(c.pid(), 0);
+  EXPECT_TRUE(sym.symbolize(a.pid(), 6, a.ret(), true).sym.found);
+  EXPECT_FALSE(sym.symbolize(b.pid(), 1, b.ret(), true).mapped);
+  EXPECT_TRUE(sym.symbolize(c.pid(), 1, c.ret(), true).sym.found);
 }
 
 TEST(UserSymbolizer, UnknownProcessOrAddress) {

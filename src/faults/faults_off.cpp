@@ -1,0 +1,8 @@
+// The release binary's fault hook: no failure on demand, and no environment variable read.
+#include "util/fault_injection.h"
+
+namespace retsnoop {
+
+void inject_fault(FaultPoint) {}
+
+}  // namespace retsnoop
