@@ -585,7 +585,7 @@ static __always_inline int handle_entry(void *ctx, __u32 id, bool by_ip)
 /*
  * The first thing every exit program does in LBR mode: each branch taken before the snapshot
  * (helper calls, returns, map lookups) replaces one of the kernel's records in the hardware. The
- * scratch lookup costs none once inlined (PERCPU_ARRAY, 6.10+); the README counts what is left.
+ * scratch lookup costs none once inlined (PERCPU_ARRAY, 6.10+); docs/usage.md counts what is left.
  */
 static __always_inline void lbr_snapshot(struct lbr_snap *snap)
 {
