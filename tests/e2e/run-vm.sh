@@ -36,6 +36,7 @@ boot() {
       machine=(qemu-system-x86_64 -cpu max -serial "file:$out/console.log" -serial "file:$out/guest.log")
       append="console=ttyS0 quiet panic=-1" ;;
     arm64)
+      # shellcheck disable=SC2054  # QEMU's own option syntax separates with commas
       machine=(qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on -serial "file:$out/console.log"
         -device virtio-serial-pci -chardev "file,id=rsout,path=$out/guest.log"
         -device virtconsole,chardev=rsout)
