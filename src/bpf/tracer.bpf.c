@@ -53,7 +53,7 @@ __u32 kstack_want = 16;
 struct rs_stats stats = {};
 
 struct session {
-	__u64 owner;       /* session_key() | SESSION_OPEN while open; see session_claim() */
+	__u64 owner;       /* session_key() | RS_SESSION_OPEN while open; see session_claim() */
 	__u64 task_start;  /* the thread's start_time: another thread may get its TID once it exits */
 	__u64 id;          /* id of the final report; interim reports (-I) get their own */
 	__u32 trace_cnt;   /* -T records sent */
@@ -93,8 +93,6 @@ struct {
 	__type(key, __u32);
 	__type(value, struct session);
 } sessions SEC(".maps");
-
-#define SESSION_OPEN (1ULL << 32)
 
 /* A task's comm as words: compared whole, and the whole buffer is the comm_filter key. */
 struct task_comm {
@@ -276,35 +274,25 @@ static __always_inline struct session *session_find(__u32 key)
 		s = bpf_map_lookup_elem(&sessions, &slot);
 		if (!s)
 			return NULL;
-		if (s->owner == (key | SESSION_OPEN))
+		if (s->owner == (key | RS_SESSION_OPEN))
 			return s;
 		slot = rs_session_next_slot(slot, session_slots);
 	}
 	return NULL;
 }
 
-/*
- * The first slot near key's home that is not open, taken for key. The owner word changes only
- * by compare-and-swap while closed, so two threads never take one slot; once open only its
- * thread writes it.
- */
+static __always_inline __u64 *session_owner(void *map, __u32 slot)
+{
+	struct session *s = bpf_map_lookup_elem(map, &slot);
+
+	return s ? &s->owner : NULL;
+}
+
+/* A slot near key's home taken for key (session_slots.h), or NULL. */
 static __always_inline struct session *session_claim(__u32 key)
 {
-	__u32 slot = rs_session_home(key, session_slots);
-	struct session *s;
-	__u64 owner;
-
-	for (int i = 0; i < RS_SESSION_PROBES; i++) {
-		s = bpf_map_lookup_elem(&sessions, &slot);
-		if (!s)
-			return NULL;
-		owner = s->owner;
-		if (!(owner & SESSION_OPEN) &&
-		    __sync_val_compare_and_swap(&s->owner, owner, key | SESSION_OPEN) == owner)
-			return s;
-		slot = rs_session_next_slot(slot, session_slots);
-	}
-	return NULL;
+	_Static_assert(__builtin_offsetof(struct session, owner) == 0, "a session starts with its owner");
+	return (struct session *)rs_session_claim(key, session_slots, &sessions, session_owner);
 }
 
 static __always_inline void session_discard(struct session *s);
