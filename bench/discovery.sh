@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Discovery figures (README.md "Performance"): time to resolve ':kernel/bpf/*.c' on the Debian 6.1 -dbg vmlinux
+# Discovery figures (docs/performance.md): time to resolve ':kernel/bpf/*.c' on the Debian 6.1 -dbg vmlinux
 # cold and warm, and time from start to the end of discovery for 1,000 and 10,000 matched
 # functions. Measured where the reference was taken (upstream retsnoop: about 8 s for
 # ':kernel/bpf/*.c' in a TCG guest), in the test VM on the 6.1 kernel, and on this host: library

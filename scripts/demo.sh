@@ -5,5 +5,5 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
 
-bash "$root/scripts/build.sh"
+bash "$root/scripts/build.sh" --target guest_binaries
 exec bash "$root/tests/e2e/demo.sh" --build "$build" "$@"

@@ -2,16 +2,27 @@
 # Installs every build, test and VM dependency from Debian packages. Idempotent: only missing
 # packages are installed, and apt-get update runs only when something is missing.
 #
-# Usage: setup-deps.sh [--arch amd64|arm64]
+# Usage: setup-deps.sh [--arch amd64|arm64] [--stamp-dir DIR]
 #   arm64: also the cross compiler, the arm64 static libraries (Debian multiarch) and the arm64
 #   system emulator, for build-arm64/ and its test VMs.
+#   --stamp-dir: after a successful check, leave a stamp named after the package list in DIR
+#   and skip every later check while it is there (scripts/build.sh passes its build directory,
+#   so the packages are checked once per build directory and again when the list changes).
 set -euo pipefail
 
 ARCH=amd64
-if [ "${1:-}" = --arch ]; then ARCH=${2:?}; fi
+STAMP_DIR=""
+while (($#)); do
+  case "$1" in
+    --arch) ARCH=${2:?}; shift ;;
+    --stamp-dir) STAMP_DIR=${2:?}; shift ;;
+    *) echo "setup: unknown argument '$1'" >&2; exit 2 ;;
+  esac
+  shift
+done
 
 PKGS=(
-  build-essential cmake pkg-config clang llvm
+  build-essential cmake pkg-config clang llvm clang-format clang-tidy shellcheck
   libbpf-dev libelf-dev libdw-dev zlib1g-dev libzstd-dev liblzma-dev libbz2-dev
   bpftool libgtest-dev libbenchmark-dev nlohmann-json3-dev
   qemu-system-x86 busybox-static
@@ -34,6 +45,12 @@ case "$ARCH" in
   *) echo "setup: unknown architecture '$ARCH' (amd64 or arm64)" >&2; exit 2 ;;
 esac
 
+stamp=""
+if [[ -n $STAMP_DIR ]]; then
+  stamp=$STAMP_DIR/.setup-deps-$(printf '%s\n' "$ARCH" "${PKGS[@]}" | sha256sum | cut -c1-16)
+  [[ -e $stamp ]] && exit 0
+fi
+
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -47,3 +64,4 @@ if ((${#missing[@]})); then
   $SUDO apt-get update -qq
   $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+[[ -z $stamp ]] || touch "$stamp"

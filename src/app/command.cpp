@@ -52,7 +52,7 @@ bool change_user(const CommandUser& u) {
          setuid(u.uid) == 0;
 }
 
-void report_errno_and_exit(int err_fd, int status) {
+[[noreturn]] void report_errno_and_exit(int err_fd, int status) {
   int err = errno;
   (void)!write(err_fd, &err, sizeof(err));
   _exit(status);

@@ -1,5 +1,5 @@
-// What retsnoop's exit status says, for scripts and service managers (documented in README.md,
-// "Exit status").
+// What retsnoop's exit status says, for scripts and service managers (documented in
+// docs/safety.md, "Exit status").
 #pragma once
 
 #include <signal.h>

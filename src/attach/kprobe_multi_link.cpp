@@ -18,7 +18,8 @@ uint64_t ptr_to_u64(const void* p) { return reinterpret_cast<uintptr_t>(p); }
 }  // namespace
 
 uint32_t multi_link_attach_type(MultiLinkKind kind) {
-  return kind == MultiLinkKind::Session ? kKprobeSessionAttachType : BPF_TRACE_KPROBE_MULTI;
+  return kind == MultiLinkKind::Session ? kKprobeSessionAttachType
+                                         : uint32_t{BPF_TRACE_KPROBE_MULTI};
 }
 
 int create_multi_link(int prog_fd, MultiLinkKind kind, const MultiLinkTargets& targets) {

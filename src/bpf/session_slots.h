@@ -39,4 +39,52 @@ RS_INLINE rs_u32 rs_session_next_slot(rs_u32 slot, rs_u32 slots)
 	return slot + 1 < slots ? slot + 1 : 0;
 }
 
+/* A slot's owner word while its session is open: the thread's key | RS_SESSION_OPEN. */
+#define RS_SESSION_OPEN (1ULL << 32)
+
+/* The owner word of slot, NULL past the map: how the caller reads its sessions map. */
+typedef rs_u64 *(*rs_session_owner_fn)(void *map, rs_u32 slot);
+
+/*
+ * Takes closed slot number slot, whose owner word is at owner and read seen, for key: nonzero
+ * if it did, 0 if another thread took it first.
+ */
+typedef int (*rs_session_take_fn)(rs_u32 slot, rs_u64 *owner, rs_u64 seen, rs_u32 key);
+
+/*
+ * The taker where atomics return values (Linux 5.12+): compare-and-swap on the owner word, which
+ * changes only so while the slot is closed, so two threads never take one slot; once open, only
+ * its thread writes it.
+ */
+RS_INLINE int rs_session_take_cas(rs_u32 slot, rs_u64 *owner, rs_u64 seen, rs_u32 key)
+{
+	(void)slot;
+	return __sync_val_compare_and_swap(owner, seen, key | RS_SESSION_OPEN) == seen;
+}
+
+/*
+ * Takes for key the first slot near its home that is not open and returns its owner word (its
+ * number in *taken), or NULL when the RS_SESSION_PROBES slots from home are all open. The BPF
+ * programs pass a lookup and a taker that the compiler inlines.
+ */
+RS_INLINE rs_u64 *rs_session_claim(rs_u32 key, rs_u32 slots, void *map, rs_session_owner_fn owner_of,
+				   rs_session_take_fn take, rs_u32 *taken)
+{
+	rs_u32 slot = rs_session_home(key, slots);
+	rs_u64 *owner, seen;
+
+	for (int i = 0; i < RS_SESSION_PROBES; i++) {
+		owner = owner_of(map, slot);
+		if (!owner)
+			return 0;
+		seen = *owner;
+		if (!(seen & RS_SESSION_OPEN) && take(slot, owner, seen, key)) {
+			*taken = slot;
+			return owner;
+		}
+		slot = rs_session_next_slot(slot, slots);
+	}
+	return 0;
+}
+
 #endif /* RETSNOOP_BPF_SESSION_SLOTS_H */

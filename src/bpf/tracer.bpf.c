@@ -82,7 +82,7 @@ __u32 kstack_want = 16;
 struct rs_stats stats = {};
 
 struct session {
-	__u64 owner;       /* session_key() | SESSION_OPEN while open; see session_claim() */
+	__u64 owner;       /* session_key() | RS_SESSION_OPEN while open; see session_claim() */
 	__u64 task_start;  /* the thread's start_time: another thread may get its TID once it exits */
 	__u32 slot;        /* its index in sessions, kept where slot_claims holds it (before 5.12) */
 	__u32 pad0;
@@ -124,8 +124,6 @@ struct {
 	__type(key, __u32);
 	__type(value, struct session);
 } sessions SEC(".maps");
-
-#define SESSION_OPEN (1ULL << 32)
 
 /* A task's comm as words: compared whole, and the whole buffer is the comm_filter key. */
 struct task_comm {
@@ -334,46 +332,42 @@ static __always_inline struct session *session_find(__u32 key)
 		s = bpf_map_lookup_elem(&sessions, &slot);
 		if (!s)
 			return NULL;
-		if (s->owner == (key | SESSION_OPEN))
+		if (s->owner == (key | RS_SESSION_OPEN))
 			return s;
 		slot = rs_session_next_slot(slot, session_slots);
 	}
 	return NULL;
 }
 
-/* Takes closed slot s (index slot, owner word seen as owner) for key; false if another did first. */
-static __always_inline bool slot_take(struct session *s, __u32 slot, __u64 owner, __u32 key)
+static __always_inline __u64 *session_owner(void *map, __u32 slot)
+{
+	struct session *s = bpf_map_lookup_elem(map, &slot);
+
+	return s ? &s->owner : NULL;
+}
+
+/* Before 5.12 (no compare-and-swap) a slot is taken by inserting its number into slot_claims. */
+static __always_inline int slot_take(__u32 slot, __u64 *owner, __u64 seen, __u32 key)
 {
 	if (has_atomic_fetch)
-		return __sync_val_compare_and_swap(&s->owner, owner, key | SESSION_OPEN) == owner;
+		return rs_session_take_cas(slot, owner, seen, key);
 	if (bpf_map_update_elem(&slot_claims, &slot, &key, BPF_NOEXIST))
-		return false;
-	s->owner = key | SESSION_OPEN;
-	s->slot = slot;
-	return true;
+		return 0;
+	*owner = key | RS_SESSION_OPEN;
+	return 1;
 }
 
-/*
- * The first slot near key's home that is not open, taken for key. The owner word changes only
- * by compare-and-swap while closed, so two threads never take one slot; once open only its
- * thread writes it.
- */
+/* A slot near key's home taken for key (session_slots.h), or NULL. */
 static __always_inline struct session *session_claim(__u32 key)
 {
-	__u32 slot = rs_session_home(key, session_slots);
 	struct session *s;
-	__u64 owner;
+	__u32 slot = 0;
 
-	for (int i = 0; i < RS_SESSION_PROBES; i++) {
-		s = bpf_map_lookup_elem(&sessions, &slot);
-		if (!s)
-			return NULL;
-		owner = s->owner;
-		if (!(owner & SESSION_OPEN) && slot_take(s, slot, owner, key))
-			return s;
-		slot = rs_session_next_slot(slot, session_slots);
-	}
-	return NULL;
+	_Static_assert(__builtin_offsetof(struct session, owner) == 0, "a session starts with its owner");
+	s = (struct session *)rs_session_claim(key, session_slots, &sessions, session_owner, slot_take, &slot);
+	if (s)
+		s->slot = slot;
+	return s;
 }
 
 static __always_inline void session_discard(struct session *s);
@@ -728,7 +722,7 @@ static __always_inline int handle_entry(void *ctx, __u32 id, bool by_ip)
 /*
  * The first thing every exit program does in LBR mode: each branch taken before the snapshot
  * (helper calls, returns, map lookups) replaces one of the kernel's records in the hardware. The
- * scratch lookup costs none once inlined (PERCPU_ARRAY, 6.10+); the README counts what is left.
+ * scratch lookup costs none once inlined (PERCPU_ARRAY, 6.10+); docs/usage.md counts what is left.
  */
 static __always_inline void lbr_snapshot(struct lbr_snap *snap)
 {

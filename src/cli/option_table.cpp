@@ -154,7 +154,8 @@ void print_help(CliState& st, unsigned flags) {
   st.opts.help_shown = true;
 }
 
-// Help text is the user's reference; keep it in step with the options tables of README.md.
+// Help text is the user's reference; the man page (packaging/retsnoop.8.scd) explains it
+// at length.
 const OptionSpec kOptions[] = {
     {{nullptr, 0, nullptr, 0, "Choosing functions:", kTargeting}, nullptr},
     {{"entry", 'e', "GLOB", 0,

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <optional>
 
 #include "discovery/glob.h"
 #include "discovery/kallsyms.h"
@@ -46,19 +45,23 @@ class Catalog {
   explicit Catalog(const ProbeSources& src) : src_(src) {}
 
   const std::vector<TracepointName>& tracepoints() {
-    if (!tps_) tps_ = list_tracepoints(src_.tracefs_dirs);
-    return *tps_;
+    if (!tps_loaded_) tps_ = list_tracepoints(src_.tracefs_dirs);
+    tps_loaded_ = true;
+    return tps_;
   }
 
   const std::vector<std::string>& raw_tracepoints() {
-    if (!raw_) raw_ = list_raw_tracepoints(src_.vmlinux_btf);
-    return *raw_;
+    if (!raw_loaded_) raw_ = list_raw_tracepoints(src_.vmlinux_btf);
+    raw_loaded_ = true;
+    return raw_;
   }
 
  private:
   const ProbeSources& src_;
-  std::optional<std::vector<TracepointName>> tps_;
-  std::optional<std::vector<std::string>> raw_;
+  std::vector<TracepointName> tps_;
+  std::vector<std::string> raw_;
+  bool tps_loaded_ = false;
+  bool raw_loaded_ = false;
 };
 
 std::vector<ProbeSpec> expand(const ProbeSpec& spec, Catalog& cat) {

@@ -1,6 +1,6 @@
 // With -vv, how long each start-up phase took: the wait before attaching is spent in a handful
 // of phases (kallsyms, BTF, BPF load, ...) and a regression in one of them should be visible
-// without a profiler, which the test VMs lack.
+// without a profiler, on any machine retsnoop runs on.
 #pragma once
 
 #include <chrono>

@@ -38,6 +38,7 @@ boot() {
       # the IO-APIC timer fails and it panics at boot (seen with 5.10).
       append="console=ttyS0 quiet panic=-1 no_timer_check" ;;
     arm64)
+      # shellcheck disable=SC2054  # QEMU's own option syntax separates with commas
       machine=(qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on -serial "file:$out/console.log"
         -device virtio-serial-pci -chardev "file,id=rsout,path=$out/guest.log"
         -device virtconsole,chardev=rsout)

@@ -17,7 +17,9 @@ done
 set -f
 exec_start=$(sed -n 's/^ExecStart=//p' "$unit")
 options=$(sed -n 's/^RETSNOOP_OPTIONS=//p' "$env_file")
+# shellcheck disable=SC2206  # word splitting is the point here
 service_words=(${exec_start/\$RETSNOOP_OPTIONS/$options})
+# shellcheck disable=SC2207
 case_words=($(sed -n 's/^RUN //p' "$fleet_case" | head -1 | tr -d "'"))
 set +f
 

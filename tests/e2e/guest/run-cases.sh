@@ -99,6 +99,7 @@ drive_run() {
   drive &
   driver=$!
   # ash reports a foreground job killed by a signal ("Killed"): the exit code says it already.
+  # shellcheck disable=SC2016  # $$ and $0 are the inner shell's
   { setsid sh -c 'echo $$ >"$0"; exec sh -c "$1"' "$WORK/pid" "$RUN" \
     >"$WORK/run.out" 2>&1 </dev/null; } 2>/dev/null
   RC=$?

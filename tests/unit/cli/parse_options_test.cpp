@@ -6,6 +6,7 @@
 #include <fstream>
 #include <string>
 
+#include "cli/lbr_flags.h"
 #include "parse_helpers.h"
 
 namespace retsnoop {
@@ -492,22 +493,12 @@ TEST(ParseOptionsHelp, HelpShowsEveryCategoryAndOption) {
 
 TEST(ParseOptionsHelp, HelpListsTheValuesTheParserAccepts) {
   std::string help = parse_capturing({"--help"}).help;
-  const std::pair<const char*, uint64_t> lbr[] = {
-      {"any", PERF_SAMPLE_BRANCH_ANY},
-      {"any_call", PERF_SAMPLE_BRANCH_ANY_CALL},
-      {"any_return", PERF_SAMPLE_BRANCH_ANY_RETURN},
-      {"cond", PERF_SAMPLE_BRANCH_COND},
-      {"call", PERF_SAMPLE_BRANCH_CALL},
-      {"ind_call", PERF_SAMPLE_BRANCH_IND_CALL},
-      {"ind_jump", PERF_SAMPLE_BRANCH_IND_JUMP},
-      {"call_stack", PERF_SAMPLE_BRANCH_CALL_STACK},
-      {"abort_tx", PERF_SAMPLE_BRANCH_ABORT_TX},
-      {"in_tx", PERF_SAMPLE_BRANCH_IN_TX},
-      {"no_tx", PERF_SAMPLE_BRANCH_NO_TX},
-  };
-  for (const auto& [name, bits] : lbr) {
-    EXPECT_TRUE(contains(help, name));
-    EXPECT_EQ(parse({std::string("--lbr=") + name}).lbr_flags, bits) << name;
+  ASSERT_FALSE(lbr_spec_names().empty());
+  for (std::string_view name : lbr_spec_names()) {
+    EXPECT_TRUE(contains(help, std::string(name))) << name;
+    uint64_t bits = parse({"--lbr=" + std::string(name)}).lbr_flags;
+    EXPECT_NE(bits, 0u) << name;
+    EXPECT_EQ(bits, parse_lbr_flags(name)) << name;
   }
   EXPECT_TRUE(contains(help, "bpf or perf"));
   for (const char* feature : {"multi-kprobe", "full-lbr", "bpf"}) {

@@ -11,8 +11,4 @@ add_custom_command(
   COMMENT "BTF fixture for discovery tests"
   VERBATIM)
 add_custom_target(discovery_btf_fixture DEPENDS ${rs_disc_btf_out})
-foreach(test kernel_btf_test func_plan_test func_args_plan_test)
-  if(TARGET ${test})
-    add_dependencies(${test} discovery_btf_fixture)
-  endif()
-endforeach()
+add_dependencies(discovery_tests discovery_btf_fixture)

@@ -30,11 +30,7 @@ rs_sym_fixture(vmlinux-other -g -gdwarf-5 -DOTHER_BUILD)
 rs_sym_fixture(vmlinux-nodwarf)
 add_custom_target(rs_symbolize_fixtures DEPENDS ${rs_sym_fixtures})
 
-file(GLOB rs_sym_tests CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/symbolize/*_test.cpp)
-foreach(src ${rs_sym_tests})
-  get_filename_component(name ${src} NAME_WE)
-  add_dependencies(${name} rs_symbolize_fixtures)
-endforeach()
+add_dependencies(symbolize_tests rs_symbolize_fixtures)
 
 # User-stack fixtures: one small PIE program, with DWARF, without, and stripped with its DWARF in
 # a separate debug file (named after its build id by the test).
@@ -80,7 +76,4 @@ add_custom_command(
 add_custom_target(rs_user_fixtures DEPENDS ${rs_user_fixtures}
                   ${rs_user_fix_out}/user_target-stripped ${rs_user_fix_out}/user_target.debug
                   ${rs_user_fix_out}/libuser_lib.so ${rs_user_fix_out}/user_lib_main)
-foreach(src ${rs_sym_tests})
-  get_filename_component(name ${src} NAME_WE)
-  add_dependencies(${name} rs_user_fixtures)
-endforeach()
+add_dependencies(symbolize_tests rs_user_fixtures)

@@ -4,31 +4,46 @@
 
 #include <atomic>
 #include <chrono>
-#include <thread>
+#include <future>
+#include <latch>
 
 namespace retsnoop {
 namespace {
 
+// Generous: only a gate that never opens waits this long.
+constexpr auto kDeadline = std::chrono::seconds(30);
+
 TEST(PauseGate, OpenGatePassesAtOnce) {
   PauseGate gate;
-  gate.checkpoint();
+  auto task = std::async(std::launch::async, [&] { gate.checkpoint(); });
+  EXPECT_EQ(task.wait_for(kDeadline), std::future_status::ready);
 }
 
 TEST(PauseGate, HeldGateWaitsForTheHoldToEnd) {
   PauseGate gate;
   std::atomic<bool> passed{false};
-  std::thread task;
+  std::latch at_gate(1);
+  std::future<void> task;
   {
     PauseGate::Hold hold(gate);
-    task = std::thread([&] {
+    task = std::async(std::launch::async, [&] {
+      at_gate.count_down();
       gate.checkpoint();
       passed = true;
     });
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    EXPECT_FALSE(passed);
+    at_gate.wait();
+    EXPECT_FALSE(passed);  // nothing passes a held gate, however far the task got
+    EXPECT_EQ(task.wait_for(std::chrono::seconds(0)), std::future_status::timeout);
   }
-  task.join();
+  ASSERT_EQ(task.wait_for(kDeadline), std::future_status::ready);
   EXPECT_TRUE(passed);
+}
+
+TEST(PauseGate, GateOpensAgainWhenTheHoldEnds) {
+  PauseGate gate;
+  { PauseGate::Hold hold(gate); }
+  auto task = std::async(std::launch::async, [&] { gate.checkpoint(); });
+  EXPECT_EQ(task.wait_for(kDeadline), std::future_status::ready);
 }
 
 }  // namespace

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Style checks that scripts/test.sh runs: the formatter (.clang-format) over every tracked C and
+# C++ file, shellcheck over every tracked shell script, the README's length and, with --tidy,
+# clang-tidy (.clang-tidy) over the sources of a configured build.
+#
+# Usage: lint.sh [--fix] [--tidy BUILD_DIR]
+#   --fix   apply the formatter in place instead of checking it
+#   --tidy  also run clang-tidy with BUILD_DIR's compile_commands.json
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+fix=0 tidy_build=""
+while (($#)); do
+  case "$1" in
+    --fix) fix=1 ;;
+    --tidy) tidy_build=${2:?}; shift ;;
+    *) echo "lint: unknown argument '$1'" >&2; exit 2 ;;
+  esac
+  shift
+done
+
+failed=0
+mapfile -t sources < <(git ls-files '*.c' '*.h' '*.cpp' | grep -v '^tests/unit/fixtures/')
+mapfile -t scripts < <(git ls-files '*.sh')
+
+if ((fix)); then
+  clang-format -i "${sources[@]}"
+  echo "lint: formatted ${#sources[@]} files"
+  exit 0
+fi
+
+echo "== clang-format"
+if ! clang-format --dry-run -Werror "${sources[@]}" 2>/tmp/lint-format.$$; then
+  grep -E '^[^ ].*: error:' /tmp/lint-format.$$ | cut -d: -f1 | sort -u | sed 's/^/not formatted: /'
+  echo "lint: run 'bash scripts/lint.sh --fix' to format the tree"
+  failed=1
+fi
+rm -f /tmp/lint-format.$$
+
+echo "== shellcheck"
+shellcheck -x -P SCRIPTDIR "${scripts[@]}" || failed=1
+
+echo "== README length"
+lines=$(wc -l <README.md)
+if ((lines > 300)); then
+  echo "README.md has $lines lines, at most 300: move details into docs/"
+  failed=1
+fi
+
+if [[ -n $tidy_build ]]; then
+  echo "== clang-tidy"
+  mapfile -t units < <(git ls-files 'src/*.cpp' | grep -v '^src/bpf/')
+  run-clang-tidy -quiet -p "$tidy_build" -j "$(nproc)" "${units[@]/#/$root/}" >/tmp/lint-tidy.$$ 2>&1 ||
+    failed=1
+  grep -E 'warning:|error:' /tmp/lint-tidy.$$ | sort -u || true
+  rm -f /tmp/lint-tidy.$$
+fi
+
+exit $failed
