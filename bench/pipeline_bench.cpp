@@ -59,9 +59,11 @@ std::string synthetic_kallsyms() {
   for (int i = 0; i < 20000; ++i) {
     const char* name = real_name(i);
     if (name)
-      std::snprintf(line, sizeof(line), "%llx T %s\n", (unsigned long long)(kBase + i * 0x100), name);
+      std::snprintf(line, sizeof(line), "%llx T %s\n", (unsigned long long)(kBase + i * 0x100),
+                    name);
     else
-      std::snprintf(line, sizeof(line), "%llx T func_%05d\n", (unsigned long long)(kBase + i * 0x100), i);
+      std::snprintf(line, sizeof(line), "%llx T func_%05d\n",
+                    (unsigned long long)(kBase + i * 0x100), i);
     text += line;
   }
   return text;
@@ -93,12 +95,12 @@ std::vector<char> part(uint32_t type, uint64_t sid, const std::vector<T>& items)
 // innermost call has no frame of its own, an eight-frame kernel stack with two frames of the
 // tracer's machinery.
 std::vector<std::vector<char>> session_records(uint64_t sid) {
-  std::vector<rs_frame> frames{{0, 0, 0, 427000, -22}, {1, 1, 0, 218000, -22},
-                               {2, 2, 0, 30000, -22}, {3, 3, 0, 5000, -22}};
-  std::vector<uint64_t> kstack{kaddr(kBpfProg, 0x4e),        kaddr(kFtraceTrampoline, 0x9b),
-                               kaddr(kMapCreate, 0x20),       kaddr(kSysBpf, 0x8c),
-                               kaddr(kX64SysBpf, 0x1e),       kaddr(kX64SysCall, 0x5d),
-                               kaddr(kDoSyscall64, 0x87),     kaddr(kEntrySyscall, 0x76)};
+  std::vector<rs_frame> frames{
+      {0, 0, 0, 427000, -22}, {1, 1, 0, 218000, -22}, {2, 2, 0, 30000, -22}, {3, 3, 0, 5000, -22}};
+  std::vector<uint64_t> kstack{kaddr(kBpfProg, 0x4e),     kaddr(kFtraceTrampoline, 0x9b),
+                               kaddr(kMapCreate, 0x20),   kaddr(kSysBpf, 0x8c),
+                               kaddr(kX64SysBpf, 0x1e),   kaddr(kX64SysCall, 0x5d),
+                               kaddr(kDoSyscall64, 0x87), kaddr(kEntrySyscall, 0x76)};
   rs_session_rec hdr{};
   hdr.type = RS_REC_SESSION;
   hdr.flags = RS_SESS_ERROR;
@@ -159,8 +161,9 @@ void BM_AssembleQueueAndPrint(benchmark::State& state) {
   constexpr size_t kPollBatch = 100;
   std::vector<Session> batch;
   {
-    SessionPrinter printer([&](const Session& s, std::string& text) { append_session(text, s, ctx, 0); }, out,
-                           size_t(1) << 30, SessionPrinter::kFlushInterval, nullptr);
+    SessionPrinter printer(
+        [&](const Session& s, std::string& text) { append_session(text, s, ctx, 0); }, out,
+        size_t(1) << 30, SessionPrinter::kFlushInterval, nullptr);
     for (auto _ : state) {
       for (const auto& rec : records) {
         if (auto s = assembler.consume(rec.data(), rec.size())) batch.push_back(std::move(*s));
@@ -182,7 +185,8 @@ void BM_AssembleOnly(benchmark::State& state) {
   SessionAssembler assembler;
   auto records = session_records(1);
   for (auto _ : state) {
-    for (const auto& rec : records) benchmark::DoNotOptimize(assembler.consume(rec.data(), rec.size()));
+    for (const auto& rec : records)
+      benchmark::DoNotOptimize(assembler.consume(rec.data(), rec.size()));
   }
   state.SetItemsProcessed(state.iterations());
 }

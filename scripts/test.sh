@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # README command 2: a warning-free build, the style checks (scripts/lint.sh), unit tests (also
-# under ASan and UBSan), then end-to-end tests inside VMs running the 6.1 and 6.12 kernels, on
-# x86-64 and (cross-built) arm64. Ends with the e2e totals of both architectures.
+# under ASan and UBSan), then end-to-end tests inside VMs running Debian's kernels from 5.10 to
+# sid's newest (docs/kernels.md), on x86-64 and (cross-built) arm64. Ends with the e2e totals of
+# both architectures.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}

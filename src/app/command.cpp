@@ -142,8 +142,7 @@ void Command::release(const AtExec& at_exec) {
   do n = read(err_.get(), &err, sizeof(err));
   while (n < 0 && errno == EINTR);
   err_.reset();
-  if (n == sizeof(err))
-    throw UserError("cannot run '" + path_ + "': " + std::strerror(err));
+  if (n == sizeof(err)) throw UserError("cannot run '" + path_ + "': " + std::strerror(err));
   if (at_exec) hold_at_exec(at_exec);
 }
 

@@ -99,9 +99,10 @@ std::vector<std::string> command_environment(const std::vector<std::string>& env
   std::vector<std::string> out;
   for (const std::string& var : env) {
     size_t eq = var.find('=');
-    bool replaced = eq != std::string::npos && std::any_of(set.begin(), set.end(), [&](const std::string& s) {
-      return s.starts_with(std::string_view(var).substr(0, eq + 1));
-    });
+    bool replaced =
+        eq != std::string::npos && std::any_of(set.begin(), set.end(), [&](const std::string& s) {
+          return s.starts_with(std::string_view(var).substr(0, eq + 1));
+        });
     if (!replaced) out.push_back(var);
   }
   out.insert(out.end(), set.begin(), set.end());

@@ -43,8 +43,9 @@ Receiver::Receiver(TracerObject& obj, const FuncTable& funcs, const SessionFilte
       filter_(filter),
       printer_(std::move(format), out, kMaxBacklogBytes, SessionPrinter::kFlushInterval,
                format_repeats),
-      reader_(obj.ringbuf_fd(), [this](Session&& s) { on_session(std::move(s)); },
-              std::move(on_process)) {
+      reader_(
+          obj.ringbuf_fd(), [this](Session&& s) { on_session(std::move(s)); },
+          std::move(on_process)) {
   if (format_repeats) repeats_.emplace(obj);
 }
 

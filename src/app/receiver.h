@@ -9,21 +9,21 @@
 #include <unordered_set>
 #include <vector>
 
-#include "output/loss_report.h"
-#include "output/output_sink.h"
-#include "filter/session_filter.h"
-#include "output/session_printer.h"
 #include "app/repeat_collector.h"
 #include "app/stop_signal.h"
 #include "attach/tracer_object.h"
 #include "events/ringbuf_reader.h"
+#include "filter/session_filter.h"
+#include "output/loss_report.h"
+#include "output/output_sink.h"
+#include "output/session_printer.h"
 
 namespace retsnoop {
 
 // Why receiving ended.
 enum class StopCause {
-  Signal,        // a stop signal (StopSignal::signal_number() says which)
-  OutputFailed,  // standard output can no longer be written (OutputSink::failure() says why)
+  Signal,         // a stop signal (StopSignal::signal_number() says which)
+  OutputFailed,   // standard output can no longer be written (OutputSink::failure() says why)
   CommandExited,  // command mode: the command ended
 };
 

@@ -5,28 +5,28 @@
 #include <cstdio>
 #include <memory>
 
-#include "kernel/attach_choice.h"
-#include "kernel/features.h"
-#include "kernel/libbpf_logging.h"
 #include "app/command.h"
 #include "app/malloc_tuning.h"
-#include "discovery/arg_plan_report.h"
-#include "discovery/never_failing_entries.h"
-#include "kernel/privileges.h"
-#include "kernel/rlimits.h"
 #include "app/stop_signal.h"
 #include "app/trace_loop.h"
 #include "attach/lbr_perf_events.h"
 #include "attach/leftovers.h"
 #include "attach/run_registry.h"
+#include "discovery/arg_plan_report.h"
 #include "discovery/cu_globs.h"
 #include "discovery/func_plan.h"
 #include "discovery/kallsyms.h"
-#include "discovery/plan_report.h"
 #include "discovery/kernel_btf.h"
+#include "discovery/never_failing_entries.h"
+#include "discovery/plan_report.h"
 #include "discovery/probe_args_plan.h"
 #include "discovery/probe_plan.h"
 #include "discovery/vmlinux.h"
+#include "kernel/attach_choice.h"
+#include "kernel/features.h"
+#include "kernel/libbpf_logging.h"
+#include "kernel/privileges.h"
+#include "kernel/rlimits.h"
 #include "symbolize/dwarf_symbolizer.h"
 #include "symbolize/ksym_symbolizer.h"
 #include "util/cache_dir.h"
@@ -154,8 +154,9 @@ Discovery discover(const Options& opts, Selection sel, AttachKind kind) {
   d.probes = timed("probes", [&] { return plan_probes(sel.probes, probe_sources, d.ksyms); });
   bool need_dwarf = dwarf_required(opts, sel.globs);
   if (need_dwarf || opts.symbolize != SymbLevel::None)
-    d.vmlinux =
-        timed("vmlinux DWARF", [&] { return load_vmlinux({opts.kernel_path, need_dwarf}, d.ksyms); });
+    d.vmlinux = timed("vmlinux DWARF", [&] {
+      return load_vmlinux({opts.kernel_path, need_dwarf}, d.ksyms);
+    });
   std::unique_ptr<CuGlobIndex> cu_index;
   if (d.vmlinux) cu_index = std::make_unique<CuGlobIndex>(d.vmlinux->image, default_cache_dir());
   PlanOptions plan_opts = plan_options(opts);
@@ -177,7 +178,8 @@ Discovery discover(const Options& opts, Selection sel, AttachKind kind) {
 // Discovery and its report only. It stops before any BPF is loaded, feature probes included: only
 // -F changes planning, and a dry run takes the mechanism the options ask for.
 int dry_run(const Options& opts, Selection sel) {
-  AttachKind kind = opts.attach_mode == AttachMode::Fentry ? AttachKind::Fentry : AttachKind::Kprobe;
+  AttachKind kind =
+      opts.attach_mode == AttachMode::Fentry ? AttachKind::Fentry : AttachKind::Kprobe;
   Discovery d = discover(opts, std::move(sel), kind);
   if (opts.verbosity > 0) std::fputs(d.report(opts.verbosity).c_str(), stdout);
   return 0;
@@ -196,7 +198,8 @@ std::optional<Command> make_command(const Options& o) {
 int run(const Options& opts) {
   keep_freed_memory();
   set_log_verbosity(opts.verbosity);
-  if (log_enabled(LOG_DEBUG)) logf(LOG_DEBUG, "phase exec to run: %.0f ms\n", process_age_s() * 1000);
+  if (log_enabled(LOG_DEBUG))
+    logf(LOG_DEBUG, "phase exec to run: %.0f ms\n", process_age_s() * 1000);
   route_libbpf_logs(opts.debug_bpf);
   if (opts.show_version) return print_version(opts);
   // Bad globs, @FILEs and presets fail before the privilege check and any kernel access.
@@ -231,9 +234,10 @@ int run(const Options& opts) {
   StopSignal stop;
   std::fflush(stdout);
   OutputSink out(STDOUT_FILENO);
-  return trace_loop({traced, d.plan.funcs, d.plan.args, d.probes, d.probe_args, *symbolizer, d.ksyms, level, kind, features,
-                     state_dir, run_lock, command ? &*command : nullptr},
-                    stop, out);
+  return trace_loop(
+      {traced, d.plan.funcs, d.plan.args, d.probes, d.probe_args, *symbolizer, d.ksyms, level, kind,
+       features, state_dir, run_lock, command ? &*command : nullptr},
+      stop, out);
 }
 
 }  // namespace retsnoop

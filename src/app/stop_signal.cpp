@@ -27,7 +27,7 @@ void ignore_delivery(int) {}
 }  // namespace
 
 std::vector<int> StopSignal::signals() {
-  std::vector<int> sigs = {SIGINT,  SIGTERM,   SIGHUP,  SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM,
+  std::vector<int> sigs = {SIGINT,    SIGTERM, SIGHUP,  SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM,
                            SIGVTALRM, SIGPROF, SIGXFSZ, SIGXCPU, SIGIO,   SIGPWR};
 #ifdef SIGSTKFLT
   sigs.push_back(SIGSTKFLT);

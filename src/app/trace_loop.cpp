@@ -13,21 +13,21 @@
 #include <string>
 #include <system_error>
 
-#include "kernel/attach_choice.h"
-#include "filter/error_filter.h"
-#include "app/exit_status.h"
-#include "kernel/features.h"
 #include "app/command.h"
+#include "app/exit_status.h"
 #include "app/receiver.h"
-#include "filter/session_filter.h"
-#include "output/session_report.h"
 #include "attach/attacher.h"
 #include "attach/probe_attacher.h"
 #include "attach/shared_knob.h"
 #include "discovery/kallsyms.h"
 #include "discovery/probe_keys.h"
+#include "filter/error_filter.h"
+#include "filter/session_filter.h"
 #include "format/call_args.h"
 #include "format/format_cache.h"
+#include "kernel/attach_choice.h"
+#include "kernel/features.h"
+#include "output/session_report.h"
 #include "symbolize/awaiting_symbolizer.h"
 #include "symbolize/process_recorder.h"
 #include "symbolize/user_symbolizer.h"
@@ -143,19 +143,15 @@ std::unique_ptr<Attacher> make_attacher(AttachKind kind, TracerObject& obj, cons
                                         const RunLock& run) {
   if (obj.kprobe_events()) return make_kprobe_event_attacher(obj, ksyms, run.id());
   switch (kind) {
-    case AttachKind::MultiKprobe:
-      return make_multi_kprobe_attacher(obj);
-    case AttachKind::Fentry:
-      return make_fentry_attacher(obj);
-    case AttachKind::Kprobe:
-      break;
+    case AttachKind::MultiKprobe: return make_multi_kprobe_attacher(obj);
+    case AttachKind::Fentry: return make_fentry_attacher(obj);
+    case AttachKind::Kprobe: break;
   }
   return make_kprobe_attacher(obj);
 }
 
 // The -v line at the start is what scripts wait for to interrupt an attach in progress.
-AttachResult attach_all(Attacher& attacher, const FuncTable& funcs, StopSignal& stop,
-                        bool debug) {
+AttachResult attach_all(Attacher& attacher, const FuncTable& funcs, StopSignal& stop, bool debug) {
   logf(LOG_INFO, "Attaching %zu functions with %s (start-up took %.2f s)...\n", funcs.size(),
        attacher.name(), process_age_s());
   auto t0 = Clock::now();
@@ -185,7 +181,8 @@ void report_missed_hits(const Attacher& attacher, const TracerObject& obj, Attac
   if (counted)
     logf(LOG_INFO, "Missed probe hits: %llu.\n", (unsigned long long)attacher.missed_hits());
   else
-    logf(LOG_INFO, "Missed probe hits: not counted by this kernel for %s (Linux 6.7+ counts them).\n",
+    logf(LOG_INFO,
+         "Missed probe hits: not counted by this kernel for %s (Linux 6.7+ counts them).\n",
          attacher.name());
 }
 
@@ -215,7 +212,8 @@ std::shared_future<void> load_rest_in_background(Kallsyms& ksyms, PauseGate& gat
 void refresh_bpf_symbols(Kallsyms& ksyms) {
   auto t0 = Clock::now();
   if (!ksyms.reload_module("bpf")) {
-    logf(LOG_WARN, "WARNING: can't re-read /proc/kallsyms (%s): stacks keep BPF trampoline frames\n",
+    logf(LOG_WARN,
+         "WARNING: can't re-read /proc/kallsyms (%s): stacks keep BPF trampoline frames\n",
          std::strerror(errno));
     return;
   }
@@ -277,8 +275,9 @@ void start_command(Command& cmd, TracerObject& obj, StopSignal& stop, ProcessRec
 // neither joined nor have its objects destroyed under it. Everything is detached by now, so the
 // process ends here.
 [[noreturn]] void end_with_stuck_thread(int status) {
-  std::fputs("retsnoop: a thread reading a traced process's files did not stop; ending without it\n",
-             stderr);
+  std::fputs(
+      "retsnoop: a thread reading a traced process's files did not stop; ending without it\n",
+      stderr);
   std::fflush(nullptr);
   _exit(status);
 }
@@ -316,8 +315,9 @@ void find_running_kprobe(Kallsyms& ksyms, TracerConfig& cfg) {
   cfg.current_kprobe_addr = ksyms.addr_of("current_kprobe");
   cfg.per_cpu_offset_addr = ksyms.addr_of("__per_cpu_offset");
   if (!cfg.current_kprobe_addr || !cfg.per_cpu_offset_addr)
-    throw UserError("single kprobes need current_kprobe and __per_cpu_offset from kallsyms on this kernel "
-                    "(no bpf_get_func_ip()), and kallsyms lists neither");
+    throw UserError(
+        "single kprobes need current_kprobe and __per_cpu_offset from kallsyms on this kernel "
+        "(no bpf_get_func_ip()), and kallsyms lists neither");
 }
 
 }  // namespace
@@ -327,7 +327,8 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
   TracerConfig cfg = tracer_config(in.opts, in.kind, in.probes, in.arg_plans, in.probe_arg_plans);
   cfg.kernel_btf = in.features.kernel_btf();
   cfg.kprobe_session = in.features.has(Feature::KprobeSession);
-  cfg.kprobe_events = in.kind == AttachKind::Kprobe && in.opts.kprobe_events && kprobe_events_usable();
+  cfg.kprobe_events =
+      in.kind == AttachKind::Kprobe && in.opts.kprobe_events && kprobe_events_usable();
   cfg.caps = kernel_caps(in.features);
   if (!cfg.caps.func_ip && (in.kind == AttachKind::Kprobe || !in.probes.empty()))
     find_running_kprobe(in.ksyms, cfg);
@@ -335,7 +336,8 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
     cfg.probe_keys = plan_probe_keys(in.probes, in.ksyms);
     cfg.kretprobe_pre_handler_addr = in.ksyms.addr_of("pre_handler_kretprobe");
   }
-  auto obj = timed("BPF object load", [&] { return std::make_unique<TracerObject>(cfg, in.funcs); });
+  auto obj =
+      timed("BPF object load", [&] { return std::make_unique<TracerObject>(cfg, in.funcs); });
   std::optional<ProbeAttacher> probes = attach_probes(*obj, in.probes);
   auto attacher = make_attacher(in.kind, *obj, in.ksyms, in.run);
   AttachResult res;
@@ -366,8 +368,14 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
   ArgsContext args_ctx{in.arg_plans, in.probe_arg_plans, arg_opts};
   // Used by the printer thread alone, like everything the context lends.
   FormatCache format_cache;
-  FormatContext ctx{in.funcs,           symbolizer,        fopts, &report.host(), in.probes,
-                    user_symbols.get(), in.opts.capture_args ? &args_ctx : nullptr, &format_cache};
+  FormatContext ctx{in.funcs,
+                    symbolizer,
+                    fopts,
+                    &report.host(),
+                    in.probes,
+                    user_symbols.get(),
+                    in.opts.capture_args ? &args_ctx : nullptr,
+                    &format_cache};
   int64_t clock_offset = mono_to_real_ns();
   SessionFilter filter{ErrorFilter(in.opts.allow_errors, in.opts.deny_errors),
                        RetvalFilter(in.opts.allow_retvals, in.opts.deny_retvals)};
@@ -404,12 +412,14 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
   }
   bool recorder_stuck = recorder && !recorder->stop(Clock::now() + ProcessRecorder::kWaitLimit);
   if (recorder && recorder->dropped())
-    logf(LOG_INFO, "User stacks of %llu processes show addresses only: they came faster than their "
-                   "memory maps could be read.\n",
+    logf(LOG_INFO,
+         "User stacks of %llu processes show addresses only: they came faster than their "
+         "memory maps could be read.\n",
          (unsigned long long)recorder->dropped());
   char done[64];
-  std::snprintf(done, sizeof(done), "DONE in %lld ms.\n",
-                (long long)std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t1).count());
+  std::snprintf(
+      done, sizeof(done), "DONE in %lld ms.\n",
+      (long long)std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t1).count());
   print_status(out, done);
   bool stuck = receiver.printer_stuck() || recorder_stuck;
   // A stuck printer may be in the middle of the report: its summary and exports stay unwritten.

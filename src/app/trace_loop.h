@@ -3,7 +3,6 @@
 
 #include <optional>
 
-#include "output/output_sink.h"
 #include "app/stop_signal.h"
 #include "attach/run_registry.h"
 #include "attach/tracer_object.h"
@@ -12,6 +11,7 @@
 #include "discovery/func_info.h"
 #include "discovery/probe_spec.h"
 #include "format/format_options.h"
+#include "output/output_sink.h"
 
 namespace retsnoop {
 
@@ -23,8 +23,8 @@ class Symbolizer;
 struct TraceLoopInputs {
   const Options& opts;
   const FuncTable& funcs;
-  const std::vector<FuncArgs>& arg_plans;  // -A: indexed like funcs; empty without -A
-  const ProbeTable& probes;  // -J
+  const std::vector<FuncArgs>& arg_plans;        // -A: indexed like funcs; empty without -A
+  const ProbeTable& probes;                      // -J
   const std::vector<FuncArgs>& probe_arg_plans;  // -A: indexed like probes; empty without -A
   Symbolizer& symbolizer;
   Kallsyms& ksyms;  // the symbolizer's; read to its end once attached, [bpf] symbols re-read
@@ -33,7 +33,7 @@ struct TraceLoopInputs {
   AttachKind kind;
   const Features& features;
   const std::optional<RunStateDir>& state_dir;
-  const RunLock& run;  // names this run's kernel state
+  const RunLock& run;          // names this run's kernel state
   Command* command = nullptr;  // command mode: started once attached, traced alone
 };
 

@@ -66,11 +66,11 @@ class FentryAttacher : public Attacher {
     ProgTemplate entry = template_of(obj_.entry_prog(), BPF_TRACE_FENTRY);
     ProgTemplate exit = template_of(obj_.exit_prog(), BPF_TRACE_FEXIT);
     probes_.resize(funcs.size());
-    AttachResult res = attach_each(funcs, opts, [&](size_t id) {
-      return attach_one(funcs[id], id, entry, exit, btfs);
-    });
+    AttachResult res = attach_each(
+        funcs, opts, [&](size_t id) { return attach_one(funcs[id], id, entry, exit, btfs); });
     std::erase_if(probes_, [](const Probe& p) { return !p.exit_link; });
-    if (res.attached == 0 && !res.interrupted) throw UserError("no function could be attached with fentry/fexit");
+    if (res.attached == 0 && !res.interrupted)
+      throw UserError("no function could be attached with fentry/fexit");
     return res;
   }
 
@@ -117,7 +117,8 @@ class FentryAttacher : public Attacher {
     return {};
   }
 
-  static AttachError load_copy(const ProgTemplate& t, uint32_t btf_id, int btf_obj_fd, OwnedFd& out) {
+  static AttachError load_copy(const ProgTemplate& t, uint32_t btf_id, int btf_obj_fd,
+                               OwnedFd& out) {
     LIBBPF_OPTS(bpf_prog_load_opts, lo);
     lo.expected_attach_type = t.type;
     lo.attach_btf_id = btf_id;
@@ -149,7 +150,8 @@ class FentryAttacher : public Attacher {
     LIBBPF_OPTS(bpf_link_create_opts, lo);
     lo.tracing.cookie = id;
     int fd = bpf_link_create(prog.get(), 0, type, &lo);
-    if (fd < 0) return {-errno, type == BPF_TRACE_FENTRY ? "fentry attach failed" : "fexit attach failed"};
+    if (fd < 0)
+      return {-errno, type == BPF_TRACE_FENTRY ? "fentry attach failed" : "fexit attach failed"};
     out = OwnedFd(fd);
     return {};
   }

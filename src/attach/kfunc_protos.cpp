@@ -48,7 +48,8 @@ uint32_t add_matching_proto(btf* b, const std::string& name, const DeclaredProto
   uint32_t void_ptr = 0;
   for (unsigned i = ours.params.size(); i < want; ++i)
     if (!is_pointer(kernel, kp[i].type))
-      fail(name, "this kernel added parameter " + std::to_string(i + 1) + ", which is not a pointer");
+      fail(name,
+           "this kernel added parameter " + std::to_string(i + 1) + ", which is not a pointer");
   if (want > ours.params.size()) {
     int id = btf__add_ptr(b, 0);
     if (id < 0) fail(name, std::string("cannot add a pointer type: ") + std::strerror(-id));
@@ -58,7 +59,8 @@ uint32_t add_matching_proto(btf* b, const std::string& name, const DeclaredProto
   if (proto < 0) fail(name, std::string("cannot add a prototype: ") + std::strerror(-proto));
   for (unsigned i = 0; i < want; ++i) {
     bool declared = i < ours.params.size();
-    std::string pname = declared && !ours.params[i].name.empty() ? ours.params[i].name : "arg" + std::to_string(i);
+    std::string pname =
+        declared && !ours.params[i].name.empty() ? ours.params[i].name : "arg" + std::to_string(i);
     int err = btf__add_func_param(b, pname.c_str(), declared ? ours.params[i].type : void_ptr);
     if (err) fail(name, std::string("cannot add a parameter: ") + std::strerror(-err));
   }

@@ -28,9 +28,11 @@ class KprobeAttacher : public Attacher {
 
   AttachResult attach(const FuncTable& funcs, const AttachOpts& opts) override {
     pairs_.resize(funcs.size());
-    AttachResult res = attach_each(funcs, opts, [&](size_t id) { return attach_one(funcs[id], id); });
+    AttachResult res =
+        attach_each(funcs, opts, [&](size_t id) { return attach_one(funcs[id], id); });
     std::erase_if(pairs_, [](const ProbePair& p) { return !p.exit; });
-    if (res.attached == 0 && !res.interrupted) throw UserError("no function could be attached with kprobes");
+    if (res.attached == 0 && !res.interrupted)
+      throw UserError("no function could be attached with kprobes");
     return res;
   }
 
@@ -39,7 +41,8 @@ class KprobeAttacher : public Attacher {
   uint64_t missed_hits() const override {
     uint64_t n = obj_.recursion_misses();
     for (const auto& p : pairs_)
-      n += link_missed_hits(bpf_link__fd(p.entry.get())) + link_missed_hits(bpf_link__fd(p.exit.get()));
+      n += link_missed_hits(bpf_link__fd(p.entry.get())) +
+           link_missed_hits(bpf_link__fd(p.exit.get()));
     return n;
   }
 
@@ -55,7 +58,8 @@ class KprobeAttacher : public Attacher {
  private:
   AttachError attach_one(const FuncInfo& fn, size_t id) {
     // Without cookies the programs find the function by its address.
-    LIBBPF_OPTS(bpf_kprobe_opts, opts, .bpf_cookie = obj_.has_cookies() ? id : 0, .offset = fn.addr);
+    LIBBPF_OPTS(bpf_kprobe_opts, opts, .bpf_cookie = obj_.has_cookies() ? id : 0,
+                .offset = fn.addr);
     // A NULL name with an absolute offset makes the kernel probe that exact address, which
     // keeps static functions that share a name apart.
     LinkPtr entry(bpf_program__attach_kprobe_opts(obj_.entry_prog(), nullptr, &opts));

@@ -67,7 +67,8 @@ struct Chunk {
 
 class KprobeEventAttacher : public Attacher {
  public:
-  KprobeEventAttacher(TracerObject& obj, KprobeEventsFile file, TextAnchor anchor, std::string group)
+  KprobeEventAttacher(TracerObject& obj, KprobeEventsFile file, TextAnchor anchor,
+                      std::string group)
       : obj_(obj), file_(std::move(file)), group_(std::move(group)), anchor_(std::move(anchor)) {}
   ~KprobeEventAttacher() override { detach_or_log(*this); }
 
@@ -87,7 +88,8 @@ class KprobeEventAttacher : public Attacher {
       for (size_t first = 0; first < order.size() && !opts.should_stop();) {
         size_t group_end = first < entry_funcs ? entry_funcs : order.size();
         size_t end = std::min(group_end, first + per_chunk);
-        define_chunk(funcs, std::span(order).subspan(first, end - first), first < entry_funcs, opts, res);
+        define_chunk(funcs, std::span(order).subspan(first, end - first), first < entry_funcs, opts,
+                     res);
         if (opts.progress) opts.progress->advance(end - first);
         first = end;
       }
@@ -99,7 +101,8 @@ class KprobeEventAttacher : public Attacher {
     PhaseTimer timer("kprobe event arming");
     for (size_t i = 0; i < chunks_.size() && !opts.should_stop(); ++i) {
       Chunk& c = chunks_[i];
-      arm_event(obj_.entry_prog(), c.entry, c.entry_probes, c.entry_funcs ? RS_KEV_ENTRY_FUNCS : 0, c.entry_link);
+      arm_event(obj_.entry_prog(), c.entry, c.entry_probes, c.entry_funcs ? RS_KEV_ENTRY_FUNCS : 0,
+                c.entry_link);
       if (opts.progress) opts.progress->advance(c.entry_probes);
       inject_fault(FaultPoint::Attach);
     }
@@ -109,7 +112,8 @@ class KprobeEventAttacher : public Attacher {
       res.attached += c.entry_probes;
     }
     res.interrupted = opts.should_stop();
-    if (res.attached == 0 && !res.interrupted) throw UserError("no function could be attached with kprobes");
+    if (res.attached == 0 && !res.interrupted)
+      throw UserError("no function could be attached with kprobes");
     logf(LOG_INFO, "kprobe events: %zu functions in %zu chunks of group %s\n", res.attached,
          chunks_.size(), group_.c_str());
     return res;
@@ -157,10 +161,12 @@ class KprobeEventAttacher : public Attacher {
   // Defines the probes of one kind on functions ids in event ev; returns the ids defined, fewer
   // than asked when the kernel refused some (skipped) or a stop was requested.
   std::vector<size_t> define_probes(ProbeKind kind, const EventName& ev, const FuncTable& funcs,
-                                    std::span<const size_t> ids, const AttachOpts& opts, AttachResult& res) {
+                                    std::span<const size_t> ids, const AttachOpts& opts,
+                                    AttachResult& res) {
     std::vector<std::string> commands;
     commands.reserve(ids.size());
-    for (size_t id : ids) commands.push_back(probe_definition(kind, ev.group, ev.event, anchor_, funcs[id].addr));
+    for (size_t id : ids)
+      commands.push_back(probe_definition(kind, ev.group, ev.event, anchor_, funcs[id].addr));
     std::vector<int> errs = file_.run_batched(commands, opts.should_stop);
     std::vector<size_t> defined;
     for (size_t i = 0; i < errs.size(); ++i) {
@@ -169,7 +175,8 @@ class KprobeEventAttacher : public Attacher {
         continue;
       }
       if (kind == ProbeKind::Entry) obj_.forget_func(funcs[ids[i]].addr);
-      AttachError e{errs[i], kind == ProbeKind::Entry ? "kprobe event failed" : "kretprobe event failed"};
+      AttachError e{errs[i],
+                    kind == ProbeKind::Entry ? "kprobe event failed" : "kretprobe event failed"};
       if (!skip_function(funcs[ids[i]], e)) throw UserError(failure_message(funcs[ids[i]], e));
       ++res.skipped;
     }
@@ -191,13 +198,16 @@ class KprobeEventAttacher : public Attacher {
   }
 
   // Opening an event's perf event arms all its probes at once.
-  void arm_event(bpf_program* prog, const EventName& ev, size_t probes, uint64_t cookie, LinkPtr& link) {
+  void arm_event(bpf_program* prog, const EventName& ev, size_t probes, uint64_t cookie,
+                 LinkPtr& link) {
     if (!probes) return;
     // Without cookies the programs read the function's flags instead.
     LIBBPF_OPTS(bpf_tracepoint_opts, topts, .bpf_cookie = obj_.has_cookies() ? cookie : 0);
-    link.reset(bpf_program__attach_tracepoint_opts(prog, ev.group.c_str(), ev.event.c_str(), &topts));
+    link.reset(
+        bpf_program__attach_tracepoint_opts(prog, ev.group.c_str(), ev.event.c_str(), &topts));
     if (!link)
-      throw UserError("kprobe event " + ev.group + "/" + ev.event + ": cannot attach: " + std::strerror(errno));
+      throw UserError("kprobe event " + ev.group + "/" + ev.event +
+                      ": cannot attach: " + std::strerror(errno));
   }
 
   // ENOENT: the event was never defined (its chunk's definitions stopped before it).
@@ -225,10 +235,13 @@ class KprobeEventAttacher : public Attacher {
 std::unique_ptr<Attacher> make_kprobe_event_attacher(TracerObject& obj, const Kallsyms& ksyms,
                                                      std::string_view run_id) {
   auto file = KprobeEventsFile::open(kDefaultTracefsDirs);
-  if (!file) throw UserError("cannot open kprobe_events in tracefs: " + std::string(std::strerror(errno)));
+  if (!file)
+    throw UserError("cannot open kprobe_events in tracefs: " + std::string(std::strerror(errno)));
   auto anchor = find_text_anchor([&](const char* name) { return ksyms.addr_of(name); });
-  if (!anchor) throw UserError("cannot find _text or _stext in /proc/kallsyms, the anchor of kprobe events");
-  return std::make_unique<KprobeEventAttacher>(obj, std::move(*file), std::move(*anchor), run_group(run_id));
+  if (!anchor)
+    throw UserError("cannot find _text or _stext in /proc/kallsyms, the anchor of kprobe events");
+  return std::make_unique<KprobeEventAttacher>(obj, std::move(*file), std::move(*anchor),
+                                               run_group(run_id));
 }
 
 }  // namespace retsnoop

@@ -64,7 +64,9 @@ std::string event_removal(std::string_view group, std::string_view event) {
   return "-:" + event_path(group, event);
 }
 
-std::string run_group(std::string_view run_id) { return std::string(kGroupPrefix) + std::string(run_id); }
+std::string run_group(std::string_view run_id) {
+  return std::string(kGroupPrefix) + std::string(run_id);
+}
 
 std::optional<std::string> group_run_id(std::string_view group) {
   if (!group.starts_with(kGroupPrefix)) return std::nullopt;
@@ -91,12 +93,14 @@ std::vector<EventName> parse_kprobe_events(std::string_view text) {
     if (colon == std::string_view::npos || slash == std::string_view::npos || slash > space) return;
     EventName name{std::string(line.substr(colon + 1, slash - colon - 1)),
                    std::string(line.substr(slash + 1, space - slash - 1))};
-    if (std::find(events.begin(), events.end(), name) == events.end()) events.push_back(std::move(name));
+    if (std::find(events.begin(), events.end(), name) == events.end())
+      events.push_back(std::move(name));
   });
   return events;
 }
 
-std::optional<KprobeEventsFile> KprobeEventsFile::open(const std::vector<std::string>& tracefs_dirs) {
+std::optional<KprobeEventsFile> KprobeEventsFile::open(
+    const std::vector<std::string>& tracefs_dirs) {
   for (const auto& dir : tracefs_dirs) {
     // O_APPEND: opening for writing with O_TRUNC would remove every kprobe event on the system.
     OwnedFd fd(::open((dir + "/kprobe_events").c_str(), O_WRONLY | O_APPEND | O_CLOEXEC));
@@ -113,7 +117,8 @@ int KprobeEventsFile::run(const std::string& command) const {
 
 std::vector<int> KprobeEventsFile::run_batched(const std::vector<std::string>& commands,
                                                const std::function<bool()>& should_stop) const {
-  return retsnoop::run_batched(commands, [this](const std::string& text) { return run(text); }, should_stop);
+  return retsnoop::run_batched(
+      commands, [this](const std::string& text) { return run(text); }, should_stop);
 }
 
 uint64_t KprobeEventsFile::missed_hits(std::string_view prefix) const {
@@ -134,8 +139,8 @@ size_t KprobeEventsFile::remove_group(std::string_view group) const {
     if (err == 0)
       ++removed;
     else
-      logf(LOG_WARN, "WARNING: cannot remove kprobe event %s/%s: %s\n", ev.group.c_str(), ev.event.c_str(),
-           std::strerror(-err));
+      logf(LOG_WARN, "WARNING: cannot remove kprobe event %s/%s: %s\n", ev.group.c_str(),
+           ev.event.c_str(), std::strerror(-err));
   }
   return removed;
 }

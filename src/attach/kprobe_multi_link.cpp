@@ -19,14 +19,15 @@ uint64_t ptr_to_u64(const void* p) { return reinterpret_cast<uintptr_t>(p); }
 
 uint32_t multi_link_attach_type(MultiLinkKind kind) {
   return kind == MultiLinkKind::Session ? kKprobeSessionAttachType
-                                         : uint32_t{BPF_TRACE_KPROBE_MULTI};
+                                        : uint32_t{BPF_TRACE_KPROBE_MULTI};
 }
 
 int create_multi_link(int prog_fd, MultiLinkKind kind, const MultiLinkTargets& targets) {
   bpf_attr attr{};
   attr.link_create.prog_fd = prog_fd;
   attr.link_create.attach_type = multi_link_attach_type(kind);
-  attr.link_create.kprobe_multi.flags = kind == MultiLinkKind::Return ? BPF_F_KPROBE_MULTI_RETURN : 0;
+  attr.link_create.kprobe_multi.flags =
+      kind == MultiLinkKind::Return ? BPF_F_KPROBE_MULTI_RETURN : 0;
   attr.link_create.kprobe_multi.cnt = targets.cnt;
   attr.link_create.kprobe_multi.addrs = ptr_to_u64(targets.addrs);
   attr.link_create.kprobe_multi.syms = ptr_to_u64(targets.syms);

@@ -54,8 +54,7 @@ perf_event_attr lbr_event_attr(uint64_t branch_types) {
 std::string lbr_open_failure_reason(int err, bool default_types) {
   switch (err) {
     case EACCES:
-    case EPERM:
-      return "not permitted to open CPU-wide perf events (needs root or CAP_PERFMON)";
+    case EPERM: return "not permitted to open CPU-wide perf events (needs root or CAP_PERFMON)";
     case ENOENT:  // no PMU for hardware events at all: the filter was never looked at
       return kNoPmu;
     case EOPNOTSUPP:
@@ -63,10 +62,8 @@ std::string lbr_open_failure_reason(int err, bool default_types) {
       if (default_types) return kNoPmu;
       return "this CPU has no branch-stack PMU (as is usual in virtual machines) or cannot "
              "record the branch types of this --lbr SPEC";
-    case EBUSY:
-      return "the CPU's branch recorder is taken by another perf user";
-    default:
-      return "cannot start branch recording";
+    case EBUSY: return "the CPU's branch recorder is taken by another perf user";
+    default: return "cannot start branch recording";
   }
 }
 

@@ -23,8 +23,10 @@ size_t remove_dead_events(const KprobeEventsFile& file, const std::optional<RunS
     std::string id = *group_run_id(group);
     Liveness l = dir ? run_liveness(*dir, id) : Liveness::Unknown;
     if (l == Liveness::Unknown)
-      logf(LOG_INFO, "Leaving kprobe events of %s alone: no retsnoop run here knows of them (another "
-                     "mount namespace's?).\n", group.c_str());
+      logf(LOG_INFO,
+           "Leaving kprobe events of %s alone: no retsnoop run here knows of them (another "
+           "mount namespace's?).\n",
+           group.c_str());
     if (l == Liveness::Dead) removed += file.remove_group(group);
   }
   return removed;
@@ -40,7 +42,8 @@ void forget_dead_runs(const RunStateDir& dir, const KprobeEventsFile* file) {
   std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator(dir.path(), ec)) {
     std::optional<std::string> id = lock_file_run_id(entry.path().filename().string());
-    if (id && !with_events.contains(*id) && run_liveness(dir, *id) == Liveness::Dead) forget_run(dir, *id);
+    if (id && !with_events.contains(*id) && run_liveness(dir, *id) == Liveness::Dead)
+      forget_run(dir, *id);
   }
 }
 

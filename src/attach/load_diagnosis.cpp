@@ -2,8 +2,8 @@
 
 #include <bpf/libbpf.h>
 
-#include <cstdarg>
 #include <algorithm>
+#include <cstdarg>
 #include <cstdio>
 #include <vector>
 
@@ -23,7 +23,8 @@ std::vector<std::string_view> split_lines(std::string_view text) {
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.remove_suffix(1);
   return s;
 }
 
@@ -78,7 +79,8 @@ std::string load_failure_cause(std::string_view warnings) {
     std::string_view reason = verifier_reason(lines, i);
     std::string_view name;
     for (size_t j = i + 1; j-- > 0 && name.empty();)
-      if (lines[j].find("BEGIN PROG LOAD LOG") != std::string_view::npos) name = quoted_after(lines[j], "prog '");
+      if (lines[j].find("BEGIN PROG LOAD LOG") != std::string_view::npos)
+        name = quoted_after(lines[j], "prog '");
     if (!reason.empty())
       return "prog '" + std::string(name) + "': the verifier refused it: " + std::string(reason);
   }

@@ -26,12 +26,9 @@ namespace {
 
 const char* kind_name(MultiLinkKind kind) {
   switch (kind) {
-    case MultiLinkKind::Entry:
-      return "entry";
-    case MultiLinkKind::Return:
-      return "return";
-    case MultiLinkKind::Session:
-      break;
+    case MultiLinkKind::Entry: return "entry";
+    case MultiLinkKind::Return: return "return";
+    case MultiLinkKind::Session: break;
   }
   return "session";
 }
@@ -115,7 +112,8 @@ class MultiKprobeAttacher : public Attacher {
     for (size_t start = 0; start < total;) {
       if (opts.should_stop()) return;
       size_t cnt = std::min(batch, total - start);
-      int err = attach_range(bpf_program__fd(prog), kind, targets, start, cnt, cnt * probes_per_func);
+      int err =
+          attach_range(bpf_program__fd(prog), kind, targets, start, cnt, cnt * probes_per_func);
       if (err == -ENOMEM && cnt > 1) {
         batch = cnt / 2;
         logf(log_level_, "multi-kprobe: ENOMEM, retrying with batches of %zu\n", batch);
@@ -124,8 +122,9 @@ class MultiKprobeAttacher : public Attacher {
       if (err) {
         if (opts.debug) report_refused(bpf_program__fd(prog), kind, targets, start, cnt);
         detach(nullptr);
-        throw UserError(std::string("multi-kprobe ") + kind_name(kind) + " link failed: " + std::strerror(-err),
-                        "try -K (single kprobes)");
+        throw UserError(
+            std::string("multi-kprobe ") + kind_name(kind) + " link failed: " + std::strerror(-err),
+            "try -K (single kprobes)");
       }
       if (opts.progress) opts.progress->advance(cnt * probes_per_func);
       inject_fault(FaultPoint::Attach);
@@ -134,14 +133,15 @@ class MultiKprobeAttacher : public Attacher {
   }
 
   // By address, else by name: a kernel that cannot resolve some address may know the name.
-  int attach_range(int prog_fd, MultiLinkKind kind, const Targets& targets, size_t start, size_t cnt,
-                   size_t probes) {
+  int attach_range(int prog_fd, MultiLinkKind kind, const Targets& targets, size_t start,
+                   size_t cnt, size_t probes) {
     auto t0 = std::chrono::steady_clock::now();
     MultiLinkTargets slice = targets.slice(start, cnt);
     int fd = create_multi_link(prog_fd, kind, slice);
     if (fd == -ENOMEM) return fd;  // by name needs the same memory
     if (fd < 0) {
-      logf(log_level_, "multi-kprobe by address failed (%s), retrying by name\n", std::strerror(-fd));
+      logf(log_level_, "multi-kprobe by address failed (%s), retrying by name\n",
+           std::strerror(-fd));
       slice.addrs = nullptr;
       slice.syms = targets.names.data() + start;
       fd = create_multi_link(prog_fd, kind, slice);

@@ -8,8 +8,8 @@
 
 #include "attach/parallel.h"
 #include "util/errno_names.h"
-#include "util/fault_injection.h"
 #include "util/error.h"
+#include "util/fault_injection.h"
 #include "util/log.h"
 
 namespace retsnoop {
@@ -54,10 +54,8 @@ bool is_system_error(int err) {
     case EMFILE:
     case ENFILE:
     case ENOMEM:
-    case EPERM:
-      return true;
-    default:
-      return false;
+    case EPERM: return true;
+    default: return false;
   }
 }
 

@@ -71,12 +71,9 @@ void ProbeAttacher::detach() {
 void ProbeAttacher::attach_one(const ProbeSpec& p, uint32_t id) {
   switch (p.kind) {
     case InjectKind::Kprobe:
-    case InjectKind::Kretprobe:
-      return attach_kprobe(p, id);
-    case InjectKind::Tracepoint:
-      return attach_tracepoint(p, id);
-    case InjectKind::RawTracepoint:
-      break;
+    case InjectKind::Kretprobe: return attach_kprobe(p, id);
+    case InjectKind::Tracepoint: return attach_tracepoint(p, id);
+    case InjectKind::RawTracepoint: break;
   }
   attach_raw_tracepoint(p, id);
 }
@@ -126,7 +123,8 @@ void ProbeAttacher::attach_tracepoint_copy(const ProbeSpec& p, uint32_t id) {
   // One event on CPU 0 runs the program for hits on every CPU, as libbpf's do.
   OwnedFd event(int(syscall(__NR_perf_event_open, &attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC)));
   if (!event) refused(p, std::string("tracepoint perf event failed: ") + std::strerror(errno));
-  if (ioctl(event.get(), PERF_EVENT_IOC_SET_BPF, prog.get()) || ioctl(event.get(), PERF_EVENT_IOC_ENABLE, 0))
+  if (ioctl(event.get(), PERF_EVENT_IOC_SET_BPF, prog.get()) ||
+      ioctl(event.get(), PERF_EVENT_IOC_ENABLE, 0))
     refused(p, std::string("tracepoint attach failed: ") + std::strerror(errno));
   raw_progs_.push_back(std::move(prog));
   raw_links_.push_back(std::move(event));

@@ -47,12 +47,9 @@ uint64_t link_missed_hits(int link_fd) {
   uint32_t len = sizeof(info);
   if (bpf_obj_get_info_by_fd(link_fd, &info, &len)) return 0;
   switch (info.type) {
-    case BPF_LINK_TYPE_KPROBE_MULTI:
-      return info.kprobe_multi.missed;
-    case BPF_LINK_TYPE_PERF_EVENT:
-      return info.perf_event.missed;
-    default:
-      return 0;
+    case BPF_LINK_TYPE_KPROBE_MULTI: return info.kprobe_multi.missed;
+    case BPF_LINK_TYPE_PERF_EVENT: return info.perf_event.missed;
+    default: return 0;
   }
 }
 

@@ -11,7 +11,7 @@
 namespace retsnoop {
 
 struct ProgressDisplay {
-  int fd = -1;  // -1: count silently
+  int fd = -1;                            // -1: count silently
   std::chrono::milliseconds delay{1000};  // quiet period: short work shows nothing
   std::chrono::milliseconds period{200};
 

@@ -8,10 +8,10 @@
 
 #include <algorithm>
 #include <cctype>
-#include <ctime>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 
 #include "util/log.h"
 
@@ -58,7 +58,8 @@ std::optional<RunStateDir> RunStateDir::open(const std::string& path, bool creat
   }
   OwnedFd fd(::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
   if (!fd) {
-    if (errno != ENOENT) logf(LOG_INFO, "%s: cannot open: %s\n", path.c_str(), std::strerror(errno));
+    if (errno != ENOENT)
+      logf(LOG_INFO, "%s: cannot open: %s\n", path.c_str(), std::strerror(errno));
     return std::nullopt;
   }
   struct stat st;
@@ -78,8 +79,9 @@ RunStateDir::Guard::Guard(const RunStateDir& dir) : fd_(dir.fd()) {
 RunStateDir::Guard::~Guard() { flock(fd_, LOCK_UN); }
 
 bool is_run_id(std::string_view id) {
-  return id.size() == 2 * kIdBytes &&
-         std::all_of(id.begin(), id.end(), [](char c) { return std::isxdigit(c) && !std::isupper(c); });
+  return id.size() == 2 * kIdBytes && std::all_of(id.begin(), id.end(), [](char c) {
+           return std::isxdigit(c) && !std::isupper(c);
+         });
 }
 
 std::optional<std::string> lock_file_run_id(std::string_view file_name) {
@@ -107,8 +109,8 @@ RunLock::RunLock(const RunStateDir* dir) : id_(random_id()) {
   // take a created but not yet locked file for a dead run's.
   RunStateDir::Guard guard(*dir);
   path_ = dir->path() + "/" + lock_name(id_);
-  OwnedFd fd(openat(dir->fd(), lock_name(id_).c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-                    0644));
+  OwnedFd fd(openat(dir->fd(), lock_name(id_).c_str(),
+                    O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
   if (!fd || flock(fd.get(), LOCK_EX | LOCK_NB) != 0) {
     logf(LOG_INFO, "%s: cannot create and lock: %s\n", path_.c_str(), std::strerror(errno));
     if (fd) unlink(path_.c_str());

@@ -50,16 +50,21 @@ std::optional<KnobState> read_state(const RunStateDir& dir, const std::string& n
 
 bool write_state(const RunStateDir& dir, const std::string& name, const KnobState& s) {
   std::string text = render_knob_state(s);
-  OwnedFd fd(openat(dir.fd(), name.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644));
+  OwnedFd fd(
+      openat(dir.fd(), name.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644));
   if (fd && write(fd.get(), text.data(), text.size()) == ssize_t(text.size())) return true;
-  logf(LOG_WARN, "WARNING: cannot write %s/%s: %s\n", dir.path().c_str(), name.c_str(), std::strerror(errno));
+  logf(LOG_WARN, "WARNING: cannot write %s/%s: %s\n", dir.path().c_str(), name.c_str(),
+       std::strerror(errno));
   return false;
 }
 
-void remove_state(const RunStateDir& dir, const std::string& name) { unlinkat(dir.fd(), name.c_str(), 0); }
+void remove_state(const RunStateDir& dir, const std::string& name) {
+  unlinkat(dir.fd(), name.c_str(), 0);
+}
 
 void drop_dead_holders(const RunStateDir& dir, KnobState& s) {
-  std::erase_if(s.holders, [&](const std::string& id) { return run_liveness(dir, id) != Liveness::Alive; });
+  std::erase_if(s.holders,
+                [&](const std::string& id) { return run_liveness(dir, id) != Liveness::Alive; });
 }
 
 // A state whose holders all died: sets the knob back unless somebody changed it since. Call
@@ -68,12 +73,15 @@ std::string settle_orphaned(const RunStateDir& dir, const std::string& name, con
   remove_state(dir, name);
   const KnobChange& c = s.change;
   if (read_knob(c.knob) != c.to || !write_knob(c.knob, c.from)) return {};
-  return "restored " + c.knob + " to " + c.from + ", left at " + c.to + " by a retsnoop run that died";
+  return "restored " + c.knob + " to " + c.from + ", left at " + c.to +
+         " by a retsnoop run that died";
 }
 
 }  // namespace
 
-KnobChange expedited_rcu(std::string knob) { return {std::move(knob), '0', '1', "expedited RCU grace periods"}; }
+KnobChange expedited_rcu(std::string knob) {
+  return {std::move(knob), '0', '1', "expedited RCU grace periods"};
+}
 
 std::string render_knob_state(const KnobState& s) {
   std::string out = s.change.knob + ' ' + s.change.from + ' ' + s.change.to + '\n';
@@ -85,7 +93,8 @@ std::optional<KnobState> parse_knob_state(std::string_view text) {
   std::istringstream in{std::string(text)};
   KnobState s;
   std::string from, to;
-  if (!(in >> s.change.knob >> from >> to) || from.size() != 1 || to.size() != 1) return std::nullopt;
+  if (!(in >> s.change.knob >> from >> to) || from.size() != 1 || to.size() != 1)
+    return std::nullopt;
   s.change.from = from[0];
   s.change.to = to[0];
   for (std::string id; in >> id;) {
@@ -145,8 +154,8 @@ SharedKnob::~SharedKnob() {
   if (write_knob(knob_fd_.get(), change_.from))
     logf(LOG_DEBUG, "%s: %s off\n", change_.knob.c_str(), change_.what.c_str());
   else
-    logf(LOG_WARN, "WARNING: %s: cannot restore %c, %s stay on\n", change_.knob.c_str(), change_.from,
-         change_.what.c_str());
+    logf(LOG_WARN, "WARNING: %s: cannot restore %c, %s stay on\n", change_.knob.c_str(),
+         change_.from, change_.what.c_str());
 }
 
 std::vector<std::string> SharedKnob::recover(const RunStateDir& dir) {

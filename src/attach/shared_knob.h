@@ -10,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
-#include "util/owned_fd.h"
 #include "attach/run_registry.h"
+#include "util/owned_fd.h"
 
 namespace retsnoop {
 

@@ -11,8 +11,8 @@
 
 #include "attach/func_slot_table.h"
 #include "attach/kfunc_protos.h"
-#include "attach/load_diagnosis.h"
 #include "attach/kprobe_multi_link.h"
+#include "attach/load_diagnosis.h"
 #include "attach/probe_misses.h"
 #include "bpf/session_slots.h"
 #include "rs_tracer.skel.h"
@@ -99,7 +99,8 @@ void update_all(bpf_map* map, const std::vector<K>& keys, const std::vector<V>& 
 void set_template_target(bpf_program* prog) {
   int err = bpf_program__set_attach_target(prog, 0, kFentryTemplateTarget);
   if (err)
-    fail(std::string("prog '") + bpf_program__name(prog) + "': cannot target " + kFentryTemplateTarget,
+    fail(std::string("prog '") + bpf_program__name(prog) + "': cannot target " +
+             kFentryTemplateTarget,
          err);
 }
 
@@ -163,8 +164,9 @@ void TracerObject::load() {
   if (!err) return;
   std::string cause = load_failure_cause(warnings.text());
   if (cause.empty()) fail("failed to load BPF programs (run with -vv for libbpf's log)", err);
-  throw UserError("failed to load BPF programs: " + cause + " (" + std::strerror(err < 0 ? -err : err) + ")",
-                  "retsnoop -V -v shows what this kernel supports; -vv shows libbpf's whole log");
+  throw UserError(
+      "failed to load BPF programs: " + cause + " (" + std::strerror(err < 0 ? -err : err) + ")",
+      "retsnoop -V -v shows what this kernel supports; -vv shows libbpf's whole log");
 }
 
 TracerObject::~TracerObject() {
@@ -219,7 +221,8 @@ void TracerObject::configure(const TracerConfig& cfg, size_t nr_funcs) {
     bpf_program__set_autoload(exit, load);
   };
   bool multi = cfg.kind == AttachKind::MultiKprobe;
-  load_pair(skel_->progs.rs_kentry, skel_->progs.rs_kexit, cfg.kind == AttachKind::Kprobe && !by_ip_);
+  load_pair(skel_->progs.rs_kentry, skel_->progs.rs_kexit,
+            cfg.kind == AttachKind::Kprobe && !by_ip_);
   load_pair(skel_->progs.rs_keventry, skel_->progs.rs_kevexit, by_ip_);
   load_pair(skel_->progs.rs_kmentry, skel_->progs.rs_kmexit, multi && !kprobe_session_);
   load_pair(skel_->progs.rs_fentry, skel_->progs.rs_fexit, cfg.kind == AttachKind::Fentry);
@@ -231,7 +234,8 @@ void TracerObject::configure(const TracerConfig& cfg, size_t nr_funcs) {
   bpf_program__set_autoload(skel_->progs.rs_exec, cfg.capture_ustack);
   if (kprobe_session_)
     bpf_program__set_expected_attach_type(
-        skel_->progs.rs_ksession, static_cast<bpf_attach_type>(multi_link_attach_type(MultiLinkKind::Session)));
+        skel_->progs.rs_ksession,
+        static_cast<bpf_attach_type>(multi_link_attach_type(MultiLinkKind::Session)));
   if (cfg.kind == AttachKind::Fentry) {
     set_template_target(skel_->progs.rs_fentry);
     set_template_target(skel_->progs.rs_fexit);
@@ -329,7 +333,8 @@ void TracerObject::fill_filters(const TracerConfig& cfg) {
   int pid_fd = bpf_map__fd(skel_->maps.pid_filter);
   auto put_pid = [&](int pid, uint8_t verdict) {
     uint32_t key = pid;
-    if (bpf_map_update_elem(pid_fd, &key, &verdict, BPF_ANY)) fail("pid_filter: update failed", errno);
+    if (bpf_map_update_elem(pid_fd, &key, &verdict, BPF_ANY))
+      fail("pid_filter: update failed", errno);
   };
   for (int pid : cfg.allow_pids) put_pid(pid, 1);
   for (int pid : cfg.deny_pids) put_pid(pid, 0);  // deny wins: written last
@@ -338,7 +343,8 @@ void TracerObject::fill_filters(const TracerConfig& cfg) {
   auto put_comm = [&](const std::string& comm, uint8_t verdict) {
     char key[RS_COMM_LEN] = {};
     std::strncpy(key, comm.c_str(), RS_COMM_LEN - 1);
-    if (bpf_map_update_elem(comm_fd, key, &verdict, BPF_ANY)) fail("comm_filter: update failed", errno);
+    if (bpf_map_update_elem(comm_fd, key, &verdict, BPF_ANY))
+      fail("comm_filter: update failed", errno);
   };
   for (const auto& c : cfg.allow_comms) put_comm(c, 1);
   for (const auto& c : cfg.deny_comms) put_comm(c, 0);
@@ -348,10 +354,8 @@ bpf_program* TracerObject::entry_prog() const {
   switch (kind_) {
     case AttachKind::MultiKprobe:
       return kprobe_session_ ? skel_->progs.rs_ksession : skel_->progs.rs_kmentry;
-    case AttachKind::Fentry:
-      return skel_->progs.rs_fentry;
-    case AttachKind::Kprobe:
-      break;
+    case AttachKind::Fentry: return skel_->progs.rs_fentry;
+    case AttachKind::Kprobe: break;
   }
   return by_ip_ ? skel_->progs.rs_keventry : skel_->progs.rs_kentry;
 }
@@ -360,10 +364,8 @@ bpf_program* TracerObject::exit_prog() const {
   switch (kind_) {
     case AttachKind::MultiKprobe:
       return kprobe_session_ ? skel_->progs.rs_ksession : skel_->progs.rs_kmexit;
-    case AttachKind::Fentry:
-      return skel_->progs.rs_fexit;
-    case AttachKind::Kprobe:
-      break;
+    case AttachKind::Fentry: return skel_->progs.rs_fexit;
+    case AttachKind::Kprobe: break;
   }
   return by_ip_ ? skel_->progs.rs_kevexit : skel_->progs.rs_kexit;
 }
@@ -371,12 +373,9 @@ bpf_program* TracerObject::exit_prog() const {
 bpf_program* TracerObject::probe_prog(InjectKind kind) const {
   switch (kind) {
     case InjectKind::Kprobe:
-    case InjectKind::Kretprobe:
-      return skel_->progs.rs_probe_kprobe;
-    case InjectKind::Tracepoint:
-      return skel_->progs.rs_probe_tp;
-    case InjectKind::RawTracepoint:
-      break;
+    case InjectKind::Kretprobe: return skel_->progs.rs_probe_kprobe;
+    case InjectKind::Tracepoint: return skel_->progs.rs_probe_tp;
+    case InjectKind::RawTracepoint: break;
   }
   return skel_->progs.rs_probe_rawtp;
 }

@@ -25,12 +25,12 @@ typedef int32_t rs_s32;
 typedef int64_t rs_s64;
 #endif
 
-#define RS_MAX_DEPTH 64     /* traced call levels kept per session */
-#define RS_MAX_KSTACK 96    /* kernel stack frames captured at the deepest failure */
-#define RS_MAX_LBR 32       /* branch records captured in LBR mode */
-#define RS_MAX_USTACK 64    /* -U: user stack frames captured with the kernel stack */
+#define RS_MAX_DEPTH 64  /* traced call levels kept per session */
+#define RS_MAX_KSTACK 96 /* kernel stack frames captured at the deepest failure */
+#define RS_MAX_LBR 32    /* branch records captured in LBR mode */
+#define RS_MAX_USTACK 64 /* -U: user stack frames captured with the kernel stack */
 #define RS_COMM_LEN 16
-#define RS_MAX_ERRNO 4095   /* ERR_PTR range, -4095..-1 */
+#define RS_MAX_ERRNO 4095 /* ERR_PTR range, -4095..-1 */
 
 /* Helpers shared with user space: inlined into BPF programs, plain inline functions in C++. */
 #ifdef __bpf__
@@ -51,9 +51,9 @@ enum rs_func_flags {
 
 /* One entry per traced function, indexed by function id (the attach cookie). */
 struct rs_func_desc {
-	rs_u64 addr;     /* runtime address, used by fentry to map IP -> id */
-	rs_u8 ret_kind;  /* enum rs_ret_kind (result_kind.h) */
-	rs_u8 flags;     /* enum rs_func_flags */
+	rs_u64 addr;    /* runtime address, used by fentry to map IP -> id */
+	rs_u8 ret_kind; /* enum rs_ret_kind (result_kind.h) */
+	rs_u8 flags;    /* enum rs_func_flags */
 	rs_u16 pad0;
 	rs_u32 pad1;
 };
@@ -75,7 +75,8 @@ enum rs_rec_type {
 	RS_REC_PROBE = 7,  /* -T: an injected probe (-J) hit inside a session */
 	RS_REC_USTACK = 8, /* -U: rs_u64[cnt]: user stack, innermost frame first */
 	RS_REC_PROC = 9,   /* -U: struct rs_proc_rec, a process's first session just started */
-	RS_REC_ARGS = 10,  /* -A: struct rs_args_rec, one traced call's arguments or probe hit's context */
+	RS_REC_ARGS =
+		10, /* -A: struct rs_args_rec, one traced call's arguments or probe hit's context */
 };
 
 /* Header of every part record; the payload follows without padding. */
@@ -88,7 +89,7 @@ struct rs_part_hdr {
 /* One traced call level of a session stack. */
 struct rs_frame {
 	rs_u32 func_id;
-	rs_u32 seq;      /* call number within the session: identifies one call */
+	rs_u32 seq; /* call number within the session: identifies one call */
 	rs_u64 start_ns;
 	rs_u64 dur_ns;
 	rs_s64 res;
@@ -101,12 +102,12 @@ struct rs_lbr_entry {
 };
 
 enum rs_session_flags {
-	RS_SESS_ERROR = 1u << 0,       /* the reported chain ends in a failure */
-	RS_SESS_DISCARD = 1u << 1,     /* -T, -A: not reported, user space frees its records */
-	RS_SESS_KSTACK_ERR = 1u << 2,  /* bpf_get_stack failed */
-	RS_SESS_PART_LOST = 1u << 3,   /* a part record did not fit in the ring buffer */
-	RS_SESS_INTERIM = 1u << 4,     /* -I: a failing chain about to be lost, sent mid-session */
-	RS_SESS_USTACK_ERR = 1u << 5,  /* -U: bpf_get_stack(BPF_F_USER_STACK) failed */
+	RS_SESS_ERROR = 1u << 0,        /* the reported chain ends in a failure */
+	RS_SESS_DISCARD = 1u << 1,      /* -T, -A: not reported, user space frees its records */
+	RS_SESS_KSTACK_ERR = 1u << 2,   /* bpf_get_stack failed */
+	RS_SESS_PART_LOST = 1u << 3,    /* a part record did not fit in the ring buffer */
+	RS_SESS_INTERIM = 1u << 4,      /* -I: a failing chain about to be lost, sent mid-session */
+	RS_SESS_USTACK_ERR = 1u << 5,   /* -U: bpf_get_stack(BPF_F_USER_STACK) failed */
 	RS_SESS_REPEAT_FIRST = 1u << 6, /* -C stacks.repeats=count: later repeats are counted */
 };
 
@@ -118,8 +119,8 @@ struct rs_session_rec {
 	rs_u32 tid;
 	char task_comm[RS_COMM_LEN];
 	char proc_comm[RS_COMM_LEN];
-	rs_u64 start_ns; /* entry call start, CLOCK_MONOTONIC */
-	rs_u64 end_ns;   /* session end */
+	rs_u64 start_ns;    /* entry call start, CLOCK_MONOTONIC */
+	rs_u64 end_ns;      /* session end */
 	rs_u32 depth;       /* frames in RS_REC_FRAMES */
 	rs_u32 saved_depth; /* frames in RS_REC_SAVED, 0: none sent */
 	rs_u32 kstack_cnt;
@@ -154,15 +155,15 @@ struct rs_call_rec {
 	rs_u8 pad;
 	rs_u64 session_id;
 	rs_u32 func_id;
-	rs_u32 seq;   /* record number within the session: gaps mean lost records */
+	rs_u32 seq; /* record number within the session: gaps mean lost records */
 	/*
 	 * Entries: start time (CLOCK_MONOTONIC). Exits: the call's duration, measured in BPF, so it
 	 * stays right when records in between were lost, the entry's own included.
 	 */
 	rs_u64 time_ns;
 	union {
-		rs_s64 res;       /* exits */
-		rs_u32 call_seq;  /* entries: struct rs_frame's seq of the call, for its -A arguments */
+		rs_s64 res;      /* exits */
+		rs_u32 call_seq; /* entries: struct rs_frame's seq of the call, for its -A arguments */
 	};
 };
 
@@ -171,7 +172,7 @@ struct rs_call_rec {
  * rs_call_rec, which keeps its place among the calls.
  */
 struct rs_probe_rec {
-	rs_u32 type; /* RS_REC_PROBE */
+	rs_u32 type;  /* RS_REC_PROBE */
 	rs_u16 depth; /* calls running when it hit: it sits one level inside the innermost */
 	rs_u16 pad;
 	rs_u64 session_id;
@@ -240,7 +241,7 @@ struct rs_arg_spec {
 	rs_u8 slot;  /* first slot: a register, or past them a stack word */
 	rs_u8 slots; /* 1, or 2 for a struct or union of 9..16 bytes passed by value */
 	rs_u32 size; /* RS_ARG_PTR: the pointee's size, before the max-sized-arg-size limit */
-	             /* RS_ARG_DATA_LOC: the locator's offset in the record */
+		     /* RS_ARG_DATA_LOC: the locator's offset in the record */
 };
 
 /* Per traced function or injected probe (array maps indexed by their id): what a hit captures. */
@@ -251,8 +252,8 @@ struct rs_func_args {
 };
 
 /* Negative data lengths in struct rs_args_rec. */
-#define RS_ARG_ERR_FAULT (-14)  /* the pointer could not be read (-EFAULT) */
-#define RS_ARG_ERR_BUDGET (-7)  /* skipped: the call's max-total-args-size was used up (-E2BIG) */
+#define RS_ARG_ERR_FAULT (-14) /* the pointer could not be read (-EFAULT) */
+#define RS_ARG_ERR_BUDGET (-7) /* skipped: the call's max-total-args-size was used up (-E2BIG) */
 
 /*
  * One traced call's arguments, sent at its entry under the session's id, before that entry's
@@ -261,12 +262,12 @@ struct rs_func_args {
 #define RS_ARGS_PROBE (1u << 31) /* in func_id: a probe id, and call_seq its -T record's seq */
 
 struct rs_args_rec {
-	rs_u32 type; /* RS_REC_ARGS */
+	rs_u32 type;    /* RS_REC_ARGS */
 	rs_u32 func_id; /* or, with RS_ARGS_PROBE, an injected probe's id */
 	rs_u64 session_id;
-	rs_u32 call_seq;  /* struct rs_frame's seq of this call */
-	rs_u32 data_len;  /* bytes in data[] */
-	rs_u64 slots[RS_MAX_ARG_SLOTS];  /* raw slot values: registers, then stack words */
+	rs_u32 call_seq;                /* struct rs_frame's seq of this call */
+	rs_u32 data_len;                /* bytes in data[] */
+	rs_u64 slots[RS_MAX_ARG_SLOTS]; /* raw slot values: registers, then stack words */
 	/*
 	 * Per argument: bytes of data[] it took (>= 0; for RS_ARG_STR the terminating NUL included,
 	 * except for a string that filled its limit and may go on), or RS_ARG_ERR_*. Each argument's data starts at an 8-byte-aligned offset

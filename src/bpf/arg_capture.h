@@ -64,9 +64,9 @@ struct {
 
 /* Where the register slots of a capture come from. */
 enum slot_source {
-	SLOTS_CALL,   /* a traced function's entry: kprobe registers or the fentry context */
-	SLOTS_ARRAY,  /* a raw tracepoint: its context is an array of its arguments */
-	SLOTS_CTX,    /* an injected kprobe: the context is the registers, its address the one slot */
+	SLOTS_CALL,  /* a traced function's entry: kprobe registers or the fentry context */
+	SLOTS_ARRAY, /* a raw tracepoint: its context is an array of its arguments */
+	SLOTS_CTX, /* an injected kprobe: the context is the registers, its address the one slot */
 	SLOTS_RECORD, /* a classic tracepoint: the context is its record, its address the one slot */
 };
 
@@ -204,7 +204,8 @@ static __always_inline bool args_rec_fits(void *ringbuf, __u64 size)
  * func_id and call_seq. True when the record went out.
  */
 static __always_inline bool send_args(void *ctx, void *ringbuf, const struct rs_func_args *fa,
-				      __u64 session_id, __u32 rec_id, __u32 seq, enum slot_source src)
+				      __u64 session_id, __u32 rec_id, __u32 seq,
+				      enum slot_source src)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
 	struct args_buf *b = bpf_map_lookup_elem(&args_bufs, &cpu);

@@ -53,8 +53,7 @@ static __always_inline void rs_read_reg_slots(const struct pt_regs *regs, __u64 
  * The first cnt stack words after the registers, into slots[RS_ARG_REG_SLOTS..]. A fault (a
  * frame at the very top of a stack) leaves them 0.
  */
-static __always_inline void rs_read_stack_slots(const struct pt_regs *regs, __u64 *slots,
-						__u32 cnt)
+static __always_inline void rs_read_stack_slots(const struct pt_regs *regs, __u64 *slots, __u32 cnt)
 {
 	__u32 max = RS_MAX_ARG_SLOTS - RS_ARG_REG_SLOTS;
 

@@ -17,12 +17,12 @@
 
 /* A new session's chain is all zeroes. */
 struct rs_chain {
-	rs_u32 depth;       /* calls running now; may exceed RS_MAX_DEPTH, deeper ones aren't kept */
-	rs_u32 max_depth;   /* frames[0..max_depth): the chain of interest */
-	rs_u32 next_seq;    /* sequence number of the next call */
+	rs_u32 depth;     /* calls running now; may exceed RS_MAX_DEPTH, deeper ones aren't kept */
+	rs_u32 max_depth; /* frames[0..max_depth): the chain of interest */
+	rs_u32 next_seq;  /* sequence number of the next call */
 	rs_u32 saved_depth; /* saved[0..saved_depth): an earlier failing chain; 0: none */
-	rs_u32 saved_from;  /* saved[saved_from..saved_depth) had finished (and failed) when saved */
-	rs_u8 is_err;       /* the chain of interest ends in a failure nobody has handled */
+	rs_u32 saved_from; /* saved[saved_from..saved_depth) had finished (and failed) when saved */
+	rs_u8 is_err;      /* the chain of interest ends in a failure nobody has handled */
 	rs_u8 pad[3];
 	/* Each array is preceded by room for its part header: header and array go out in one write. */
 	struct rs_part_hdr frames_hdr;
@@ -33,9 +33,10 @@ struct rs_chain {
 
 /* What the caller of rs_chain_exit() has to do, as bit flags. */
 enum rs_step {
-	RS_STEP_CAPTURE = 1 << 0, /* the chain of interest now ends here: capture the kernel stack */
-	RS_STEP_CLOSE = 1 << 1,   /* the entry call returned: the session is over */
-	RS_STEP_BROKEN = 1 << 2,  /* the exit matches no recorded entry (a missed probe) */
+	RS_STEP_CAPTURE =
+		1 << 0,          /* the chain of interest now ends here: capture the kernel stack */
+	RS_STEP_CLOSE = 1 << 1,  /* the entry call returned: the session is over */
+	RS_STEP_BROKEN = 1 << 2, /* the exit matches no recorded entry (a missed probe) */
 };
 
 /*
@@ -115,7 +116,7 @@ RS_INLINE bool rs_chain_enter(struct rs_chain *c, rs_u32 func_id, rs_u64 now)
  * Returns RS_STEP_* flags.
  */
 RS_INLINE int rs_chain_exit(struct rs_chain *c, rs_u32 func_id, rs_s64 res, bool failed,
-			      bool success_stacks, rs_u64 now)
+			    bool success_stacks, rs_u64 now)
 {
 	rs_u32 d;
 	int steps;

@@ -67,8 +67,9 @@ RS_INLINE int rs_session_take_cas(rs_u32 slot, rs_u64 *owner, rs_u64 seen, rs_u3
  * number in *taken), or NULL when the RS_SESSION_PROBES slots from home are all open. The BPF
  * programs pass a lookup and a taker that the compiler inlines.
  */
-RS_INLINE rs_u64 *rs_session_claim(rs_u32 key, rs_u32 slots, void *map, rs_session_owner_fn owner_of,
-				   rs_session_take_fn take, rs_u32 *taken)
+RS_INLINE rs_u64 *rs_session_claim(rs_u32 key, rs_u32 slots, void *map,
+				   rs_session_owner_fn owner_of, rs_session_take_fn take,
+				   rs_u32 *taken)
 {
 	rs_u32 slot = rs_session_home(key, slots);
 	rs_u64 *owner, seen;

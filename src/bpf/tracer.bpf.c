@@ -43,10 +43,10 @@ const volatile __u32 func_slot_mask = 0;     /* func_slots' size minus one */
  * What the kernel offers beyond Linux 5.10, probed by user space (kernel/features.h). Code
  * behind a false knob is dead at load: the verifier never sees its helper calls or atomics.
  */
-const volatile bool has_cookie = true;        /* bpf_get_attach_cookie(), 5.15 */
-const volatile bool has_func_ip = true;       /* bpf_get_func_ip() of kprobes, 5.15 */
-const volatile bool has_task_btf = true;      /* bpf_get_current_task_btf(), 5.11 */
-const volatile bool has_task_storage = true;  /* task local storage, 5.11 */
+const volatile bool has_cookie = true;       /* bpf_get_attach_cookie(), 5.15 */
+const volatile bool has_func_ip = true;      /* bpf_get_func_ip() of kprobes, 5.15 */
+const volatile bool has_task_btf = true;     /* bpf_get_current_task_btf(), 5.11 */
+const volatile bool has_task_storage = true; /* task local storage, 5.11 */
 /*
  * Before 5.15 a stack taken in a kretprobe does not unwind past the kretprobe trampoline: the
  * kernel stack is then taken when the session opens, at its entry call.
@@ -82,16 +82,16 @@ __u32 kstack_want = 16;
 struct rs_stats stats = {};
 
 struct session {
-	__u64 owner;       /* session_key() | RS_SESSION_OPEN while open; see session_claim() */
-	__u64 task_start;  /* the thread's start_time: another thread may get its TID once it exits */
-	__u32 slot;        /* its index in sessions, kept where slot_claims holds it (before 5.12) */
+	__u64 owner;      /* session_key() | RS_SESSION_OPEN while open; see session_claim() */
+	__u64 task_start; /* the thread's start_time: another thread may get its TID once it exits */
+	__u32 slot;       /* its index in sessions, kept where slot_claims holds it (before 5.12) */
 	__u32 pad0;
-	__u64 id;          /* id of the final report; interim reports (-I) get their own */
-	__u32 trace_cnt;   /* -T records sent */
-	__u32 trace_lost;  /* -T records that did not fit */
+	__u64 id;         /* id of the final report; interim reports (-I) get their own */
+	__u32 trace_cnt;  /* -T records sent */
+	__u32 trace_lost; /* -T records that did not fit */
 	bool kstack_err;
 	bool ustack_err;
-	bool args_sent;    /* -A records sent: user space frees them if the session is discarded */
+	bool args_sent; /* -A records sent: user space frees them if the session is discarded */
 	__u8 pad[5];
 	struct rs_session_rec rec; /* who and when, filled at open; the rest at each report */
 	struct rs_chain chain;
@@ -363,8 +363,10 @@ static __always_inline struct session *session_claim(__u32 key)
 	struct session *s;
 	__u32 slot = 0;
 
-	_Static_assert(__builtin_offsetof(struct session, owner) == 0, "a session starts with its owner");
-	s = (struct session *)rs_session_claim(key, session_slots, &sessions, session_owner, slot_take, &slot);
+	_Static_assert(__builtin_offsetof(struct session, owner) == 0,
+		       "a session starts with its owner");
+	s = (struct session *)rs_session_claim(key, session_slots, &sessions, session_owner,
+					       slot_take, &slot);
 	if (s)
 		s->slot = slot;
 	return s;
@@ -513,7 +515,7 @@ static __always_inline struct session *session_refused(void)
  * what makes the slot this thread's.
  */
 static __always_inline struct session *session_open(__u32 key, __u64 pid_tgid, __u64 now,
-						     const struct task_comm *comm)
+						    const struct task_comm *comm)
 {
 	__u32 pid = pid_tgid >> 32;
 	struct session *s;
@@ -524,8 +526,8 @@ static __always_inline struct session *session_open(__u32 key, __u64 pid_tgid, _
 	s = session_claim(key);
 	if (!s)
 		return session_refused();
-	__builtin_memset(&s->id, 0, offsetof(struct session, chain.frames_hdr) -
-					offsetof(struct session, id));
+	__builtin_memset(&s->id, 0,
+			 offsetof(struct session, chain.frames_hdr) - offsetof(struct session, id));
 	s->id = next_session_id();
 	s->rec.pid = pid;
 	s->rec.tid = (__u32)pid_tgid;
@@ -533,7 +535,8 @@ static __always_inline struct session *session_open(__u32 key, __u64 pid_tgid, _
 	s->task_start = current_start_time();
 	__builtin_memcpy(s->rec.task_comm, comm->w, sizeof(comm->w));
 	if (has_task_btf)
-		read_comm((struct task_comm *)s->rec.proc_comm, bpf_get_current_task_btf()->group_leader);
+		read_comm((struct task_comm *)s->rec.proc_comm,
+			  bpf_get_current_task_btf()->group_leader);
 	else
 		read_current_comm((struct task_comm *)s->rec.proc_comm, true);
 	if (capture_ustack)
@@ -564,7 +567,7 @@ static __always_inline void emit_trace_rec(struct session *s, void *rec, __u64 s
 
 /* time_ns: start time of an entry, duration of an exit (see struct rs_call_rec). */
 static __always_inline void emit_call_rec(struct session *s, __u32 id, __u32 depth, bool entry,
-					   __u64 time_ns, __s64 res)
+					  __u64 time_ns, __s64 res)
 {
 	struct rs_call_rec r = {
 		.type = RS_REC_CALL,
@@ -589,7 +592,7 @@ static __always_inline void record_kstack(void *ctx, struct session *s);
 
 /* Opens the thread's session (it has none open). */
 static __always_inline struct session *session_begin(__u32 key, __u64 pid_tgid, __u64 now,
-						      const struct task_comm *comm)
+						     const struct task_comm *comm)
 {
 	struct session *s;
 	__u64 *bits, bit;
@@ -990,8 +993,8 @@ static __always_inline struct session *exit_session(void)
 }
 
 /* Function id's return in session s; lbr: the snapshot the exit program took first. */
-static __always_inline int session_exit(void *ctx, struct session *s, __u32 id,
-					__s64 res, const struct lbr_snap *lbr)
+static __always_inline int session_exit(void *ctx, struct session *s, __u32 id, __s64 res,
+					const struct lbr_snap *lbr)
 {
 	struct rs_func_desc *desc;
 	bool failed;
@@ -1043,7 +1046,7 @@ static __always_inline int handle_exit(void *ctx, __u32 id, __s64 res, const str
 static __always_inline int handle_probe(void *ctx, __u32 probe_id, enum slot_source src)
 {
 	struct session *s;
-	struct rs_probe_rec r = {.type = RS_REC_PROBE, .probe_id = probe_id};
+	struct rs_probe_rec r = { .type = RS_REC_PROBE, .probe_id = probe_id };
 
 	if (!ready)
 		return 0;
@@ -1078,7 +1081,8 @@ struct {
 	__type(value, __u32);
 } probe_keys SEC(".maps");
 
-static __always_inline int handle_probe_by_key(void *ctx, struct rs_probe_key *key, enum slot_source src)
+static __always_inline int handle_probe_by_key(void *ctx, struct rs_probe_key *key,
+					       enum slot_source src)
 {
 	__u32 *id = bpf_map_lookup_elem(&probe_keys, key);
 
@@ -1096,8 +1100,9 @@ int rs_probe_kprobe(struct pt_regs *ctx)
 		return handle_probe(ctx, bpf_get_attach_cookie(ctx), SLOTS_CTX);
 	kp = running_kprobe();
 	key.value = (__u64)BPF_CORE_READ(kp, addr);
-	key.kind = (__u64)BPF_CORE_READ(kp, pre_handler) == kretprobe_pre_handler_addr ?
-			   RS_PROBE_KEY_KRETPROBE : RS_PROBE_KEY_KPROBE;
+	key.kind = (__u64)BPF_CORE_READ(kp, pre_handler) == kretprobe_pre_handler_addr
+			   ? RS_PROBE_KEY_KRETPROBE
+			   : RS_PROBE_KEY_KPROBE;
 	return handle_probe_by_key(ctx, &key, SLOTS_CTX);
 }
 

@@ -42,7 +42,8 @@ enum Group { kTargeting = 1, kModes, kFilters, kMisc, kHelp };
 void add_preset(CliState& st, const char* arg) {
   auto names = case_preset_names();
   if (std::find(names.begin(), names.end(), std::string_view(arg)) == names.end())
-    throw InvalidValue("expected one of " + join_names(names, [](std::string_view n) { return n; }));
+    throw InvalidValue("expected one of " +
+                       join_names(names, [](std::string_view n) { return n; }));
   st.opts.presets.emplace_back(arg);
 }
 

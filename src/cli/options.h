@@ -27,17 +27,18 @@ struct Options {
   std::vector<std::string> entry_globs;
   std::vector<std::string> allow_globs;
   std::vector<std::string> deny_globs;
-  std::vector<std::string> probes;   // -J SPEC or @FILE, as typed; see discovery/probe_spec.h
-  std::vector<std::string> presets;  // -c NAME, validated by the parser; see discovery/case_presets.h
+  std::vector<std::string> probes;  // -J SPEC or @FILE, as typed; see discovery/probe_spec.h
+  std::vector<std::string>
+      presets;  // -c NAME, validated by the parser; see discovery/case_presets.h
 
   // Modes.
-  bool trace = false;  // -T
-  bool lbr = false;         // -R/-B/--lbr
-  uint64_t lbr_flags = 0;   // ORed PERF_SAMPLE_BRANCH_* bits; 0 with lbr=true means the default
-  int lbr_max_count = 0;    // 0: no limit
+  bool trace = false;           // -T
+  bool lbr = false;             // -R/-B/--lbr
+  uint64_t lbr_flags = 0;       // ORed PERF_SAMPLE_BRANCH_* bits; 0 with lbr=true means the default
+  int lbr_max_count = 0;        // 0: no limit
   bool interim_stacks = false;  // -I
   bool dry_run = false;
-  bool user_stacks = false;  // -U
+  bool user_stacks = false;   // -U
   bool capture_args = false;  // -A
   AttachMode attach_mode = AttachMode::Default;
 
@@ -51,7 +52,8 @@ struct Options {
   std::vector<int> deny_pids;
   std::vector<std::string> allow_comms;
   std::vector<std::string> deny_comms;
-  std::vector<std::string> truncated_comms;  // -n/-N names cut to the 15 characters the kernel keeps
+  std::vector<std::string>
+      truncated_comms;     // -n/-N names cut to the 15 characters the kernel keeps
   uint64_t longer_ms = 0;  // -L, 0: off
 
   // Command mode: the command after "--" (argv, verbatim), run as run_as_user when given, else
@@ -60,19 +62,19 @@ struct Options {
   std::string run_as_user;  // --user
 
   // Symbolization, verbosity, misc.
-  std::string kernel_path;  // -k
+  std::string kernel_path;             // -k
   std::optional<SymbLevel> symbolize;  // none given: inlines when a vmlinux with DWARF is found
-  int verbosity = 0;  // -v count
+  int verbosity = 0;                   // -v count
   // --debug FEATURE: one part's diagnostics on stderr whatever the verbosity.
   bool debug_multi_kprobe = false;  // multi-kprobe attach steps, and the functions a failure is for
   bool debug_full_lbr = false;      // every LBR record, none trimmed (as stacks.unfiltered does)
   bool debug_bpf = false;           // libbpf's log, the BPF verifier's included
   bool show_version = false;
-  bool json = false;  // --json
-  bool summary = false;          // --summary: unique failing stacks with counts at exit
-  std::string export_trace;      // --export-trace=FILE: -T sessions as Chrome trace events
-  std::string export_folded;     // --export-folded=FILE: failing stacks folded, for flame graphs
-  bool help_shown = false;  // --help, --usage or --config-help was printed: the caller exits 0
+  bool json = false;          // --json
+  bool summary = false;       // --summary: unique failing stacks with counts at exit
+  std::string export_trace;   // --export-trace=FILE: -T sessions as Chrome trace events
+  std::string export_folded;  // --export-folded=FILE: failing stacks folded, for flame graphs
+  bool help_shown = false;    // --help, --usage or --config-help was printed: the caller exits 0
 
   // -C KEY=VALUE settings.
   uint32_t ringbuf_size = 8u << 20;
@@ -82,11 +84,11 @@ struct Options {
   bool stacks_emit_addrs = false;
   bool stacks_unfiltered = false;
   bool stacks_dec_offs = false;
-  bool count_repeats = false;  // stacks.repeats=count: repeated failures counted in BPF
+  bool count_repeats = false;       // stacks.repeats=count: repeated failures counted in BPF
   uint32_t summary_interval_s = 0;  // with --summary: also report every N seconds; 0: at exit only
   ArgLimits arg_limits;             // args.max-*-size, args.capture-raw-ptrs
   ArgFmtMode arg_fmt_mode = ArgFmtMode::Compact;
-  uint32_t arg_max_width = 120;     // args.fmt-max-arg-width; 0: no cut
+  uint32_t arg_max_width = 120;  // args.fmt-max-arg-width; 0: no cut
 };
 
 }  // namespace retsnoop

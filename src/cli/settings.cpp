@@ -60,7 +60,9 @@ std::string show_byte_size(uint64_t bytes) {
 std::string show_bool(bool value) { return value ? "yes" : "no"; }
 
 std::string bool_values() { return kBoolChoices; }
-std::string ringbuf_values() { return "a power of two from 4K to 2G, with an optional K, M or G suffix"; }
+std::string ringbuf_values() {
+  return "a power of two from 4K to 2G, with an optional K, M or G suffix";
+}
 std::string sessions_values() { return "1 to " + std::to_string(kMaxSessions); }
 std::string int_values() { return "1 to " + std::to_string(INT_MAX); }
 std::string seconds_values() {
@@ -86,7 +88,8 @@ std::string arg_width_values() {
 }
 
 std::string show_symbolize(std::optional<SymbLevel> level) {
-  return level ? symbolize_level_name(*level) : "inlines when a vmlinux with DWARF is found, else none";
+  return level ? symbolize_level_name(*level)
+               : "inlines when a vmlinux with DWARF is found, else none";
 }
 
 std::string repeats_values() { return "print (every session in full) or count"; }
@@ -97,8 +100,7 @@ const std::vector<std::string> kSymbolizeWords = {"none", "lines", "inlines"};
 const std::vector<std::string> kFmtModeWords = {"compact", "multiline", "verbose"};
 
 const Setting kSettings[] = {
-    {"bpf.ringbuf-size", ringbuf_values,
-     "Size of the BPF ring buffer carrying records, in bytes.",
+    {"bpf.ringbuf-size", ringbuf_values, "Size of the BPF ring buffer carrying records, in bytes.",
      [](Options& o, std::string_view v) { o.ringbuf_size = parse_ringbuf_size(v); },
      [](const Options& o) { return show_byte_size(o.ringbuf_size); }},
     {"bpf.sessions-size", sessions_values, "How many sessions can be recorded at the same time.",
@@ -134,7 +136,8 @@ const Setting kSettings[] = {
      "in the same half second is counted in BPF instead of sent; each printed one is followed by "
      "a '... and N more identical sessions' line within a second.",
      [](Options& o, std::string_view v) { o.count_repeats = parse_repeats(v); },
-     [](const Options& o) { return std::string(o.count_repeats ? "count" : "print"); }, kRepeatsWords},
+     [](const Options& o) { return std::string(o.count_repeats ? "count" : "print"); },
+     kRepeatsWords},
     {"fmt.lbr-max-count", int_values, "Print at most this many of the most relevant LBR records.",
      [](Options& o, std::string_view v) { o.lbr_max_count = parse_positive(v, INT_MAX); },
      [](const Options& o) { return o.lbr_max_count ? std::to_string(o.lbr_max_count) : "all"; }},
@@ -166,7 +169,8 @@ const Setting kSettings[] = {
      "-A: all arguments of a call on one line (compact), one line per argument (multiline), "
      "or one line per struct field too (verbose).",
      [](Options& o, std::string_view v) { o.arg_fmt_mode = parse_arg_fmt_mode(v); },
-     [](const Options& o) { return std::string(arg_fmt_mode_name(o.arg_fmt_mode)); }, kFmtModeWords},
+     [](const Options& o) { return std::string(arg_fmt_mode_name(o.arg_fmt_mode)); },
+     kFmtModeWords},
     {"args.fmt-max-arg-width", arg_width_values,
      "-A: compact and multiline modes cut each argument's value at this many characters.",
      [](Options& o, std::string_view v) { o.arg_max_width = parse_arg_width(v); },

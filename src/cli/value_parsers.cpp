@@ -1,8 +1,8 @@
 #include "cli/value_parsers.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cctype>
+#include <charconv>
 
 namespace retsnoop {
 namespace {
@@ -31,9 +31,8 @@ struct BoolName {
   bool value;
 };
 constexpr BoolName kBoolNames[] = {
-    {"y", true},     {"n", false},     {"yes", true}, {"no", false},
-    {"true", true},  {"false", false}, {"on", true},  {"off", false},
-    {"1", true},     {"0", false},
+    {"y", true},      {"n", false}, {"yes", true},  {"no", false}, {"true", true},
+    {"false", false}, {"on", true}, {"off", false}, {"1", true},   {"0", false},
 };
 
 // Settings are typed by hand, often copied from other tools' documentation: case never matters.

@@ -48,8 +48,8 @@ Placement plan_pointer(const struct btf* btf, const struct btf_type* ptr) {
     p.spec.kind = RS_ARG_STR;
     return p;
   }
-  bool sized = btf_is_struct(t) || btf_is_union(t) || btf_is_int(t) || btf_is_any_enum(t) ||
-               btf_is_array(t);
+  bool sized =
+      btf_is_struct(t) || btf_is_union(t) || btf_is_int(t) || btf_is_any_enum(t) || btf_is_array(t);
   int64_t size = sized ? btf__resolve_size(btf, pointee.id) : 0;
   if (size > 0) {
     p.spec.kind = RS_ARG_PTR;

@@ -13,8 +13,7 @@ namespace retsnoop {
 
 // plans is indexed like funcs. A summary line, then one note per function name that falls back
 // to raw registers (at most kMaxRawNotes, then how many more); every line ends in '\n'.
-std::vector<std::string> arg_plan_notes(const FuncTable& funcs,
-                                        const std::vector<FuncArgs>& plans);
+std::vector<std::string> arg_plan_notes(const FuncTable& funcs, const std::vector<FuncArgs>& plans);
 
 inline constexpr size_t kMaxRawNotes = 20;
 

@@ -10,9 +10,9 @@ struct btf_type;
 namespace retsnoop {
 
 struct ResolvedType {
-  uint32_t id = 0;                    // 0: void, or a chain that does not end
+  uint32_t id = 0;                     // 0: void, or a chain that does not end
   const struct btf_type* t = nullptr;  // null for void
-  bool user = false;                  // a "user" type tag (__user) was on the way
+  bool user = false;                   // a "user" type tag (__user) was on the way
 };
 
 // Looks through typedef, const, volatile, restrict and type tags.

@@ -5,8 +5,8 @@
 #include <string_view>
 #include <vector>
 
-#include "discovery/kernel_btf.h"
 #include "discovery/kallsyms.h"
+#include "discovery/kernel_btf.h"
 #include "discovery/traceable.h"
 
 namespace retsnoop {

@@ -16,9 +16,10 @@ constexpr std::string_view kBpfEntry[] = {"*_sys_bpf"};
 // syscall layer, BTF, the verifier's passes (broad prefixes: without DWARF there is no
 // ':kernel/bpf/*.c'), the map families, and the allocations and user copies bpf() makes.
 constexpr std::string_view kBpfAllow[] = {
-    "*bpf*", "*btf*", "do_check*", "reg_*", "check_*", "resolve_*", "convert_*", "adjust_*",
-    "sanitize_*", "map_*", "ringbuf_*", "array_*", "__vmalloc_*", "__alloc*", "pcpu_*", "memdup_*",
-    "stack_map_*", "htab_*", "generic_map_*", "*copy_from*", "*copy_to*",
+    "*bpf*",         "*btf*",       "do_check*",  "reg_*",    "check_*",     "resolve_*",
+    "convert_*",     "adjust_*",    "sanitize_*", "map_*",    "ringbuf_*",   "array_*",
+    "__vmalloc_*",   "__alloc*",    "pcpu_*",     "memdup_*", "stack_map_*", "htab_*",
+    "generic_map_*", "*copy_from*", "*copy_to*",
 };
 
 // Upstream's deny list (helpers every BPF program calls, migration and RCU read-side markers,

@@ -4,11 +4,11 @@
 #include <memory>
 #include <span>
 
-#include "discovery/func_args_plan.h"
-#include "discovery/kernel_btf.h"
 #include "discovery/candidates.h"
 #include "discovery/case_presets.h"
 #include "discovery/deny_list.h"
+#include "discovery/func_args_plan.h"
+#include "discovery/kernel_btf.h"
 #include "discovery/symbol_name.h"
 #include "util/error.h"
 #include "util/hash_index.h"

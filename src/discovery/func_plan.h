@@ -45,9 +45,9 @@ struct PlanStats {
 };
 
 struct FuncPlan {
-  FuncTable funcs;  // sorted by (module, name, address); index = function id
-  std::vector<FuncArgs> args;       // -A: indexed like funcs; empty without -A
-  std::shared_ptr<KernelBtf> btf;   // -A: the BTF that args' type ids point into
+  FuncTable funcs;                 // sorted by (module, name, address); index = function id
+  std::vector<FuncArgs> args;      // -A: indexed like funcs; empty without -A
+  std::shared_ptr<KernelBtf> btf;  // -A: the BTF that args' type ids point into
   PlanStats stats;
   std::vector<GlobCount> glob_counts;  // entry, allow, deny globs in that order
 };

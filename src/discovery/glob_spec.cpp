@@ -41,7 +41,8 @@ void check_pattern(std::string_view text, std::string_view part, std::string_vie
 GlobSpec parse_path_glob(std::string_view text, std::string_view path) {
   check_pattern(text, path, "source path");
   for (char c : path) {
-    if (kWhitespace.find(c) != std::string_view::npos) invalid(text, "source path contains whitespace");
+    if (kWhitespace.find(c) != std::string_view::npos)
+      invalid(text, "source path contains whitespace");
   }
   return {GlobKind::Path, std::string(path), {}, std::string(text)};
 }

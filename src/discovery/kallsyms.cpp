@@ -8,8 +8,8 @@
 #include <optional>
 #include <sstream>
 
-#include "util/file_text.h"
 #include "util/error.h"
+#include "util/file_text.h"
 #include "util/text_lines.h"
 
 namespace retsnoop {
@@ -19,7 +19,8 @@ namespace {
 // Non-function symbols kept for addr_of(): symbolization derives the KASLR offset from the text
 // anchors; kprobe programs of kernels without bpf_get_func_ip() find the running kprobe through
 // the per-CPU ones.
-constexpr std::string_view kAnchors[] = {"_text", "_stext", "_etext", "current_kprobe", "__per_cpu_offset"};
+constexpr std::string_view kAnchors[] = {"_text", "_stext", "_etext", "current_kprobe",
+                                         "__per_cpu_offset"};
 
 bool is_function_type(char type) {
   return type == 't' || type == 'T' || type == 'w' || type == 'W';

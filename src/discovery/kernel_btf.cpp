@@ -85,7 +85,7 @@ const btf_member* find_member(const struct btf* b, const btf_type* t, std::strin
 
 struct KernelBtf::Source {
   BtfPtr btf;
-  uint32_t first_id = 1;  // of its own types: a split BTF's start after its base's
+  uint32_t first_id = 1;           // of its own types: a split BTF's start after its base's
   std::optional<HashIndex> funcs;  // FUNC ids by name, in id order; built on the first find()
 
   void index() {

@@ -24,8 +24,8 @@ uint32_t named_proto(const struct btf* btf, std::string_view name, uint32_t type
   if (id <= 0) return typedef_proto;
   uint32_t proto = btf__type_by_id(btf, id)->type;
   const struct btf_type* t = btf__type_by_id(btf, proto);
-  bool same = t && btf_is_func_proto(t) &&
-              btf_vlen(t) == btf_vlen(btf__type_by_id(btf, typedef_proto));
+  bool same =
+      t && btf_is_func_proto(t) && btf_vlen(t) == btf_vlen(btf__type_by_id(btf, typedef_proto));
   return same ? proto : typedef_proto;
 }
 
@@ -119,9 +119,7 @@ std::vector<FuncArgs> plan_probe_args(const struct btf* vmlinux, const ProbeTabl
   std::optional<FuncArgs> regs;  // the same for every kprobe: planned once
   for (const ProbeSpec& p : probes) {
     switch (p.kind) {
-      case InjectKind::RawTracepoint:
-        plans.push_back(plan_raw_tp_args(vmlinux, p.name));
-        break;
+      case InjectKind::RawTracepoint: plans.push_back(plan_raw_tp_args(vmlinux, p.name)); break;
       case InjectKind::Kprobe:
       case InjectKind::Kretprobe:
         if (!regs) regs = plan_kprobe_args(vmlinux);

@@ -93,14 +93,10 @@ void parse_probe_file(const std::string& path, std::vector<ProbeSpec>& out) {
 
 std::string_view inject_kind_name(InjectKind kind) {
   switch (kind) {
-    case InjectKind::Kprobe:
-      return "kprobe";
-    case InjectKind::Kretprobe:
-      return "kretprobe";
-    case InjectKind::Tracepoint:
-      return "tp";
-    case InjectKind::RawTracepoint:
-      break;
+    case InjectKind::Kprobe: return "kprobe";
+    case InjectKind::Kretprobe: return "kretprobe";
+    case InjectKind::Tracepoint: return "tp";
+    case InjectKind::RawTracepoint: break;
   }
   return "rawtp";
 }

@@ -105,7 +105,8 @@ std::vector<TpField> parse_tp_format(std::string_view text) {
 std::optional<std::string> read_tp_format(const std::vector<std::string>& tracefs_dirs,
                                           std::string_view category, std::string_view name) {
   for (const std::string& dir : tracefs_dirs) {
-    std::string path = dir + "/events/" + std::string(category) + "/" + std::string(name) + "/format";
+    std::string path =
+        dir + "/events/" + std::string(category) + "/" + std::string(name) + "/format";
     if (std::optional<std::string> text = read_text_file(path)) return text;
   }
   return std::nullopt;

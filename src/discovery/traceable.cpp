@@ -5,8 +5,8 @@
 
 #include "util/file_text.h"
 #include "util/log.h"
-#include "util/text_lines.h"
 #include "util/strings.h"
+#include "util/text_lines.h"
 
 namespace retsnoop {
 
@@ -38,7 +38,8 @@ std::vector<TraceableFunc> parse_available_filter_functions(std::string_view tex
   return out;
 }
 
-std::optional<TraceableList> read_traceable_functions(const std::vector<std::string>& tracefs_dirs) {
+std::optional<TraceableList> read_traceable_functions(
+    const std::vector<std::string>& tracefs_dirs) {
   for (const std::string& dir : tracefs_dirs) {
     std::string path = dir + "/available_filter_functions";
     std::optional<std::string> text = read_text_file(path);

@@ -19,7 +19,7 @@ struct TraceableFunc {
 // available_filter_functions as read, and its entries.
 struct TraceableList {
   std::unique_ptr<const std::string> text;  // on the heap: moving the list keeps funcs valid
-  std::vector<TraceableFunc> funcs;  // views into text, or into kallsyms when there is none
+  std::vector<TraceableFunc> funcs;         // views into text, or into kallsyms when there is none
 };
 
 // Where tracefs is mounted: the modern mount point first, then the debugfs one of older systems.

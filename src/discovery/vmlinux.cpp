@@ -11,9 +11,9 @@
 #include <cstring>
 #include <filesystem>
 
-#include "util/file_text.h"
 #include "discovery/kallsyms.h"
 #include "util/error.h"
+#include "util/file_text.h"
 #include "util/log.h"
 #include "util/regular_file.h"
 

@@ -39,7 +39,7 @@ class RingbufReader {
 
   Handler handler_;
   ProcessHandler on_process_;
-  int batch_ = 0;  // records consumed by the current poll()
+  int batch_ = 0;             // records consumed by the current poll()
   std::exception_ptr error_;  // thrown by the handler during the current poll()
 };
 

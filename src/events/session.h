@@ -51,16 +51,16 @@ struct Session {
   uint64_t start_ns = 0;  // CLOCK_MONOTONIC
   uint64_t end_ns = 0;
   bool is_error = false;
-  bool interim = false;  // -I: a failing chain reported before the session ended
+  bool interim = false;          // -I: a failing chain reported before the session ended
   bool repeats_counted = false;  // -C stacks.repeats=count: its repeats follow as a RepeatGroup
   bool kstack_failed = false;
-  std::vector<StackCall> calls;   // reported chain plus stitched levels
-  std::vector<uint64_t> kstack;   // outermost frame first
-  std::vector<uint64_t> ustack;   // -U: user stack, innermost frame first
+  std::vector<StackCall> calls;  // reported chain plus stitched levels
+  std::vector<uint64_t> kstack;  // outermost frame first
+  std::vector<uint64_t> ustack;  // -U: user stack, innermost frame first
   bool ustack_failed = false;
-  std::vector<LbrRecord> lbr;     // oldest first
-  std::vector<TraceRecord> trace; // in seq order
-  std::map<uint32_t, CapturedArgs> args;  // -A: by StackCall::seq of the call
+  std::vector<LbrRecord> lbr;                   // oldest first
+  std::vector<TraceRecord> trace;               // in seq order
+  std::map<uint32_t, CapturedArgs> args;        // -A: by StackCall::seq of the call
   std::map<uint32_t, CapturedArgs> probe_args;  // -A: injected probe hits, by TraceRecord::seq
   uint32_t trace_lost = 0;
   bool incomplete = false;  // some records of this session were lost

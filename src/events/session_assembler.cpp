@@ -158,40 +158,36 @@ SessionAssembler::Parts& SessionAssembler::take_parts(uint64_t id) {
 bool SessionAssembler::add_part(const rs_part_hdr& hdr, const void* payload, size_t size) {
   Parts& parts = parts_for(hdr.session_id);
   switch (hdr.type) {
-    case RS_REC_FRAMES:
-      return copy_array(parts.frames, payload, size, hdr.cnt);
-    case RS_REC_SAVED:
-      return copy_array(parts.saved, payload, size, hdr.cnt);
-    case RS_REC_KSTACK:
-      return copy_array(parts.kstack, payload, size, hdr.cnt);
-    case RS_REC_USTACK:
-      return copy_array(parts.ustack, payload, size, hdr.cnt);
-    case RS_REC_LBR:
-      return copy_array(parts.lbr, payload, size, hdr.cnt);
-    default:
-      return false;
+    case RS_REC_FRAMES: return copy_array(parts.frames, payload, size, hdr.cnt);
+    case RS_REC_SAVED: return copy_array(parts.saved, payload, size, hdr.cnt);
+    case RS_REC_KSTACK: return copy_array(parts.kstack, payload, size, hdr.cnt);
+    case RS_REC_USTACK: return copy_array(parts.ustack, payload, size, hdr.cnt);
+    case RS_REC_LBR: return copy_array(parts.lbr, payload, size, hdr.cnt);
+    default: return false;
   }
 }
 
 void SessionAssembler::add_call(const rs_call_rec& rec) {
   bool entry = rec.is_entry != 0;
   TraceEvent event = entry ? TraceEvent::Entry : TraceEvent::Exit;
-  parts_for(rec.session_id).trace.push_back(TraceRecord{.func_id = rec.func_id,
-                                                       .seq = rec.seq,
-                                                       .call_seq = entry ? rec.call_seq : 0,
-                                                       .depth = rec.depth,
-                                                       .event = event,
-                                                       .ts_ns = entry ? rec.time_ns : 0,
-                                                       .dur_ns = entry ? 0 : rec.time_ns,
-                                                       .res = rec.res});
+  parts_for(rec.session_id)
+      .trace.push_back(TraceRecord{.func_id = rec.func_id,
+                                   .seq = rec.seq,
+                                   .call_seq = entry ? rec.call_seq : 0,
+                                   .depth = rec.depth,
+                                   .event = event,
+                                   .ts_ns = entry ? rec.time_ns : 0,
+                                   .dur_ns = entry ? 0 : rec.time_ns,
+                                   .res = rec.res});
 }
 
 void SessionAssembler::add_probe(const rs_probe_rec& rec) {
-  parts_for(rec.session_id).trace.push_back(TraceRecord{.probe_id = rec.probe_id,
-                                                       .seq = rec.seq,
-                                                       .depth = rec.depth,
-                                                       .event = TraceEvent::Probe,
-                                                       .ts_ns = rec.time_ns});
+  parts_for(rec.session_id)
+      .trace.push_back(TraceRecord{.probe_id = rec.probe_id,
+                                   .seq = rec.seq,
+                                   .depth = rec.depth,
+                                   .event = TraceEvent::Probe,
+                                   .ts_ns = rec.time_ns});
 }
 
 bool SessionAssembler::add_args(const void* data, size_t size) {
@@ -240,7 +236,8 @@ std::optional<Session> SessionAssembler::finish(const rs_session_rec& rec) {
   s.kstack = std::move(parts.kstack);
   std::reverse(s.kstack.begin(), s.kstack.end());
   s.ustack = std::move(parts.ustack);
-  for (auto it = parts.lbr.rbegin(); it != parts.lbr.rend(); ++it) s.lbr.push_back({it->from, it->to});
+  for (auto it = parts.lbr.rbegin(); it != parts.lbr.rend(); ++it)
+    s.lbr.push_back({it->from, it->to});
   if (s.interim) {
     // An interim report shows the -T and -A records of its session received so far; they stay
     // pending for the final report.
@@ -254,7 +251,8 @@ std::optional<Session> SessionAssembler::finish(const rs_session_rec& rec) {
     s.args = std::move(parts.args);
     s.probe_args = std::move(parts.probe_args);
   }
-  s.trace_lost = rec.trace_lost + (rec.trace_cnt > s.trace.size() ? rec.trace_cnt - s.trace.size() : 0);
+  s.trace_lost =
+      rec.trace_lost + (rec.trace_cnt > s.trace.size() ? rec.trace_cnt - s.trace.size() : 0);
   s.incomplete = parts_missing(rec, s, parts.frames.size(), parts.saved.size());
   ++stats_.sessions;
   if (s.incomplete) ++stats_.incomplete;

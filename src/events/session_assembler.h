@@ -42,7 +42,7 @@ class SessionAssembler {
     void clear();  // keeps the vectors' capacity
   };
 
-  Parts& parts_for(uint64_t id);  // where id's records go
+  Parts& parts_for(uint64_t id);   // where id's records go
   Parts& take_parts(uint64_t id);  // id's records, for its header: valid until the next one
   bool add_part(const rs_part_hdr& hdr, const void* payload, size_t payload_size);
   void add_call(const rs_call_rec& rec);

@@ -13,12 +13,9 @@ namespace {
 
 std::string_view point_name(FaultPoint p) {
   switch (p) {
-    case FaultPoint::Attach:
-      return "attach";
-    case FaultPoint::Detach:
-      return "detach";
-    case FaultPoint::ThreadStart:
-      return "thread-start";
+    case FaultPoint::Attach: return "attach";
+    case FaultPoint::Detach: return "detach";
+    case FaultPoint::ThreadStart: return "thread-start";
   }
   return {};
 }

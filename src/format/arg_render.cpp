@@ -30,7 +30,8 @@ class TextPrinter {
       // Values past 32 bits are mostly addresses and masks, which read better in hex.
       case Kind::Unsigned: return v.u >> 32 ? arg_hex(v.u) : std::to_string(v.u);
       case Kind::Bool: return v.u ? "true" : "false";
-      case Kind::Char: return printable(v.u) ? quoted(std::string(1, char(v.u))) : std::to_string(v.u);
+      case Kind::Char:
+        return printable(v.u) ? quoted(std::string(1, char(v.u))) : std::to_string(v.u);
       case Kind::Enumerator:
       case Kind::Wide: return v.text;
       case Kind::Raw: return arg_hex(v.u);
@@ -130,8 +131,9 @@ std::vector<RenderedArg> render_args(const FuncArgs& plan, const CapturedArgs& c
   TextPrinter printer(opts);
   std::vector<RenderedArg> out;
   for (auto& [name, v] : decode_shown(plan, cap, opts.name_addr)) {
-    std::string text = opts.mode == ArgFmtMode::Verbose ? printer.verbose(v, "")
-                                                        : cut(printer.compact(v), opts.max_arg_width);
+    std::string text = opts.mode == ArgFmtMode::Verbose
+                           ? printer.verbose(v, "")
+                           : cut(printer.compact(v), opts.max_arg_width);
     out.push_back({std::move(name), std::move(text)});
   }
   return out;

@@ -46,7 +46,8 @@ std::vector<std::string> arg_lines(const FuncArgs& plan, const CapturedArgs& cap
 
 // The arguments as a JSON object {"name": value, ...}: numbers as numbers, strings as strings,
 // structs and unions as objects, pointers as {"addr": N, "value": pointee}.
-// A value that is cut short is {"value": ..., "truncated": true}; see docs/usage.md "Argument capture".
+// A value that is cut short is {"value": ..., "truncated": true}; see docs/usage.md "Argument
+// capture".
 std::string args_json(const FuncArgs& plan, const CapturedArgs& cap, const ArgRenderOptions& opts);
 // The same object, to embed in a larger JSON document.
 nlohmann::json args_json_value(const FuncArgs& plan, const CapturedArgs& cap,

@@ -287,7 +287,8 @@ ArgValue decode_arg(const FuncArgs& plan, size_t i, const CapturedArgs& cap,
       return v;
     }
     default: {
-      std::vector<uint8_t> bytes = slot_bytes(cap, a.spec.slot, std::max<uint32_t>(a.spec.slots, 1));
+      std::vector<uint8_t> bytes =
+          slot_bytes(cap, a.spec.slot, std::max<uint32_t>(a.spec.slots, 1));
       return dec.value(a.type_id, bytes, 0);
     }
   }

@@ -16,7 +16,7 @@ namespace retsnoop {
 
 // Borrowed, like FormatContext.
 struct ArgsContext {
-  const std::vector<FuncArgs>& plans;  // indexed by function id
+  const std::vector<FuncArgs>& plans;        // indexed by function id
   const std::vector<FuncArgs>& probe_plans;  // indexed by probe id
   const ArgRenderOptions& opts;
 };

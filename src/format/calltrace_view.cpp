@@ -113,8 +113,8 @@ class TraceTable {
   }
 
   void add_leaf(const TraceRecord& entry, const TraceRecord& exit) {
-    rows_.push_back({indent(level(entry)) + "↔ " + name(entry), result(exit),
-                     duration_text(exit.dur_ns)});
+    rows_.push_back(
+        {indent(level(entry)) + "↔ " + name(entry), result(exit), duration_text(exit.dur_ns)});
     add_args(entry, false);
   }
 

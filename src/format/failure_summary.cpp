@@ -5,7 +5,8 @@
 
 namespace retsnoop {
 
-void FailureSummary::add(const StackSignature& sig, int64_t first_ns, int64_t last_ns, uint64_t count) {
+void FailureSummary::add(const StackSignature& sig, int64_t first_ns, int64_t last_ns,
+                         uint64_t count) {
   std::string fp = stack_fingerprint(sig);
   auto [it, inserted] = entries_.try_emplace(fp);
   SummaryEntry& e = it->second;

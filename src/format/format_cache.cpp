@@ -12,7 +12,8 @@ KernelFramePtr make_kernel_frame(uint64_t addr, Symbolizer& symbolizer, const Fo
   frame->sym = symbolizer.symbolize(addr, true);
   frame->tracing = is_tracing_frame(frame->sym);
   frame->lines = frame_lines(addr, frame->sym, opts);
-  for (const TextLine& line : frame->lines) frame->symbol_widths.push_back(display_width(line.symbol));
+  for (const TextLine& line : frame->lines)
+    frame->symbol_widths.push_back(display_width(line.symbol));
   return frame;
 }
 
@@ -21,7 +22,8 @@ FormatCache::FormatCache(size_t max_frames)
 
 FormatCache::~FormatCache() = default;
 
-KernelFramePtr FormatCache::frame(uint64_t addr, Symbolizer& symbolizer, const FormatOptions& opts) {
+KernelFramePtr FormatCache::frame(uint64_t addr, Symbolizer& symbolizer,
+                                  const FormatOptions& opts) {
   auto it = frames_.find(addr);
   if (it != frames_.end()) return it->second;
   if (frames_.size() >= max_frames_) frames_.clear();

@@ -16,8 +16,8 @@ namespace retsnoop {
 // One kernel address as the stack views need it.
 struct KernelFrame {
   SymbolizedAddr sym;
-  bool tracing = false;         // machinery of the tracer itself (is_tracing_frame())
-  std::vector<TextLine> lines;  // frame_lines() of the address
+  bool tracing = false;               // machinery of the tracer itself (is_tracing_frame())
+  std::vector<TextLine> lines;        // frame_lines() of the address
   std::vector<size_t> symbol_widths;  // display_width() of each line's symbol
 };
 

@@ -37,9 +37,9 @@ struct FormatContext {
   const FuncTable& funcs;
   Symbolizer& symbolizer;
   const FormatOptions& opts;
-  const HostIdentity* host = nullptr;  // --json names the host in every session when set
+  const HostIdentity* host = nullptr;    // --json names the host in every session when set
   const ProbeTable& probes = kNoProbes;  // -J, indexed by probe id
-  UserSymbols* user_symbols = nullptr;  // -U
+  UserSymbols* user_symbols = nullptr;   // -U
   const ArgsContext* args = nullptr;     // -A
   FormatCache* cache = nullptr;          // reused symbols and text; formatting is the same without
 };

@@ -33,14 +33,17 @@ json symbol_json(uint64_t addr, const SymbolizedAddr& sym, const FormatOptions& 
   j["source"] = source_json(sym.loc);
   if (opts.symb == SymbLevel::Inlines) {
     json inlines = json::array();
-    for (const InlineFrame& f : sym.inlines) inlines.push_back({{"name", f.name}, {"source", source_json(f.loc)}});
+    for (const InlineFrame& f : sym.inlines)
+      inlines.push_back({{"name", f.name}, {"source", source_json(f.loc)}});
     j["inlines"] = std::move(inlines);
   }
   return j;
 }
 
 json result_json(int64_t res, RetKind kind) {
-  return {{"result", format_result(res, kind)}, {"result_raw", res}, {"failed", result_is_error(res, kind)}};
+  return {{"result", format_result(res, kind)},
+          {"result_raw", res},
+          {"failed", result_is_error(res, kind)}};
 }
 
 json call_json(const StackCall& call, const FuncInfo& fn) {
@@ -54,7 +57,8 @@ json call_json(const StackCall& call, const FuncInfo& fn) {
 
 // -A: the call's arguments, when captured, as an "args" object.
 void add_args(json& j, const Session& s, uint32_t call_seq, const FormatContext& ctx) {
-  if (std::optional<json> args = call_args_json(s, call_seq, ctx.args)) j["args"] = std::move(*args);
+  if (std::optional<json> args = call_args_json(s, call_seq, ctx.args))
+    j["args"] = std::move(*args);
 }
 
 json stack_json(const Session& s, const FormatContext& ctx) {
@@ -149,7 +153,8 @@ void add_fleet_fields(json& j, const Session& s, const FormatContext& ctx) {
 
 }  // namespace
 
-std::string format_session_json(const Session& s, const FormatContext& ctx, int64_t mono_to_real_ns) {
+std::string format_session_json(const Session& s, const FormatContext& ctx,
+                                int64_t mono_to_real_ns) {
   json j = {
       {"start", wall_clock(s.start_ns, mono_to_real_ns)},
       {"end", wall_clock(s.end_ns, mono_to_real_ns)},

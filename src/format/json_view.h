@@ -12,6 +12,7 @@
 
 namespace retsnoop {
 
-std::string format_session_json(const Session& s, const FormatContext& ctx, int64_t mono_to_real_ns);
+std::string format_session_json(const Session& s, const FormatContext& ctx,
+                                int64_t mono_to_real_ns);
 
 }  // namespace retsnoop

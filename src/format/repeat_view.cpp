@@ -20,11 +20,12 @@ std::string task_list(const RepeatGroup& g) {
 
 }  // namespace
 
-std::string format_repeats(const RepeatGroup& g, const std::string& fingerprint, int64_t mono_to_real_ns) {
-  return "... and " + std::to_string(g.count) + " more identical session" + (g.count == 1 ? "" : "s") +
-         " (fingerprint " + fingerprint + ", TID/PID " + task_list(g) + ", first " +
-         wall_clock(g.first_ns, mono_to_real_ns) + ", last " + wall_clock(g.last_ns, mono_to_real_ns) +
-         ")\n\n";
+std::string format_repeats(const RepeatGroup& g, const std::string& fingerprint,
+                           int64_t mono_to_real_ns) {
+  return "... and " + std::to_string(g.count) + " more identical session" +
+         (g.count == 1 ? "" : "s") + " (fingerprint " + fingerprint + ", TID/PID " + task_list(g) +
+         ", first " + wall_clock(g.first_ns, mono_to_real_ns) + ", last " +
+         wall_clock(g.last_ns, mono_to_real_ns) + ")\n\n";
 }
 
 std::string format_repeats_json(const RepeatGroup& g, const std::string& fingerprint,

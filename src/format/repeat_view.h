@@ -10,7 +10,8 @@ namespace retsnoop {
 
 // "... and 41 more identical sessions (fingerprint 0123456789abcdef, TID/PID 7/7 9/7,
 // first 10:00:00.000001, last 10:00:00.500000)"
-std::string format_repeats(const RepeatGroup& g, const std::string& fingerprint, int64_t mono_to_real_ns);
+std::string format_repeats(const RepeatGroup& g, const std::string& fingerprint,
+                           int64_t mono_to_real_ns);
 
 // The same as one JSON object per line, "type": "repeats".
 std::string format_repeats_json(const RepeatGroup& g, const std::string& fingerprint,

@@ -11,8 +11,9 @@ namespace {
 // What the views cannot show by themselves.
 void append_warnings(std::string& out, const Session& s) {
   if (s.incomplete)
-    out += "WARNING: records of this session were lost (BPF ring buffer full): the views above "
-           "are incomplete\n";
+    out +=
+        "WARNING: records of this session were lost (BPF ring buffer full): the views above "
+        "are incomplete\n";
   if (s.kstack_failed) out += "WARNING: the kernel stack could not be captured\n";
   if (s.ustack_failed) out += "WARNING: the user stack could not be captured\n";
 }

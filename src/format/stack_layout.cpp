@@ -33,7 +33,8 @@ void shape_key(const Session& s, std::vector<uint64_t>& key) {
   key.clear();
   key.push_back(s.kstack.size());
   key.insert(key.end(), s.kstack.begin(), s.kstack.end());
-  for (const StackCall& call : s.calls) key.push_back(uint64_t(call.func_id) | uint64_t(call.stitched) << 32);
+  for (const StackCall& call : s.calls)
+    key.push_back(uint64_t(call.func_id) | uint64_t(call.stitched) << 32);
 }
 
 }  // namespace

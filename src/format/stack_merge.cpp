@@ -14,8 +14,8 @@ std::vector<MergedFrame> kernel_frames(const Session& s, const FormatContext& ct
   if (ctx.opts.unfiltered_stacks) return frames;
   size_t kept = 0;  // compacted in place: the next frame is read before it can be overwritten
   for (size_t i = 0; i < frames.size(); ++i) {
-    bool call_site =
-        i + 1 < frames.size() && is_fentry_call_site(frames[i].frame->sym, frames[i + 1].frame->sym);
+    bool call_site = i + 1 < frames.size() &&
+                     is_fentry_call_site(frames[i].frame->sym, frames[i + 1].frame->sym);
     if (call_site || frames[i].frame->tracing) continue;
     if (kept != i) frames[kept] = std::move(frames[i]);
     ++kept;

@@ -18,10 +18,11 @@ struct MergedFrame {
 };
 
 // Kernel frames are symbolized as return addresses; tracing-machinery frames, and the fentry
-// call sites just outside BPF trampolines, are dropped unless unfiltered stacks were asked for. Each traced call is matched to the next kernel frame of the
-// same name (greedy, so recursion pairs up in order); calls without a frame come where the stack
-// continues: just before the next matched frame, or after the last frame. Stitched levels come
-// from an earlier sub-chain, so the stack captured later cannot hold their frames.
+// call sites just outside BPF trampolines, are dropped unless unfiltered stacks were asked for.
+// Each traced call is matched to the next kernel frame of the same name (greedy, so recursion pairs
+// up in order); calls without a frame come where the stack continues: just before the next matched
+// frame, or after the last frame. Stitched levels come from an earlier sub-chain, so the stack
+// captured later cannot hold their frames.
 std::vector<MergedFrame> merge_stack(const Session& s, const FormatContext& ctx);
 
 }  // namespace retsnoop

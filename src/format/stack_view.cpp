@@ -113,10 +113,12 @@ void render(std::string& out, const StackRow& row, const StackWidths& w) {
   size_t result_w = std::max(w.result, row.result.size());
   // Without a source column the symbol's padding would trail: it is left out, and so is any
   // space the line still ends in.
-  size_t symbol_w = source.empty() ? symbol.size()
-                                   : std::max(w.symbol, row.symbol_width) + symbol.size() - row.symbol_width;
+  size_t symbol_w = source.empty()
+                        ? symbol.size()
+                        : std::max(w.symbol, row.symbol_width) + symbol.size() - row.symbol_width;
   size_t source_w = source.empty() ? 0 : 2 + source.size();
-  out.resize(line_start + sizeof(row.marks) + 1 + duration_w + 1 + result_w + 2 + symbol_w + source_w);
+  out.resize(line_start + sizeof(row.marks) + 1 + duration_w + 1 + result_w + 2 + symbol_w +
+             source_w);
   char* p = out.data() + line_start;
   p = std::copy_n(row.marks, sizeof(row.marks), p);
   *p++ = ' ';

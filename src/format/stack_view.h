@@ -12,8 +12,8 @@ namespace retsnoop {
 //   MM DURATION RESULT  symbol+0xoff  (file:line:col)
 // MM is '!' for a traced call with no kernel frame (printed after the frames, name only) and
 // '*' for a stitched level. Kernel frames above the first traced call, and traced calls still
-// running in an interim session (-I), carry no duration or result. Inlined calls follow their frame as ". name" lines. Column widths fit the widest
-// cell of the whole stack.
+// running in an interim session (-I), carry no duration or result. Inlined calls follow their frame
+// as ". name" lines. Column widths fit the widest cell of the whole stack.
 std::string format_stack(const Session& s, const FormatContext& ctx);
 // The same, appended to out.
 void append_stack(std::string& out, const Session& s, const FormatContext& ctx);

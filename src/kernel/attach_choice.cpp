@@ -6,9 +6,9 @@
 #include <cstring>
 #include <string>
 
-#include "kernel/lockdown.h"
 #include "attach/kprobe_events.h"
 #include "discovery/traceable.h"
+#include "kernel/lockdown.h"
 #include "util/errno_names.h"
 #include "util/error.h"
 #include "util/log.h"
@@ -40,7 +40,8 @@ static_assert(mechanisms_follow_enum(), "one mechanism per attach kind, in enum 
 const Mechanism& mechanism(AttachKind kind) { return kFastestFirst[static_cast<size_t>(kind)]; }
 
 UserError nothing_attaches(const std::string& why) {
-  return UserError("this kernel cannot trace functions: " + why, "retsnoop -V -v shows what it can do");
+  return UserError("this kernel cannot trace functions: " + why,
+                   "retsnoop -V -v shows what it can do");
 }
 
 // The kernel's answer and, unless known to be off, the lockdown mode: it explains an EPERM
@@ -48,13 +49,15 @@ UserError nothing_attaches(const std::string& why) {
 std::string fentry_refusal(const Features& f) {
   int attach = f.value(Feature::FentryAttach);
   std::string why = attach < 0 ? errno_text(-attach) : "no answer";
-  if (int lockdown = f.value(Feature::Lockdown)) why += "; kernel lockdown: " + lockdown_text(lockdown);
+  if (int lockdown = f.value(Feature::Lockdown))
+    why += "; kernel lockdown: " + lockdown_text(lockdown);
   return "attach refused (" + why + ")";
 }
 
 // fentry is asked last: its row attaches a probe program.
 std::string fentry_blocker(const Features& f) {
-  if (!f.has(Feature::FentryCookie)) return "needs BPF cookies for trampoline programs (Linux 5.19+)";
+  if (!f.has(Feature::FentryCookie))
+    return "needs BPF cookies for trampoline programs (Linux 5.19+)";
   return f.has(Feature::FentryAttach) ? "" : fentry_refusal(f);
 }
 
@@ -79,11 +82,12 @@ AttachKind require(AttachKind kind, const Features& f) {
 std::string attach_blocker(AttachKind kind, const Features& f) {
   switch (kind) {
     case AttachKind::MultiKprobe:
-      return f.has(Feature::MultiKprobe) ? "" : "not supported by this kernel (Linux 5.18+ with CONFIG_FPROBE)";
+      return f.has(Feature::MultiKprobe)
+                 ? ""
+                 : "not supported by this kernel (Linux 5.18+ with CONFIG_FPROBE)";
     case AttachKind::Kprobe:
       return f.has(Feature::Kprobes) ? "" : "not built into this kernel (CONFIG_KPROBES)";
-    case AttachKind::Fentry:
-      return fentry_blocker(f);
+    case AttachKind::Fentry: return fentry_blocker(f);
   }
   return "unknown attach kind";
 }
@@ -100,8 +104,9 @@ std::string why_nothing_attaches(const Features& f) {
 
 void check_kernel_support(const Features& f, const char* btf_path) {
   if (access(btf_path, R_OK) != 0)
-    throw UserError(std::string("this kernel has no BTF (") + btf_path + ": " + std::strerror(errno) + ")",
-                    "retsnoop needs a kernel built with CONFIG_DEBUG_INFO_BTF=y (Linux 5.5+)");
+    throw UserError(
+        std::string("this kernel has no BTF (") + btf_path + ": " + std::strerror(errno) + ")",
+        "retsnoop needs a kernel built with CONFIG_DEBUG_INFO_BTF=y (Linux 5.5+)");
   if (!f.has(Feature::Ringbuf))
     throw UserError("this kernel has no BPF ring buffer (needs Linux 5.8+)");
   std::string why = why_nothing_attaches(f);
@@ -110,21 +115,20 @@ void check_kernel_support(const Features& f, const char* btf_path) {
 
 AttachKind choose_attach_kind(AttachMode mode, const Features& f) {
   switch (mode) {
-    case AttachMode::Fentry:
-      return require(AttachKind::Fentry, f);
-    case AttachMode::Kprobe:
-      return require(AttachKind::Kprobe, f);
+    case AttachMode::Fentry: return require(AttachKind::Fentry, f);
+    case AttachMode::Kprobe: return require(AttachKind::Kprobe, f);
     case AttachMode::MultiKprobe:
       if (f.has(Feature::MultiKprobe)) return AttachKind::MultiKprobe;
-      logf(LOG_INFO, "multi-kprobe is not supported by this kernel, falling back to single kprobes\n");
+      logf(LOG_INFO,
+           "multi-kprobe is not supported by this kernel, falling back to single kprobes\n");
       return require(AttachKind::Kprobe, f);
-    case AttachMode::Default:
-      break;
+    case AttachMode::Default: break;
   }
   for (const Mechanism& m : kFastestFirst) {
     if (!attach_blocker(m.kind, f).empty()) continue;
     if (m.kind == AttachKind::Fentry)
-      logf(LOG_INFO, "kprobes: %s: attaching with fentry/fexit\n", attach_blocker(AttachKind::Kprobe, f).c_str());
+      logf(LOG_INFO, "kprobes: %s: attaching with fentry/fexit\n",
+           attach_blocker(AttachKind::Kprobe, f).c_str());
     return m.kind;
   }
   throw nothing_attaches(why_nothing_attaches(f));
@@ -132,7 +136,8 @@ AttachKind choose_attach_kind(AttachMode mode, const Features& f) {
 
 bool kprobe_events_usable() {
   bool writable = KprobeEventsFile::open(kDefaultTracefsDirs).has_value();
-  if (!writable) logf(LOG_INFO, "kprobe_events is not writable, attaching one perf event per kprobe\n");
+  if (!writable)
+    logf(LOG_INFO, "kprobe_events is not writable, attaching one perf event per kprobe\n");
   return writable;
 }
 

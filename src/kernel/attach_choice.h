@@ -4,10 +4,10 @@
 
 #include <string>
 
-#include "kernel/features.h"
 #include "attach/tracer_object.h"
 #include "cli/options.h"
 #include "discovery/func_plan.h"
+#include "kernel/features.h"
 
 namespace retsnoop {
 

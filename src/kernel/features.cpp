@@ -9,13 +9,13 @@
 
 #include <cerrno>
 
-#include "discovery/kernel_btf.h"
-#include "kernel/lockdown.h"
 #include "attach/kprobe_multi_link.h"
-#include "util/owned_fd.h"
+#include "discovery/kernel_btf.h"
 #include "discovery/traceable.h"
+#include "kernel/lockdown.h"
 #include "util/errno_names.h"
 #include "util/log.h"
+#include "util/owned_fd.h"
 #include "util/phase_timer.h"
 
 namespace retsnoop {
@@ -23,7 +23,9 @@ namespace retsnoop {
 namespace {
 
 std::string yes_no(int value) { return value > 0 ? "yes" : "no"; }
-std::string yes_or_errno(int value) { return value >= 0 ? yes_no(value) : "no (" + errno_text(-value) + ")"; }
+std::string yes_or_errno(int value) {
+  return value >= 0 ? yes_no(value) : "no (" + errno_text(-value) + ")";
+}
 
 struct FeatureRow {
   Feature feature;
@@ -36,7 +38,9 @@ bool probe_helper(bpf_func_id helper) {
   return libbpf_probe_bpf_helper(BPF_PROG_TYPE_KPROBE, helper, nullptr) > 0;
 }
 
-int probe_ringbuf(KernelBtf&) { return libbpf_probe_bpf_map_type(BPF_MAP_TYPE_RINGBUF, nullptr) > 0; }
+int probe_ringbuf(KernelBtf&) {
+  return libbpf_probe_bpf_map_type(BPF_MAP_TYPE_RINGBUF, nullptr) > 0;
+}
 int probe_func_ip(KernelBtf&) { return probe_helper(BPF_FUNC_get_func_ip); }
 int probe_branch_snapshot(KernelBtf&) { return probe_helper(BPF_FUNC_get_branch_snapshot); }
 int probe_cookie(KernelBtf&) { return probe_helper(BPF_FUNC_get_attach_cookie); }
@@ -112,7 +116,8 @@ int probe_fentry_attach(KernelBtf& btf) {
     return prog.get();
   }
   OwnedFd link(bpf_link_create(prog.get(), 0, BPF_TRACE_FENTRY, nullptr));
-  if (!link) logf(LOG_DEBUG, "fentry probe: attaching to %s: %s\n", target, errno_text(-link.get()).c_str());
+  if (!link)
+    logf(LOG_DEBUG, "fentry probe: attaching to %s: %s\n", target, errno_text(-link.get()).c_str());
   return link ? 1 : link.get();
 }
 
@@ -132,7 +137,9 @@ int probe_lockdown(KernelBtf&) { return read_lockdown(); }
 
 int probe_task_btf(KernelBtf&) { return probe_helper(BPF_FUNC_get_current_task_btf); }
 
-int probe_task_storage(KernelBtf&) { return libbpf_probe_bpf_map_type(BPF_MAP_TYPE_TASK_STORAGE, nullptr) > 0; }
+int probe_task_storage(KernelBtf&) {
+  return libbpf_probe_bpf_map_type(BPF_MAP_TYPE_TASK_STORAGE, nullptr) > 0;
+}
 
 // Atomic operations that return the old value (fetch-add, exchange, compare-and-swap) came in
 // 5.12; before, the verifier knows only the plain atomic add. A compare-and-swap on the stack
@@ -149,7 +156,8 @@ int probe_atomic_fetch(KernelBtf&) {
   };
   char log[1024] = "";
   LIBBPF_OPTS(bpf_prog_load_opts, opts, .log_level = 1, .log_size = sizeof(log), .log_buf = log);
-  OwnedFd fd(bpf_prog_load(BPF_PROG_TYPE_KPROBE, "rs_probe_atomic", "GPL", prog, std::size(prog), &opts));
+  OwnedFd fd(
+      bpf_prog_load(BPF_PROG_TYPE_KPROBE, "rs_probe_atomic", "GPL", prog, std::size(prog), &opts));
   if (!fd) logf(LOG_DEBUG, "atomics probe: %s: %s\n", errno_text(-fd.get()).c_str(), log);
   return fd ? 1 : 0;
 }
@@ -178,20 +186,20 @@ int probe_miss_counters(KernelBtf& btf) {
 // The x86 (5.15) and arm64 (5.17) stack unwinders learned to see through the kretprobe
 // trampoline, keeping their place among its returns in unwind_state.kr_cur; before, a stack
 // taken at a function's return ends in the trampoline.
-int probe_kretprobe_stacks(KernelBtf& btf) { return btf.has_member(BTF_KIND_STRUCT, "unwind_state", "kr_cur"); }
+int probe_kretprobe_stacks(KernelBtf& btf) {
+  return btf.has_member(BTF_KIND_STRUCT, "unwind_state", "kr_cur");
+}
 
 constexpr FeatureRow kRows[] = {
     {Feature::Ringbuf, "BPF ringbuf map supported", probe_ringbuf},
     {Feature::FuncIp, "bpf_get_func_ip() supported", probe_func_ip},
-    {Feature::BranchSnapshot, "bpf_get_branch_snapshot() supported",
-     probe_branch_snapshot},
+    {Feature::BranchSnapshot, "bpf_get_branch_snapshot() supported", probe_branch_snapshot},
     {Feature::BpfCookie, "BPF cookie supported", probe_cookie},
     {Feature::MultiKprobe, "multi-attach kprobe supported", probe_multi_kprobe},
     {Feature::KprobeSession, "kprobe session supported", probe_kprobe_session},
     {Feature::RawTpCookie, "raw tracepoint cookie supported", probe_raw_tp_cookie},
     {Feature::FentryCookie, "fentry/fexit cookie supported", probe_fentry_cookie},
-    {Feature::ProbeMissCounters, "kprobe missed counters supported",
-     probe_miss_counters},
+    {Feature::ProbeMissCounters, "kprobe missed counters supported", probe_miss_counters},
     {Feature::Kprobes, "kprobes supported", probe_kprobes},
     {Feature::FentryAttach, "fentry/fexit attach supported", probe_fentry_attach, yes_or_errno},
     {Feature::Tracefs, "tracefs readable", probe_tracefs, yes_or_errno},
@@ -242,7 +250,11 @@ const struct btf* Features::kernel_btf() const { return btf_ ? btf_->btf_of("") 
 std::string Features::report() const {
   std::string out = "Feature detection:\n";
   for (const auto& row : kRows)
-    out.append("\t").append(row.label).append(": ").append(row.format(value(row.feature))).append("\n");
+    out.append("\t")
+        .append(row.label)
+        .append(": ")
+        .append(row.format(value(row.feature)))
+        .append("\n");
   return out;
 }
 

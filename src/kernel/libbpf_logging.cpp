@@ -12,12 +12,9 @@ namespace {
 
 int level_for(libbpf_print_level level) {
   switch (level) {
-    case LIBBPF_WARN:
-      return LOG_INFO;
-    case LIBBPF_INFO:
-      return LOG_DEBUG;
-    case LIBBPF_DEBUG:
-      break;
+    case LIBBPF_WARN: return LOG_INFO;
+    case LIBBPF_INFO: return LOG_DEBUG;
+    case LIBBPF_DEBUG: break;
   }
   return LOG_TRACE;
 }

@@ -35,7 +35,8 @@ int read_lockdown_privately(const char* path) {
   pid_t pid = fork();
   if (pid == 0) {
     int mode = -ENOENT;
-    if (unshare(CLONE_NEWNS) == 0 && mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) == 0 &&
+    if (unshare(CLONE_NEWNS) == 0 &&
+        mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) == 0 &&
         mount("securityfs", "/sys/kernel/security", "securityfs", 0, nullptr) == 0)
       mode = read_lockdown_file(path);
     _exit(write(fds[1], &mode, sizeof(mode)) == sizeof(mode) ? 0 : 1);
@@ -54,7 +55,8 @@ int parse_lockdown(std::string_view text) {
   for (size_t mode = 0; mode < std::size(kModeNames); ++mode) {
     size_t at = text.find(kModeNames[mode]);
     size_t end = at + kModeNames[mode].size();
-    if (at != std::string_view::npos && at > 0 && text[at - 1] == '[' && end < text.size() && text[end] == ']')
+    if (at != std::string_view::npos && at > 0 && text[at - 1] == '[' && end < text.size() &&
+        text[end] == ']')
       return static_cast<int>(mode);
   }
   return -EINVAL;

@@ -34,8 +34,10 @@ std::string repeats_account(const SessionCounts& c) {
                     " counted = " + std::to_string(c.reported + c.counted) + "); " +
                     std::to_string(c.counted_printed) + " printed as counts";
   if (c.counted_unprinted)
-    out += ", " + std::to_string(c.counted_unprinted) + " not printed with the sessions they repeat";
-  if (c.counted_lost()) out += ", " + std::to_string(c.counted_lost()) + " not printed before the stop";
+    out +=
+        ", " + std::to_string(c.counted_unprinted) + " not printed with the sessions they repeat";
+  if (c.counted_lost())
+    out += ", " + std::to_string(c.counted_lost()) + " not printed before the stop";
   return out + ".\n";
 }
 
@@ -65,10 +67,9 @@ std::string final_loss_report(const SessionCounts& c) {
   add_count(lost, c.queue_full, "not printed (print queue full)");
   add_count(lost, pending_at_stop(c), "not printed before the stop");
   if (!lost.empty())
-    out += "Lost " + std::to_string(c.lost()) + " of " + sessions(c.reported) + ": " + join(lost, ", ") +
-           ".\n";
-  if (c.counted)
-    out += repeats_account(c);
+    out += "Lost " + std::to_string(c.lost()) + " of " + sessions(c.reported) + ": " +
+           join(lost, ", ") + ".\n";
+  if (c.counted) out += repeats_account(c);
   if (c.incomplete)
     out += sessions(c.incomplete) +
            " printed incomplete: some of their records did not fit in the BPF ring buffer.\n";
@@ -77,7 +78,8 @@ std::string final_loss_report(const SessionCounts& c) {
            " could not start: the session map was full (consider increasing -C "
            "bpf.sessions-size).\n";
   if (c.broken)
-    out += sessions(c.broken) + " broken: the kernel dropped probe hits (see -v for missed hits).\n";
+    out +=
+        sessions(c.broken) + " broken: the kernel dropped probe hits (see -v for missed hits).\n";
   if (c.depth_overflow)
     out += calls(c.depth_overflow) + " deeper than " + std::to_string(RS_MAX_DEPTH) +
            " levels were not recorded.\n";
@@ -90,7 +92,8 @@ std::string final_loss_report(const SessionCounts& c) {
 
 std::string session_summary(const SessionCounts& c) {
   return "Sessions: " + std::to_string(c.reported) + " reported, " + std::to_string(c.printed) +
-         " printed, " + std::to_string(c.filtered) + " filtered by -x/-X/--allow-retval/--deny-retval.\n";
+         " printed, " + std::to_string(c.filtered) +
+         " filtered by -x/-X/--allow-retval/--deny-retval.\n";
 }
 
 }  // namespace retsnoop

@@ -32,7 +32,9 @@ constexpr auto kInterruptPeriod = std::chrono::milliseconds(2);
 // installed without SA_RESTART. Retsnoop sends it to itself only.
 int OutputSink::interrupt_signal() { return SIGRTMIN; }
 
-OutputSink::OutputSink(int fd) : fd_(fd), interactive_(isatty(fd) == 1) { install_interrupt_handler(); }
+OutputSink::OutputSink(int fd) : fd_(fd), interactive_(isatty(fd) == 1) {
+  install_interrupt_handler();
+}
 
 void OutputSink::fail(int err) {
   int none = 0;
@@ -82,8 +84,10 @@ bool OutputSink::failed() {
   if (failure_known()) return true;
   pollfd p{fd_, 0, 0};
   if (poll(&p, 1, 0) == 1) {
-    if (p.revents & POLLNVAL) fail(EBADF);
-    else if (p.revents & (POLLERR | POLLHUP)) fail(EPIPE);
+    if (p.revents & POLLNVAL)
+      fail(EBADF);
+    else if (p.revents & (POLLERR | POLLHUP))
+      fail(EPIPE);
   }
   return error_.load() != 0;
 }

@@ -16,8 +16,9 @@ size_t args_bytes(const std::map<uint32_t, CapturedArgs>& args) {
   constexpr size_t kTreeNode = 4 * sizeof(void*);  // links and colour of a std::map node
   size_t bytes = 0;
   for (const auto& [seq, a] : args) {
-    bytes += kTreeNode + sizeof(seq) + sizeof(CapturedArgs) + a.slots.capacity() * sizeof(uint64_t) +
-             a.lens.capacity() * sizeof(int32_t) + a.data.capacity() * sizeof(a.data[0]);
+    bytes += kTreeNode + sizeof(seq) + sizeof(CapturedArgs) +
+             a.slots.capacity() * sizeof(uint64_t) + a.lens.capacity() * sizeof(int32_t) +
+             a.data.capacity() * sizeof(a.data[0]);
     for (const auto& d : a.data) bytes += d.capacity();
   }
   return bytes;
@@ -31,7 +32,9 @@ size_t session_bytes(const Session& s) {
          args_bytes(s.args) + args_bytes(s.probe_args);
 }
 
-size_t group_bytes(const RepeatGroup& g) { return sizeof(RepeatGroup) + g.tasks.capacity() * sizeof(RepeatTask); }
+size_t group_bytes(const RepeatGroup& g) {
+  return sizeof(RepeatGroup) + g.tasks.capacity() * sizeof(RepeatTask);
+}
 
 size_t item_bytes(const std::variant<Session, RepeatGroup>& item) {
   if (const Session* s = std::get_if<Session>(&item)) return session_bytes(*s);
@@ -60,8 +63,9 @@ SessionPrinter::SessionPrinter(Format format, OutputSink& out, size_t max_queued
   try {
     thread_ = std::thread([this] { run(); });
   } catch (const std::system_error& e) {
-    throw UserError(std::string("cannot start the printer thread: ") + e.what(),
-                    "A task limit (systemd TasksMax, cgroup pids.max) leaves retsnoop too few threads.");
+    throw UserError(
+        std::string("cannot start the printer thread: ") + e.what(),
+        "A task limit (systemd TasksMax, cgroup pids.max) leaves retsnoop too few threads.");
   }
 }
 

@@ -84,10 +84,10 @@ class SessionPrinter {
   Format format_;
   RepeatFormat format_repeats_;
   OutputSink& out_;
-  std::string pending_;  // formatted text not written yet (printer thread only)
-  uint64_t pending_sessions_ = 0;  // sessions in pending_
-  uint64_t pending_repeats_ = 0;   // repeats counted by the RepeatGroup lines in pending_
-  Clock::time_point flush_at_;     // when pending_ must be written at the latest
+  std::string pending_;             // formatted text not written yet (printer thread only)
+  uint64_t pending_sessions_ = 0;   // sessions in pending_
+  uint64_t pending_repeats_ = 0;    // repeats counted by the RepeatGroup lines in pending_
+  Clock::time_point flush_at_;      // when pending_ must be written at the latest
   uint64_t since_clock_check_ = 0;  // sessions formatted since the flush time was last checked
   // What the printer took from queue_ in one lock (printer thread only), and the bytes of those
   // already printed: queued_bytes_ counts them until the next take.
@@ -101,10 +101,10 @@ class SessionPrinter {
   std::condition_variable drained_;  // finish(): the queue ran empty
   std::deque<Item> queue_;
   size_t queued_bytes_ = 0;
-  bool draining_ = false;  // finish() called: exit once the queue is empty
+  bool draining_ = false;             // finish() called: exit once the queue is empty
   std::atomic<bool> abandon_{false};  // exit after the session being printed
-  bool done_ = false;      // the thread has printed its last session
-  std::condition_variable exited_;  // stop_thread(): done_ turned true
+  bool done_ = false;                 // the thread has printed its last session
+  std::condition_variable exited_;    // stop_thread(): done_ turned true
   std::atomic<uint64_t> printed_{0};
   std::atomic<uint64_t> repeats_printed_{0};
   std::exception_ptr error_;  // set by the printer thread before done_

@@ -53,7 +53,8 @@ std::string SessionReport::format_repeats(const RepeatGroup& g, int64_t mono_to_
   if (!g.count) return "";
   std::string fp = stack_fingerprint(sig);
   if (aggregate_)
-    failures_.add(sig, int64_t(g.first_ns) + mono_to_real_ns, int64_t(g.last_ns) + mono_to_real_ns, g.count);
+    failures_.add(sig, int64_t(g.first_ns) + mono_to_real_ns, int64_t(g.last_ns) + mono_to_real_ns,
+                  g.count);
   std::string text = json_ ? retsnoop::format_repeats_json(g, fp, mono_to_real_ns)
                            : retsnoop::format_repeats(g, fp, mono_to_real_ns);
   return text + periodic_summary();

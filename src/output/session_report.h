@@ -35,7 +35,8 @@ class SessionReport {
   // out is followed by the summary so far.
   std::string format(const Session& s, const FormatContext& ctx, int64_t mono_to_real_ns);
   // The same, appended to out: the printer's buffer, without a string of its own per session.
-  void append(std::string& out, const Session& s, const FormatContext& ctx, int64_t mono_to_real_ns);
+  void append(std::string& out, const Session& s, const FormatContext& ctx,
+              int64_t mono_to_real_ns);
   // Printer thread only: the repeats of a session format() had (-C stacks.repeats=count), under
   // its fingerprint, and counted like it in the summary.
   std::string format_repeats(const RepeatGroup& g, int64_t mono_to_real_ns);

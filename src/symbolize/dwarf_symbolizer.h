@@ -12,12 +12,12 @@
 
 namespace retsnoop {
 
-
 // Not thread-safe, like the libdw handle it reads.
 class DwarfSymbolizer : public Symbolizer {
  public:
   // ksyms must outlive the symbolizer; vmlinux must be the running kernel's (load_vmlinux()).
-  DwarfSymbolizer(const Kallsyms& ksyms, LoadedVmlinux vmlinux, SymbLevel detail);  // Lines or Inlines
+  DwarfSymbolizer(const Kallsyms& ksyms, LoadedVmlinux vmlinux,
+                  SymbLevel detail);  // Lines or Inlines
 
   // Every address is looked up in DWARF once, then served from a cache. SymbolizedAddr::loc is
   // the position inside the real function: the call site of its outermost inlined call, or the

@@ -11,7 +11,6 @@
 #include <cstdlib>
 #include <cstring>
 
-
 #include "discovery/vmlinux.h"
 #include "util/root_confined_open.h"
 
@@ -88,7 +87,8 @@ DwarfSize dwarf_size(Elf* elf) {
 }
 
 Dwarf* begin_dwarf(Elf* elf) {
-  return dwarf_size(elf).bytes <= kMaxDwarfBytes ? dwarf_begin_elf(elf, DWARF_C_READ, nullptr) : nullptr;
+  return dwarf_size(elf).bytes <= kMaxDwarfBytes ? dwarf_begin_elf(elf, DWARF_C_READ, nullptr)
+                                                 : nullptr;
 }
 
 // The compile unit whose code covers pc: through .debug_aranges when present, else by asking

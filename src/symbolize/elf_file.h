@@ -20,7 +20,7 @@ namespace retsnoop {
 struct CodeSymbol {
   uint64_t addr = 0;  // link-time virtual address
   uint64_t size = 0;
-  std::string name;   // demangled
+  std::string name;  // demangled
 };
 
 class ElfFile {

@@ -14,7 +14,7 @@ struct MappedRange {
   uint64_t file_offset = 0;  // of start in the file
   uint64_t dev = 0;          // the file's device (makedev of the listed major:minor)
   uint64_t inode = 0;
-  std::string path;          // as the process sees it (its mount namespace)
+  std::string path;  // as the process sees it (its mount namespace)
   bool operator==(const MappedRange&) const = default;
 };
 

@@ -12,8 +12,9 @@ ProcessRecorder::ProcessRecorder(ProcessSymbolizer& symbols) : symbols_(symbols)
   try {
     thread_ = std::thread([this] { run(); });
   } catch (const std::system_error& e) {
-    throw UserError(std::string("cannot start the process recorder thread: ") + e.what(),
-                    "A task limit (systemd TasksMax, cgroup pids.max) leaves retsnoop too few threads.");
+    throw UserError(
+        std::string("cannot start the process recorder thread: ") + e.what(),
+        "A task limit (systemd TasksMax, cgroup pids.max) leaves retsnoop too few threads.");
   }
 }
 

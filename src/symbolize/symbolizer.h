@@ -20,12 +20,12 @@ struct InlineFrame {
 };
 
 struct SymbolizedAddr {
-  bool found = false;        // false: address outside every known symbol
-  std::string name;          // kallsyms name
-  uint64_t offset = 0;       // address - symbol start
-  std::string module;        // empty for vmlinux
-  std::string dwarf_name;    // DWARF name of the function, set only when it differs from name
-  SourceLoc loc;             // location inside the outermost (real) function
+  bool found = false;      // false: address outside every known symbol
+  std::string name;        // kallsyms name
+  uint64_t offset = 0;     // address - symbol start
+  std::string module;      // empty for vmlinux
+  std::string dwarf_name;  // DWARF name of the function, set only when it differs from name
+  SourceLoc loc;           // location inside the outermost (real) function
   std::vector<InlineFrame> inlines;  // outermost first
 };
 

@@ -4,9 +4,9 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cinttypes>
 #include <cstdio>
-#include <cerrno>
 #include <cstring>
 
 #include "util/file_text.h"
@@ -60,7 +60,8 @@ std::shared_ptr<ElfFile> ProcessSymbolizer::open_file(uint32_t pid, const Mapped
   char map_file[64];
   std::snprintf(map_file, sizeof(map_file), "/map_files/%" PRIx64 "-%" PRIx64, range.start,
                 range.end);
-  OwnedFd fd(open((proc_dir(pid) + map_file).c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
+  OwnedFd fd(
+      open((proc_dir(pid) + map_file).c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
   if (!fd && *root_dir) fd = open_regular_in_root(root_dir->get(), range.path);
   if (!fd) {
     logf(LOG_DEBUG, "PID %u: can't open %s: %s\n", pid, escaped(range.path).c_str(),
@@ -71,7 +72,8 @@ std::shared_ptr<ElfFile> ProcessSymbolizer::open_file(uint32_t pid, const Mapped
     logf(LOG_DEBUG, "PID %u: %s is not the file mapped\n", pid, escaped(range.path).c_str());
     return nullptr;
   }
-  auto file = std::make_shared<ElfFile>(std::move(fd), std::vector<ElfFile::Dir>{root_dir, host_root_});
+  auto file =
+      std::make_shared<ElfFile>(std::move(fd), std::vector<ElfFile::Dir>{root_dir, host_root_});
   std::lock_guard lock(mu_);
   return files_.try_emplace(key, std::move(file)).first->second;
 }
@@ -113,9 +115,9 @@ const ProcessSymbolizer::ProcessMap* ProcessSymbolizer::map_for(uint32_t pid,
   auto proc = procs_.find(pid);
   if (proc == procs_.end() || proc->second.empty()) return nullptr;
   const auto& history = proc->second;
-  auto after = std::upper_bound(
-      history.begin(), history.end(), session_id,
-      [](uint64_t id, const ProcessMap& p) { return id < p.from_session; });
+  auto after =
+      std::upper_bound(history.begin(), history.end(), session_id,
+                       [](uint64_t id, const ProcessMap& p) { return id < p.from_session; });
   return after == history.begin() ? &history.front() : &*std::prev(after);
 }
 

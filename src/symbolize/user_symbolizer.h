@@ -19,9 +19,9 @@
 namespace retsnoop {
 
 struct UserFrame {
-  SymbolizedAddr sym;       // symbol and source line; found == false when the file has none
-  bool mapped = false;      // the address lies in a mapped file
-  std::string binary;       // that file, as the process sees it
+  SymbolizedAddr sym;   // symbol and source line; found == false when the file has none
+  bool mapped = false;  // the address lies in a mapped file
+  std::string binary;   // that file, as the process sees it
   uint64_t file_offset = 0;
 };
 

@@ -93,7 +93,7 @@ std::optional<CacheDir> CacheDir::open(const std::string& path) {
   // The checks apply to what the descriptor holds, whatever the path names by now.
   OwnedFd fd(::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
   const char* why = !fd || fstat(fd.get(), &st) != 0 ? std::strerror(errno)
-                                                    : unsafe_cache_dir_reason(st, geteuid());
+                                                     : unsafe_cache_dir_reason(st, geteuid());
   if (why) {
     logf(LOG_DEBUG, "Not caching in %s: %s\n", path.c_str(), why);
     return std::nullopt;
@@ -106,7 +106,7 @@ std::optional<std::string> CacheDir::read(const std::string& name) const {
   if (!fd && errno == ENOENT) return std::nullopt;
   struct stat st;
   const char* why = !fd || fstat(fd.get(), &st) != 0 ? std::strerror(errno)
-                                                    : unsafe_cache_file_reason(st, geteuid());
+                                                     : unsafe_cache_file_reason(st, geteuid());
   std::optional<std::string> text;
   if (!why && !(text = read_at_most(fd.get(), kMaxCacheFileSize))) why = std::strerror(errno);
   if (why) logf(LOG_DEBUG, "Ignoring cache file %s/%s: %s\n", path_.c_str(), name.c_str(), why);

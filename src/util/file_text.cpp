@@ -69,8 +69,8 @@ std::optional<std::string> SplitTextFile::read_rest(const std::function<void()>&
   // procfs and tracefs answer a page per read whatever the size asked for: a small chunk keeps
   // a hold at between_reads prompt.
   constexpr size_t kStep = 64 << 10;
-  std::optional<std::string> rest = read_to_end(
-      file_.get(), std::move(rest_start_), between_reads ? kStep : kWholeChunk, between_reads);
+  std::optional<std::string> rest = read_to_end(file_.get(), std::move(rest_start_),
+                                                between_reads ? kStep : kWholeChunk, between_reads);
   file_.reset();
   return rest;
 }

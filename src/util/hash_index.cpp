@@ -7,7 +7,9 @@ namespace retsnoop {
 
 // At most half full: probe runs stay a slot or two long.
 HashIndex::HashIndex(size_t max_entries)
-    : slots_(std::bit_ceil(2 * max_entries + 1)), mask_(slots_.size() - 1), capacity_(max_entries) {}
+    : slots_(std::bit_ceil(2 * max_entries + 1)),
+      mask_(slots_.size() - 1),
+      capacity_(max_entries) {}
 
 void HashIndex::insert(uint64_t hash, uint32_t id) {
   // A full table would make probes loop forever.

@@ -5,7 +5,12 @@
 
 namespace retsnoop {
 
-enum LogLevel { LOG_WARN = 0, LOG_INFO = 1 /* -v */, LOG_DEBUG = 2 /* -vv */, LOG_TRACE = 3 /* -vvv */ };
+enum LogLevel {
+  LOG_WARN = 0,
+  LOG_INFO = 1 /* -v */,
+  LOG_DEBUG = 2 /* -vv */,
+  LOG_TRACE = 3 /* -vvv */
+};
 
 void set_log_verbosity(int verbosity);
 bool log_enabled(int level);

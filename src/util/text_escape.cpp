@@ -31,8 +31,8 @@ void append_escape(std::string& out, unsigned char c) {
 
 void append_escaped(std::string& out, std::string_view s, char quote) {
   // Nearly every name is plain: one scan, one append.
-  auto first = std::find_if(s.begin(), s.end(),
-                            [quote](char c) { return !plain(static_cast<unsigned char>(c), quote); });
+  auto first = std::find_if(
+      s.begin(), s.end(), [quote](char c) { return !plain(static_cast<unsigned char>(c), quote); });
   out.append(s.begin(), first);
   for (auto it = first; it != s.end(); ++it) {
     unsigned char c = static_cast<unsigned char>(*it);

@@ -16,7 +16,9 @@ class SyntheticBtf {
   SyntheticBtf(const SyntheticBtf&) = delete;
   SyntheticBtf& operator=(const SyntheticBtf&) = delete;
 
-  struct btf* get() const { return btf_; }
+  struct btf* get() const {
+    return btf_;
+  }
 
   int int_type(const char* name, int size, int encoding) {
     return checked(btf__add_int(btf_, name, size, encoding));
@@ -36,14 +38,16 @@ class SyntheticBtf {
     int bits = 0;
   };
   int composite(bool is_union, const char* name, int size, std::initializer_list<Field> fields) {
-    int id = checked(is_union ? btf__add_union(btf_, name, size) : btf__add_struct(btf_, name, size));
+    int id =
+        checked(is_union ? btf__add_union(btf_, name, size) : btf__add_struct(btf_, name, size));
     for (const Field& f : fields) ok(btf__add_field(btf_, f.name, f.type, f.bit_off, f.bits));
     return id;
   }
   int structure(const char* name, int size, std::initializer_list<Field> fields) {
     return composite(false, name, size, fields);
   }
-  int enumeration(const char* name, int size, std::initializer_list<std::pair<const char*, int64_t>> values) {
+  int enumeration(const char* name, int size,
+                  std::initializer_list<std::pair<const char*, int64_t>> values) {
     int id = checked(btf__add_enum(btf_, name, size));
     for (const auto& [n, v] : values) ok(btf__add_enum_value(btf_, n, v));
     return id;

@@ -30,17 +30,18 @@ struct Options {
 };
 
 void print_usage(FILE* out) {
-  std::fprintf(out,
-               "Usage: simfail [-q] [-t] [-n N] [--hold SEC] [--comm NAME] [--then-exec PROG] CASE...\n"
-               "       simfail --list\n"
-               "  -n, --repeat N  run each case N times in a tight loop (default 1)\n"
-               "      --hold SEC  keep the objects of the last run open SEC seconds\n"
-               "      --comm NAME run under this comm (the kernel keeps 15 characters)\n"
-               "      --then-exec PROG  then exec PROG (a simfail) with the same CASEs and\n"
-               "                  --hold, in this process\n"
-               "  -q, --quiet     print only cases that misbehaved\n"
-               "  -t, --timing    print each case's time per run in nanoseconds\n"
-               "  -l, --list      list the cases\n");
+  std::fprintf(
+      out,
+      "Usage: simfail [-q] [-t] [-n N] [--hold SEC] [--comm NAME] [--then-exec PROG] CASE...\n"
+      "       simfail --list\n"
+      "  -n, --repeat N  run each case N times in a tight loop (default 1)\n"
+      "      --hold SEC  keep the objects of the last run open SEC seconds\n"
+      "      --comm NAME run under this comm (the kernel keeps 15 characters)\n"
+      "      --then-exec PROG  then exec PROG (a simfail) with the same CASEs and\n"
+      "                  --hold, in this process\n"
+      "  -q, --quiet     print only cases that misbehaved\n"
+      "  -t, --timing    print each case's time per run in nanoseconds\n"
+      "  -l, --list      list the cases\n");
 }
 
 [[noreturn]] void usage_error(const std::string& msg) {
@@ -65,12 +66,15 @@ long parse_count(const char* text, const char* option, long min) {
 Options parse_options(int argc, char** argv) {
   enum { kOptHold = 256, kOptComm, kOptThenExec };
   static const option long_opts[] = {
-      {"repeat", required_argument, nullptr, 'n'}, {"hold", required_argument, nullptr, kOptHold},
+      {"repeat", required_argument, nullptr, 'n'},
+      {"hold", required_argument, nullptr, kOptHold},
       {"comm", required_argument, nullptr, kOptComm},
       {"then-exec", required_argument, nullptr, kOptThenExec},
-      {"quiet", no_argument, nullptr, 'q'},        {"list", no_argument, nullptr, 'l'},
+      {"quiet", no_argument, nullptr, 'q'},
+      {"list", no_argument, nullptr, 'l'},
       {"timing", no_argument, nullptr, 't'},
-      {"help", no_argument, nullptr, 'h'},         {nullptr, 0, nullptr, 0},
+      {"help", no_argument, nullptr, 'h'},
+      {nullptr, 0, nullptr, 0},
   };
   Options opts;
   int opt;
@@ -107,7 +111,8 @@ bool behaved(const Case& c, const Outcome& out) {
 }
 
 std::string describe(const Case& c, const Outcome& out) {
-  if (out.setup_failed) return std::string(out.setup_failed) + " failed first: " + errno_text(out.err);
+  if (out.setup_failed)
+    return std::string(out.setup_failed) + " failed first: " + errno_text(out.err);
   std::string result = out.err ? errno_text(out.err) : "success";
   if (behaved(c, out)) return result + " (as designed)";
   return result + (c.should_fail ? ", but it should fail" : ", but it should succeed");
@@ -124,7 +129,8 @@ void report(const Case& c, const Outcome& out, long runs, const Options& opts) {
 // -t: the benchmarks' measure of a traced call, taken inside the loop so that process start-up
 // and exit stay out of it.
 void report_timing(const Case& c, std::chrono::steady_clock::time_point t0, long runs) {
-  auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0);
+  auto ns =
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0);
   std::printf("%s: %.1f ns per run (%ld runs)\n", c.name, double(ns.count()) / runs, runs);
 }
 

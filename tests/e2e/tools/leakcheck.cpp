@@ -1,7 +1,8 @@
 // rs-leakcheck: after a tracer exits, lists every BPF program, BPF link, kprobe and ftrace hook
 // still in the kernel, system-wide switches not back at their boot value, and retsnoop's run
-// lock and knob state files (none may outlive the runs). Exit 0 when there is none, 1 when something is left, 2 when it cannot
-// look. In the busybox test VM nothing else loads BPF, so by default every program counts.
+// lock and knob state files (none may outlive the runs). Exit 0 when there is none, 1 when
+// something is left, 2 when it cannot look. In the busybox test VM nothing else loads BPF, so by
+// default every program counts.
 #include <getopt.h>
 
 #include <cstdio>
@@ -112,8 +113,8 @@ int report_knobs() {
 int main(int argc, char** argv) {
   leakcheck::Options opts = leakcheck::parse_options(argc, argv);
   try {
-    int found = leakcheck::report_bpf(opts) + leakcheck::report_trace_files() + leakcheck::report_knobs() +
-                leakcheck::report_run_state();
+    int found = leakcheck::report_bpf(opts) + leakcheck::report_trace_files() +
+                leakcheck::report_knobs() + leakcheck::report_run_state();
     if (found == 0) {
       std::printf("rs-leakcheck: clean\n");
       return 0;

@@ -31,7 +31,9 @@ char knob_value(const Knob& knob) {
 
 std::vector<std::string> registrations(const TraceFile& file) {
   std::ifstream in(file.path);
-  if (!in) throw std::system_error(errno, std::generic_category(), std::string("cannot read ") + file.path);
+  if (!in)
+    throw std::system_error(errno, std::generic_category(),
+                            std::string("cannot read ") + file.path);
   std::vector<std::string> lines;
   for (std::string line; std::getline(in, line);) {
     if (!line.empty()) lines.push_back(line);

@@ -68,8 +68,8 @@ TEST(CommandUser, MalformedSudoVariablesAreRefused) {
 
 // Root's HOME, USER, LOGNAME and SHELL are replaced by the user's; the rest passes through.
 TEST(CommandEnvironment, UserVariablesComeFromThePasswdEntry) {
-  std::vector<std::string> env = {"PATH=/bin", "HOME=/root", "USER=root", "SHELL=/bin/zsh",
-                                  "HOMER=simpson", "NOEQUALS"};
+  std::vector<std::string> env = {"PATH=/bin",      "HOME=/root",    "USER=root",
+                                  "SHELL=/bin/zsh", "HOMER=simpson", "NOEQUALS"};
   auto bob = command_user("bob", accounts());
   bob->shell.clear();
   EXPECT_EQ(command_environment(env, bob),

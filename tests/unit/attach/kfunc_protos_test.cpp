@@ -12,8 +12,8 @@ namespace {
 using test_support::SyntheticBtf;
 
 // A kfunc as an object declares it (extern linkage) or a kernel defines it, returning u64 *.
-int add_kfunc(SyntheticBtf& b, const char* name, std::initializer_list<std::pair<const char*, int>> param_kinds,
-              int linkage) {
+int add_kfunc(SyntheticBtf& b, const char* name,
+              std::initializer_list<std::pair<const char*, int>> param_kinds, int linkage) {
   int u64 = b.int_type("u64", 8, 0);
   int proto = b.proto(b.ptr(u64), param_kinds);
   int id = btf__add_func(b.get(), name, static_cast<btf_func_linkage>(linkage), proto);
@@ -71,7 +71,8 @@ TEST(KfuncProtos, LeavesMatchingMissingAndNonExternFunctionsAlone) {
 TEST(KfuncProtos, RefusesAnAddedParameterThatIsNotAPointer) {
   SyntheticBtf obj, kernel;
   add_kfunc(obj, "bpf_thing", {}, BTF_FUNC_EXTERN);
-  add_kfunc(kernel, "bpf_thing", {{"flags", kernel.int_type("int", 4, BTF_INT_SIGNED)}}, BTF_FUNC_GLOBAL);
+  add_kfunc(kernel, "bpf_thing", {{"flags", kernel.int_type("int", 4, BTF_INT_SIGNED)}},
+            BTF_FUNC_GLOBAL);
 
   EXPECT_THROW(match_kfunc_protos(obj.get(), kernel.get()), UserError);
 }

@@ -11,21 +11,23 @@ namespace {
 
 TEST(KprobeEvents, ProbeDefinitionsAnchorOnText) {
   TextAnchor text{"_text", 0xffffffff81000000};
-  EXPECT_EQ(probe_definition(ProbeKind::Entry, "retsnoop_42", "retsnoop_42_e0", text, 0xffffffff812345a0),
-            "p:retsnoop_42/retsnoop_42_e0 _text+0x2345a0");
+  EXPECT_EQ(
+      probe_definition(ProbeKind::Entry, "retsnoop_42", "retsnoop_42_e0", text, 0xffffffff812345a0),
+      "p:retsnoop_42/retsnoop_42_e0 _text+0x2345a0");
   EXPECT_EQ(probe_definition(ProbeKind::Return, "g", "ev", text, 0xffffffffc0a01000),
             "r:g/ev _text+0x3fa01000");
 }
 
 TEST(KprobeEvents, AnchorIsTextElseStext) {
   auto x86 = find_text_anchor([](const char* name) -> uint64_t {
-    return std::string_view(name) == "_text" ? 0x1000 : std::string_view(name) == "_stext" ? 0x2000 : 0;
+    return std::string_view(name) == "_text"    ? 0x1000
+           : std::string_view(name) == "_stext" ? 0x2000
+                                                : 0;
   });
   ASSERT_TRUE(x86);
   EXPECT_EQ(x86->name, "_text");
-  auto arm64 = find_text_anchor([](const char* name) -> uint64_t {
-    return std::string_view(name) == "_stext" ? 0x2000 : 0;
-  });
+  auto arm64 = find_text_anchor(
+      [](const char* name) -> uint64_t { return std::string_view(name) == "_stext" ? 0x2000 : 0; });
   ASSERT_TRUE(arm64);
   EXPECT_EQ(arm64->name, "_stext");
   EXPECT_EQ(arm64->addr, 0x2000u);
@@ -113,7 +115,8 @@ TEST(KprobeEvents, RefusedLineIsFoundAndTheRestDefinedOnce) {
   kernel.refused = {commands[40], commands[45]};
   auto errs = run_batched(commands, std::ref(kernel), kNeverStop);
   ASSERT_EQ(errs.size(), 70u);
-  for (size_t i = 0; i < errs.size(); ++i) EXPECT_EQ(errs[i], i == 40 || i == 45 ? -EINVAL : 0) << i;
+  for (size_t i = 0; i < errs.size(); ++i)
+    EXPECT_EQ(errs[i], i == 40 || i == 45 ? -EINVAL : 0) << i;
   EXPECT_EQ(kernel.defined.size(), 68u);
   for (const auto& c : kernel.defined) EXPECT_EQ(kernel.defined.count(c), 1u) << c;
 }
@@ -125,7 +128,9 @@ TEST(KprobeEvents, StopsBetweenWrites) {
   EXPECT_EQ(kernel.defined.size(), 64u);
 }
 
-TEST(KprobeEvents, NoTracefsNoFile) { EXPECT_FALSE(KprobeEventsFile::open({"/nonexistent/tracefs"})); }
+TEST(KprobeEvents, NoTracefsNoFile) {
+  EXPECT_FALSE(KprobeEventsFile::open({"/nonexistent/tracefs"}));
+}
 
 }  // namespace
 }  // namespace retsnoop

@@ -14,8 +14,9 @@ TEST(LoadFailureCause, NamesTheExternLibbpfCouldNotMatch) {
 }
 
 TEST(LoadFailureCause, NamesTheMapTheKernelRefused) {
-  EXPECT_EQ(load_failure_cause("libbpf: map 'task_verdicts': failed to create: Invalid argument(-22)\n"),
-            "map 'task_verdicts': cannot create it: Invalid argument(-22)");
+  EXPECT_EQ(
+      load_failure_cause("libbpf: map 'task_verdicts': failed to create: Invalid argument(-22)\n"),
+      "map 'task_verdicts': cannot create it: Invalid argument(-22)");
 }
 
 TEST(LoadFailureCause, QuotesTheVerifiersLastReason) {
@@ -29,12 +30,14 @@ TEST(LoadFailureCause, QuotesTheVerifiersLastReason) {
       "processed 12 insns (limit 1000000) max_states_per_insn 0 total_states 1\n"
       "-- END PROG LOAD LOG --\n"
       "libbpf: prog 'rs_keventry': failed to load: -22\n";
-  EXPECT_EQ(load_failure_cause(log), "prog 'rs_keventry': the verifier refused it: invalid func unknown#174");
+  EXPECT_EQ(load_failure_cause(log),
+            "prog 'rs_keventry': the verifier refused it: invalid func unknown#174");
 }
 
 TEST(LoadFailureCause, FallsBackToTheProgramTheKernelRefused) {
-  EXPECT_EQ(load_failure_cause("libbpf: prog 'rs_fentry': BPF program load failed: Permission denied\n"),
-            "prog 'rs_fentry': the kernel refused it: Permission denied");
+  EXPECT_EQ(
+      load_failure_cause("libbpf: prog 'rs_fentry': BPF program load failed: Permission denied\n"),
+      "prog 'rs_fentry': the kernel refused it: Permission denied");
 }
 
 TEST(LoadFailureCause, EmptyWhenNothingIsNamed) {

@@ -19,8 +19,8 @@ TEST(OnlineCpus, SingleCpuAndRanges) {
 TEST(OnlineCpus, HolesAreKept) { EXPECT_EQ(parse_cpu_list("2,5-6\n"), (Cpus{2, 5, 6})); }
 
 TEST(OnlineCpus, RejectsMalformedLists) {
-  for (const char* bad : {"", "\n", "a", "1-", "-1", "3-1", "0,,1", "0,", "1,0", "0-2,2", " 0",
-                          "0 1"}) {
+  for (const char* bad :
+       {"", "\n", "a", "1-", "-1", "3-1", "0,,1", "0,", "1,0", "0-2,2", " 0", "0 1"}) {
     EXPECT_THROW(parse_cpu_list(bad), UserError) << '\'' << bad << '\'';
   }
 }

@@ -19,7 +19,6 @@ FuncTable make_funcs(size_t n) {
   return funcs;
 }
 
-
 TEST(ParallelAttach, AttachesEveryFunctionOnce) {
   FuncTable funcs = make_funcs(100);
   std::atomic<int> calls[100] = {};
@@ -66,7 +65,9 @@ TEST(ParallelAttach, KernelInternalErrnosAreNamed) {
   FuncTable funcs = make_funcs(1);
   testing::internal::CaptureStderr();
   set_log_verbosity(1);
-  attach_each(funcs, AttachOpts{}, [&](size_t) { return AttachError{-524, "fexit attach failed"}; });
+  attach_each(funcs, AttachOpts{}, [&](size_t) {
+    return AttachError{-524, "fexit attach failed"};
+  });
   set_log_verbosity(0);
   EXPECT_EQ(testing::internal::GetCapturedStderr(),
             "skipping function 'f0': fexit attach failed: ENOTSUPP (kernel-internal error 524)\n");
@@ -87,7 +88,8 @@ TEST(ParallelAttach, StopRequestInterrupts) {
 
 TEST(ParallelAttach, SystemErrorsAreTheOnesThatHitEveryFunction) {
   for (int err : {EMFILE, ENFILE, ENOMEM, EPERM}) EXPECT_TRUE(is_system_error(-err)) << err;
-  for (int err : {EINVAL, ENOENT, EBUSY, EACCES, E2BIG, EOPNOTSUPP}) EXPECT_FALSE(is_system_error(-err)) << err;
+  for (int err : {EINVAL, ENOENT, EBUSY, EACCES, E2BIG, EOPNOTSUPP})
+    EXPECT_FALSE(is_system_error(-err)) << err;
 }
 
 // The policy the kprobe-events attacher shares with attach_each().

@@ -22,7 +22,8 @@ TEST(ParallelFor, ATaskThatThrowsDoesNotStopTheOthers) {
   EXPECT_THROW(parallel_for(runs.size(), 4,
                             [&](size_t i) {
                               ++runs[i];
-                              if (i % 50 == 7) throw std::runtime_error("task " + std::to_string(i));
+                              if (i % 50 == 7)
+                                throw std::runtime_error("task " + std::to_string(i));
                             }),
                std::runtime_error);
   for (auto& r : runs) EXPECT_EQ(r.load(), 1);

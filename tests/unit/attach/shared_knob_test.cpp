@@ -30,7 +30,8 @@ class SharedKnobTest : public ::testing::Test {
   }
   KnobChange change() const { return expedited_rcu(knob_); }
   bool state_file_exists() const {
-    return std::filesystem::exists(dir_path_ + "/" + std::filesystem::path(knob_).filename().string() + ".knob");
+    return std::filesystem::exists(dir_path_ + "/" +
+                                   std::filesystem::path(knob_).filename().string() + ".knob");
   }
 
   std::string dir_path_ = "/tmp/rs_knob_state." + std::to_string(getpid());
@@ -55,7 +56,8 @@ TEST_F(SharedKnobTest, TurnsOnAndRestores) {
 
 // A change no state file records would outlive a run that dies: it is undone at once, not held.
 TEST_F(SharedKnobTest, UnrecordedChangeIsNotHeld) {
-  std::filesystem::create_directory(dir_path_ + "/" + std::filesystem::path(knob_).filename().string() + ".knob");
+  std::filesystem::create_directory(dir_path_ + "/" +
+                                    std::filesystem::path(knob_).filename().string() + ".knob");
   RunLock run(&dir_);
   {
     SharedKnob k(change(), dir_, run);
@@ -69,7 +71,10 @@ TEST_F(SharedKnobTest, UnrecordedChangeIsNotHeld) {
 TEST_F(SharedKnobTest, LeavesSomebodyElsesValueAlone) {
   set("1");
   RunLock run(&dir_);
-  { SharedKnob k(change(), dir_, run); EXPECT_FALSE(k.holding()); }
+  {
+    SharedKnob k(change(), dir_, run);
+    EXPECT_FALSE(k.holding());
+  }
   EXPECT_EQ(value(), "1");
 }
 

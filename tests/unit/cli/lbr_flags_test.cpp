@@ -29,8 +29,8 @@ TEST(LbrFlags, RawMasksInHexAndOctal) {
 }
 
 TEST(LbrFlags, RejectsUnknownNamesSignsAndCase) {
-  for (const char* bad : {"", "ANY", "any ", "-8", "+8", "0x", "08", "0x8g", "branch",
-                          "99999999999999999999"}) {
+  for (const char* bad :
+       {"", "ANY", "any ", "-8", "+8", "0x", "08", "0x8g", "branch", "99999999999999999999"}) {
     EXPECT_THROW(parse_lbr_flags(bad), InvalidValue) << bad;
   }
 }

@@ -233,8 +233,8 @@ TEST(ParseOptions, AllowErrorsConflictsWithSuccessStacks) {
 
 TEST(ParseOptions, RetvalFilters) {
   Options o = parse({"--allow-retval", "EINVAL", "--allow-retval=-E2BIG", "--allow-retval", "NULL",
-                     "--allow-retval", "0..10", "--deny-retval", "-5", "--deny-retval",
-                     "0x10", "--deny-retval=-ENOMEM..-1"});
+                     "--allow-retval", "0..10", "--deny-retval", "-5", "--deny-retval", "0x10",
+                     "--deny-retval=-ENOMEM..-1"});
   using Ranges = std::vector<RetvalRange>;
   EXPECT_EQ(o.allow_retvals, (Ranges{{-22, -22}, {-7, -7}, {0, 0}, {0, 10}}));
   EXPECT_EQ(o.deny_retvals, (Ranges{{-5, -5}, {16, 16}, {-12, -1}}));
@@ -449,42 +449,24 @@ TEST(ParseOptionsHelp, HelpShowsEveryCategoryAndOption) {
                                "Filters:", "Symbolization and miscellaneous:"}) {
       EXPECT_TRUE(contains(help, header)) << header;
     }
-    for (const char* opt : {"--entry",
-                            "--allow",
-                            "--deny",
-                            "--case",
-                            "--trace",
-                            "--call-stack",
-                            "--lbr[=SPEC]",
-                            "-B",
-                            "--lbr-max-count",
-                            "--capture-args",
-                            "--inject-probe",
-                            "--interim-stacks",
-                            "--dry-run",
-                            "-M",
-                            "--kprobes-multi",
-                            "-K",
-                            "--kprobes",
-                            "-F",
-                            "--fentries",
-                            "--debug",
-                            "--success-stacks",
-                            "--allow-errors",
-                            "--deny-errors",
-                            "--pid",
-                            "--no-pid",
-                            "--comm",
-                            "--no-comm",
-                            "--longer",
-                            "--kernel",
-                            "--symbolize",
-                            "--verbose",
-                            "--version",
-                            "--config",
-                            "--config-help",
-                            "--json",
-                            "--help",
+    for (const char* opt : {"--entry",          "--allow",
+                            "--deny",           "--case",
+                            "--trace",          "--call-stack",
+                            "--lbr[=SPEC]",     "-B",
+                            "--lbr-max-count",  "--capture-args",
+                            "--inject-probe",   "--interim-stacks",
+                            "--dry-run",        "-M",
+                            "--kprobes-multi",  "-K",
+                            "--kprobes",        "-F",
+                            "--fentries",       "--debug",
+                            "--success-stacks", "--allow-errors",
+                            "--deny-errors",    "--pid",
+                            "--no-pid",         "--comm",
+                            "--no-comm",        "--longer",
+                            "--kernel",         "--symbolize",
+                            "--verbose",        "--version",
+                            "--config",         "--config-help",
+                            "--json",           "--help",
                             "--usage"}) {
       EXPECT_TRUE(contains(help, opt)) << opt;
     }

@@ -189,11 +189,11 @@ TEST(Settings, ArgFmtMaxWidth) {
 
 TEST(Settings, HelpGivesEveryKeyItsValues) {
   std::string help = settings_help();
-  for (const char* key : {"bpf.ringbuf-size", "bpf.sessions-size", "attach.kprobe-events",
-                          "stacks.symb-mode", "stacks.unfiltered", "stacks.emit-addrs",
-                          "stacks.dec-offs", "fmt.lbr-max-count", "args.max-total-args-size",
-                          "args.max-sized-arg-size", "args.max-str-arg-size",
-                          "args.capture-raw-ptrs", "args.fmt-mode", "args.fmt-max-arg-width"}) {
+  for (const char* key :
+       {"bpf.ringbuf-size", "bpf.sessions-size", "attach.kprobe-events", "stacks.symb-mode",
+        "stacks.unfiltered", "stacks.emit-addrs", "stacks.dec-offs", "fmt.lbr-max-count",
+        "args.max-total-args-size", "args.max-sized-arg-size", "args.max-str-arg-size",
+        "args.capture-raw-ptrs", "args.fmt-mode", "args.fmt-max-arg-width"}) {
     size_t at = help.find(std::string("  ") + key + " (default: ");
     ASSERT_NE(at, std::string::npos) << key;
     size_t next_line = help.find('\n', at) + 1;

@@ -41,7 +41,9 @@ TEST(UpstreamSpellings, Targeting) {
       {{"-c", "bpf"}, [](const Options& o) { return o.presets == Strings{"bpf"}; }},
       {{"--case", "perf"}, [](const Options& o) { return o.presets == Strings{"perf"}; }},
       {{"--case=bpf", "-cperf"},
-       [](const Options& o) { return o.presets == Strings{"bpf", "perf"}; }},
+       [](const Options& o) {
+         return o.presets == Strings{"bpf", "perf"};
+       }},
       {{"-e", "*sys_bpf"}, [](const Options& o) { return o.entry_globs == Strings{"*sys_bpf"}; }},
       {{"--entry", "@globs.txt"},
        [](const Options& o) { return o.entry_globs == Strings{"@globs.txt"}; }},
@@ -125,7 +127,9 @@ TEST(UpstreamSpellings, Filters) {
       {{"--success-stacks"},
        [](const Options& o) { return o.success_stacks == SuccessStacks::Yes; }},
       {{"-x", "EINVAL", "-x", "-ENOENT"},
-       [](const Options& o) { return o.allow_errors == Ints{22, 2}; }},
+       [](const Options& o) {
+         return o.allow_errors == Ints{22, 2};
+       }},
       {{"--allow-errors", "ENOMEM"}, [](const Options& o) { return o.allow_errors == Ints{12}; }},
       {{"-x", "EINVAL", "-x", "any"}, [](const Options& o) { return o.allow_errors.empty(); }},
       {{"-x", "EINVAL", "-x", "ANY"}, [](const Options& o) { return o.allow_errors.empty(); }},
@@ -234,8 +238,8 @@ TEST(UpstreamSpellings, WholeCommandLines) {
        [](const Options& o) { return o.lbr && o.lbr_flags == PERF_SAMPLE_BRANCH_ANY; }},
       {{"-c", "bpf", "-S", "-T", "-n", "simfail"},
        [](const Options& o) {
-         return o.presets == Strings{"bpf"} && o.trace &&
-                o.success_stacks == SuccessStacks::Yes && o.allow_comms == Strings{"simfail"};
+         return o.presets == Strings{"bpf"} && o.trace && o.success_stacks == SuccessStacks::Yes &&
+                o.allow_comms == Strings{"simfail"};
        }},
       {{"-v", "-B", "-T", "-A", "-e", "*sys_bpf", "-a", "*bpf*", "-d", "bpf_lsm_*"},
        [](const Options& o) {

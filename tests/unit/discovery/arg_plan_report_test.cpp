@@ -22,8 +22,9 @@ TEST(ArgPlanReport, SummarizesAndNamesRawFallbacksOnce) {
   std::vector<FuncArgs> plans = {plan(""), plan("no BTF"), plan("no BTF"), plan("no BTF FUNC")};
   std::vector<std::string> notes = arg_plan_notes(funcs, plans);
   ASSERT_EQ(notes.size(), 3u);
-  EXPECT_EQ(notes[0],
-            "Arguments will be captured (-A) for 4 functions: 1 typed from BTF, 3 as raw registers.\n");
+  EXPECT_EQ(
+      notes[0],
+      "Arguments will be captured (-A) for 4 functions: 1 typed from BTF, 3 as raw registers.\n");
   EXPECT_EQ(notes[1], "  dup: raw registers, no BTF\n");
   EXPECT_EQ(notes[2], "  other: raw registers, no BTF FUNC\n");
 }

@@ -52,7 +52,8 @@ class ArgPlan : public ::testing::Test {
 TEST_F(ArgPlan, ScalarsTakeOneSlotEachAndKeepTheirNames) {
   int e1 = b.enumeration("e1", 1, {{"E1_A", 1}});
   int e8 = b.enumeration("e8", 8, {{"E8_A", 1}});
-  int proto = b.proto(i32, {{"a", i32}, {"b", u64}, {"c", boolean}, {"d", chr}, {"e", e1}, {"f", e8}});
+  int proto =
+      b.proto(i32, {{"a", i32}, {"b", u64}, {"c", boolean}, {"d", chr}, {"e", e1}, {"f", e8}});
   FuncArgs plan = plan_func_args(b.get(), b.func("f", proto));
   expect_args(plan, {{"a", RS_ARG_REG, 0, 0, 1, 0},
                      {"b", RS_ARG_REG, 0, 1, 1, 0},
@@ -70,7 +71,7 @@ TEST_F(ArgPlan, ScalarsTakeOneSlotEachAndKeepTheirNames) {
 TEST_F(ArgPlan, PointersByPointee) {
   int const_char = b.konst(chr);
   int str_t = b.typedef_of("str_t", b.ptr(const_char));  // typedef const char *str_t
-  int name_t = b.typedef_of("name_t", chr);               // const name_t * through a typedef
+  int name_t = b.typedef_of("name_t", chr);              // const name_t * through a typedef
   int fwd = SyntheticBtf::checked(btf__add_fwd(b.get(), "opaque", BTF_FWD_STRUCT));
   int fn = b.proto(i32, {{"x", i32}});
   int pair_t = b.typedef_of("pair_t", b.typedef_of("pair_inner_t", pair));
@@ -103,7 +104,8 @@ TEST_F(ArgPlan, UserTagOnThePointeeReadsUserMemory) {
   int user_int = b.konst(SyntheticBtf::checked(btf__add_type_tag(b.get(), "user", i32)));
   int user_char = SyntheticBtf::checked(btf__add_type_tag(b.get(), "user", b.konst(chr)));
   int other_tag = SyntheticBtf::checked(btf__add_type_tag(b.get(), "rcu", pair));
-  int proto = b.proto(i32, {{"up", b.ptr(user_int)}, {"us", b.ptr(user_char)}, {"rp", b.ptr(other_tag)}});
+  int proto =
+      b.proto(i32, {{"up", b.ptr(user_int)}, {"us", b.ptr(user_char)}, {"rp", b.ptr(other_tag)}});
   expect_args(plan_func_args(b.get(), proto), {{"up", RS_ARG_PTR, RS_ARG_USER, 0, 1, 4},
                                                {"us", RS_ARG_STR, RS_ARG_USER, 1, 1, 0},
                                                {"rp", RS_ARG_PTR, 0, 2, 1, 16}});

@@ -7,8 +7,8 @@ namespace {
 
 TEST(GroupTraceable, OneCandidatePerModuleAndNameInFirstSeenOrder) {
   std::vector<TraceableFunc> list = {
-      {"zeta", ""}, {"dup", ""}, {"map_create", "kvm"}, {"dup", ""}, {"map_create", ""},
-      {"alpha", ""}, {"dup", ""},
+      {"zeta", ""},       {"dup", ""},   {"map_create", "kvm"}, {"dup", ""},
+      {"map_create", ""}, {"alpha", ""}, {"dup", ""},
   };
   std::vector<Candidate> c = group_traceable(list);
   ASSERT_EQ(c.size(), 5u);

@@ -36,15 +36,16 @@ TEST(CasePresets, BpfSelectsTheSyscallAndItsFailurePaths) {
 TEST(CasePresets, BpfHasUpstreamsGlobs) {
   const CasePreset& p = find_case_preset("bpf");
   for (std::string_view glob :
-       {"*bpf*", "*btf*", "do_check*", "reg_*", "check_*", "resolve_*", "convert_*", "adjust_*",
-        "sanitize_*", "map_*", "ringbuf_*", "array_*", "__vmalloc_*", "__alloc*", "pcpu_*",
-        "memdup_*", "stack_map_*", "htab_*", "generic_map_*", "*copy_from*", "*copy_to*"})
+       {"*bpf*",         "*btf*",       "do_check*",  "reg_*",    "check_*",     "resolve_*",
+        "convert_*",     "adjust_*",    "sanitize_*", "map_*",    "ringbuf_*",   "array_*",
+        "__vmalloc_*",   "__alloc*",    "pcpu_*",     "memdup_*", "stack_map_*", "htab_*",
+        "generic_map_*", "*copy_from*", "*copy_to*"})
     EXPECT_NE(std::find(p.allow.begin(), p.allow.end(), glob), p.allow.end()) << glob;
   EXPECT_EQ(p.allow.size(), 21u);
   for (std::string_view glob :
        {"bpf_get_smp_processor_id", "bpf_get_current_pid_tgid", "*migrate*", "rcu_read_lock*",
-        "rcu_read_unlock*", "bpf_lsm_*", "check_cfs_rq_runtime", "find_busiest_group",
-        "find_vma*", "btf_sec_info_cmp", "copy_to_user_nofault"})
+        "rcu_read_unlock*", "bpf_lsm_*", "check_cfs_rq_runtime", "find_busiest_group", "find_vma*",
+        "btf_sec_info_cmp", "copy_to_user_nofault"})
     EXPECT_NE(std::find(p.deny.begin(), p.deny.end(), glob), p.deny.end()) << glob;
   for (std::string_view name : {"__vmalloc_node_range", "pcpu_alloc", "memdup_user",
                                 "_copy_from_user", "reg_bounds_sync", "sanitize_ptr_alu"})
@@ -54,9 +55,9 @@ TEST(CasePresets, BpfHasUpstreamsGlobs) {
 // Ours on top: the helpers retsnoop's own programs call on every hit, which *bpf* selects.
 TEST(CasePresets, BpfKeepsRetsnoopsOwnHelpersOut) {
   const CasePreset& p = find_case_preset("bpf");
-  for (std::string_view name : {"bpf_ringbuf_reserve", "bpf_get_stack", "bpf_map_lookup_elem",
-                                "bpf_get_current_task_btf", "bpf_probe_read_kernel",
-                                "bpf_trace_run2", "bpf_lsm_file_open"})
+  for (std::string_view name :
+       {"bpf_ringbuf_reserve", "bpf_get_stack", "bpf_map_lookup_elem", "bpf_get_current_task_btf",
+        "bpf_probe_read_kernel", "bpf_trace_run2", "bpf_lsm_file_open"})
     EXPECT_TRUE(any_match(p.deny, name)) << name;
 }
 

@@ -37,7 +37,8 @@ TEST(FuncArgsPlan, TypedForExactBtfNamesRawOtherwise) {
   EXPECT_TRUE(plans[1].raw_reason.empty());
 
   EXPECT_EQ(plans[2].btf, nullptr);
-  EXPECT_EQ(plans[2].raw_reason, "compiler clone of __sys_bpf: its registers may not follow the prototype");
+  EXPECT_EQ(plans[2].raw_reason,
+            "compiler clone of __sys_bpf: its registers may not follow the prototype");
   EXPECT_EQ(plans[2].args.size(), arg_register_slots());
 
   EXPECT_EQ(plans[3].raw_reason, "no BTF prototype");

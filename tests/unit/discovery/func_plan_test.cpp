@@ -186,9 +186,10 @@ TEST_F(FuncPlanTest, PlainNamesFromAFileMatchLikeGlobs) {
   for (const GlobCount& g : p.glob_counts) {
     if (g.category == "allow") allow[g.glob] = g.matches;
   }
-  EXPECT_EQ(allow, (std::map<std::string, size_t>{
-                       {"map_create", 2}, {"__sys_bpf", 1}, {"map_create [kvm]", 1},
-                       {"helper_fn", 0}}));  // only its clones exist
+  EXPECT_EQ(allow, (std::map<std::string, size_t>{{"map_create", 2},
+                                                  {"__sys_bpf", 1},
+                                                  {"map_create [kvm]", 1},
+                                                  {"helper_fn", 0}}));  // only its clones exist
 }
 
 TEST_F(FuncPlanTest, SelectionSeesPathGlobsInsideFiles) {
@@ -202,9 +203,9 @@ TEST_F(FuncPlanTest, PresetsAddTheirGlobs) {
   opts.presets = {"bpf"};
   FuncPlan p = plan();
   // no_btf_func by upstream retsnoop's "*btf*".
-  EXPECT_EQ(names(p), (Names{"__sys_bpf", "__x64_sys_bpf", "array_map_alloc",
-                             "bpf_map_alloc_percpu", "map_create", "no_btf_func",
-                             "map_create [kvm]"}));
+  EXPECT_EQ(names(p),
+            (Names{"__sys_bpf", "__x64_sys_bpf", "array_map_alloc", "bpf_map_alloc_percpu",
+                   "map_create", "no_btf_func", "map_create [kvm]"}));
   EXPECT_EQ(p.glob_counts[0].category, "entry (-c bpf)");
 }
 

@@ -92,8 +92,7 @@ constexpr const char* kHeader =
 TEST_F(ProbeArgsPlan, EachKindGetsItsPlan) {
   ProbeTable probes{parse_probe_spec("tp:sched:sched_process_exec"),
                     parse_probe_spec("rawtp:sched_process_exec"),
-                    parse_probe_spec("kprobe:bprm_execve"),
-                    parse_probe_spec("tp:sched:no_format")};
+                    parse_probe_spec("kprobe:bprm_execve"), parse_probe_spec("tp:sched:no_format")};
   test::TempDir tracefs;
   tracefs.write("events/sched/sched_process_exec/format",
                 std::string(kHeader) + "\tfield:pid_t pid;\toffset:8;\tsize:4;\tsigned:1;\n");
@@ -112,12 +111,12 @@ TEST_F(ProbeArgsPlan, EachKindGetsItsPlan) {
 }
 
 TEST(TpArgsPlan, RecordUpToItsLastFieldThenEachDataLocField) {
-  FuncArgs plan = plan_tp_args(
-      std::string(kHeader) +
-      "\tfield:__data_loc char[] filename;\toffset:8;\tsize:4;\tsigned:0;\n"
-      "\tfield:pid_t pid;\toffset:12;\tsize:4;\tsigned:1;\n"
-      "\tfield:__rel_loc char[] name;\toffset:16;\tsize:4;\tsigned:0;\n"
-      "\tfield:char comm[16];\toffset:20;\tsize:16;\tsigned:0;\n");
+  FuncArgs plan =
+      plan_tp_args(std::string(kHeader) +
+                   "\tfield:__data_loc char[] filename;\toffset:8;\tsize:4;\tsigned:0;\n"
+                   "\tfield:pid_t pid;\toffset:12;\tsize:4;\tsigned:1;\n"
+                   "\tfield:__rel_loc char[] name;\toffset:16;\tsize:4;\tsigned:0;\n"
+                   "\tfield:char comm[16];\toffset:20;\tsize:16;\tsigned:0;\n");
   EXPECT_TRUE(plan.raw_reason.empty());
   EXPECT_EQ(plan.btf, nullptr);
   ASSERT_EQ(plan.args.size(), 3u);
@@ -142,8 +141,8 @@ TEST(TpArgsPlan, DataLocFieldsPastTheCaptureSlotsAreCountedNotShown) {
   std::string format = kHeader;
   constexpr int kFields = RS_MAX_ARG_SLOTS + 2;
   for (int i = 0; i < kFields; ++i) {
-    format += "\tfield:__data_loc char[] s" + std::to_string(i) + ";\toffset:" +
-              std::to_string(8 + 4 * i) + ";\tsize:4;\tsigned:0;\n";
+    format += "\tfield:__data_loc char[] s" + std::to_string(i) +
+              ";\toffset:" + std::to_string(8 + 4 * i) + ";\tsize:4;\tsigned:0;\n";
   }
   FuncArgs plan = plan_tp_args(format);
   EXPECT_EQ(plan.args.size(), size_t{RS_MAX_ARG_SLOTS});

@@ -8,8 +8,10 @@ namespace retsnoop {
 namespace {
 
 TEST(TpEventType, ReadsTheIdLine) {
-  EXPECT_EQ(tp_event_type("name: sched_process_exec\nID: 312\nformat:\n\tfield:unsigned short common_type;\n"),
-            312u);
+  EXPECT_EQ(
+      tp_event_type(
+          "name: sched_process_exec\nID: 312\nformat:\n\tfield:unsigned short common_type;\n"),
+      312u);
 }
 
 TEST(TpEventType, NoneWithoutAValidIdLine) {

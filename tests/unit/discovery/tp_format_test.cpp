@@ -71,11 +71,11 @@ TEST(TpFormat, ArraysWithNumericOrNamedLengthsAndPointers) {
 
 TEST(TpFormat, MalformedLinesAreSkipped) {
   std::vector<TpField> f = parse_tp_format(
-      "\tfield:int;\toffset:8;\tsize:4;\tsigned:1;\n"         // no name
-      "\tfield:int a;\toffset:x;\tsize:4;\tsigned:1;\n"       // bad offset
-      "\tfield:int b;\toffset:8;\tsize:0;\tsigned:1;\n"       // no size
-      "\tfield:__data_loc char[] c;\toffset:8;\tsize:8;\n"    // a locator is 4 bytes
-      "\tfield:int d;\toffset:12;\tsize:4;\n");               // no signed: unsigned
+      "\tfield:int;\toffset:8;\tsize:4;\tsigned:1;\n"       // no name
+      "\tfield:int a;\toffset:x;\tsize:4;\tsigned:1;\n"     // bad offset
+      "\tfield:int b;\toffset:8;\tsize:0;\tsigned:1;\n"     // no size
+      "\tfield:__data_loc char[] c;\toffset:8;\tsize:8;\n"  // a locator is 4 bytes
+      "\tfield:int d;\toffset:12;\tsize:4;\n");             // no signed: unsigned
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].name, "d");
   EXPECT_FALSE(f[0].is_signed);

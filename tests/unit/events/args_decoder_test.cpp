@@ -25,7 +25,7 @@ rs_args_rec record(uint32_t data_len, std::initializer_list<int32_t> lens) {
 // without data (registers only, faults, budget) take none.
 TEST(ArgsDecoder, SplitsDataAtAlignedOffsets) {
   std::vector<uint8_t> data(24, 0);
-  std::memcpy(data.data(), "abc", 3);       // 3 bytes at 0
+  std::memcpy(data.data(), "abc", 3);              // 3 bytes at 0
   std::memcpy(data.data() + 8, "0123456789", 10);  // 10 bytes at 8, the next would start at 24
   auto args = decode_args(record(18, {3, 0, RS_ARG_ERR_FAULT, 10, RS_ARG_ERR_BUDGET}), data.data(),
                           data.size());
@@ -46,8 +46,8 @@ TEST(ArgsDecoder, SplitsDataAtAlignedOffsets) {
 
 TEST(ArgsDecoder, LengthsPastTheDataAreRefused) {
   std::vector<uint8_t> data(16, 0);
-  EXPECT_FALSE(decode_args(record(16, {8, 9}), data.data(), data.size()));   // 8 + 9 > 16
-  EXPECT_FALSE(decode_args(record(32, {8}), data.data(), data.size()));      // more than sent
+  EXPECT_FALSE(decode_args(record(16, {8, 9}), data.data(), data.size()));  // 8 + 9 > 16
+  EXPECT_FALSE(decode_args(record(32, {8}), data.data(), data.size()));     // more than sent
   EXPECT_TRUE(decode_args(record(16, {8, 8}), data.data(), data.size()));
 }
 

@@ -18,7 +18,8 @@ std::vector<char> part(uint32_t type, uint64_t sid, const std::vector<T>& items)
   return buf;
 }
 
-rs_session_rec header(uint64_t sid, uint32_t depth, uint32_t kstack, uint32_t flags = RS_SESS_ERROR) {
+rs_session_rec header(uint64_t sid, uint32_t depth, uint32_t kstack,
+                      uint32_t flags = RS_SESS_ERROR) {
   rs_session_rec r{};
   r.type = RS_REC_SESSION;
   r.flags = flags;
@@ -266,7 +267,8 @@ TEST(SessionAssembler, ArgumentRecordsThatDoNotDecodeAreCounted) {
 // BPF sends a saved chain only when it stitches (src/bpf/chain.h): its deeper levels follow.
 TEST(SessionAssembler, SavedChainLevelsBelowTheReportedOnesAreStitched) {
   SessionAssembler a;
-  feed(a, part(RS_REC_FRAMES, 8, std::vector{frame(0, 0, -12), frame(1, 1, -12), frame(2, 2, -12)}));
+  feed(a,
+       part(RS_REC_FRAMES, 8, std::vector{frame(0, 0, -12), frame(1, 1, -12), frame(2, 2, -12)}));
   feed(a, part(RS_REC_SAVED, 8,
                std::vector{frame(0, 0, 0), frame(1, 1, 0), frame(2, 2, 0), frame(3, 3, 0)}));
   auto h = header(8, 3, 0);

@@ -71,7 +71,7 @@ TEST(RetvalFilter, ResultsAreReadInTheirTypesWidth) {
   // An int's upper register bits are garbage: the low 32 bits, sign-extended, are -22.
   EXPECT_TRUE(reports(RetvalFilter({one(kEinval)}, {}), session(1, 0x12345678ffffffea)));
   EXPECT_TRUE(reports(RetvalFilter({one(1)}, {}), session(4, 0x7701)));
-  EXPECT_TRUE(reports(RetvalFilter({one(0)}, {}), session(2, 0)));  // NULL
+  EXPECT_TRUE(reports(RetvalFilter({one(0)}, {}), session(2, 0)));              // NULL
   EXPECT_TRUE(reports(RetvalFilter({one(kEnomem)}, {}), session(2, kEnomem)));  // ERR_PTR
 }
 

@@ -61,7 +61,9 @@ class ArgRender : public ::testing::Test {
   int i128 = b.int_type("unsigned __int128", 16, 0);
   int cchar_p = b.ptr(b.konst(chr));
   int attr = b.composite(false, "bpf_attr", 16,
-                         {{"map_type", u32, 0}, {"key_size", u32, 32}, {"value_size", u32, 64},
+                         {{"map_type", u32, 0},
+                          {"key_size", u32, 32},
+                          {"value_size", u32, 64},
                           {"max_entries", u32, 96}});
 
   ArgRenderOptions opts;
@@ -77,9 +79,7 @@ class ArgRender : public ::testing::Test {
   std::string json(const FuncArgs& p, const Capture& c) { return args_json(p, c.cap, opts); }
 
   // The bpf(BPF_MAP_CREATE) attr of a map with map_type 2, key 4, value 4 and no max_entries.
-  static std::vector<uint8_t> attr_bytes() {
-    return ints_at({{0, 2}, {4, 4}, {8, 4}, {12, 0}});
-  }
+  static std::vector<uint8_t> attr_bytes() { return ints_at({{0, 2}, {4, 4}, {8, 4}, {12, 0}}); }
   FuncArgs attr_plan() { return plan({{"attr", b.ptr(attr)}, {"size", u32}}); }
   Capture attr_capture() { return Capture().slot(kAttrAddr).slot(72).bytes(attr_bytes()).none(); }
 };
@@ -105,14 +105,17 @@ TEST_F(ArgRender, VerboseOneFieldPerLine) {
 
 TEST_F(ArgRender, VerboseNestsStructsAndArraysOfStructs) {
   int inner = b.structure("inner", 8, {{"x", i32, 0}, {"y", i32, 32}});
-  int outer = b.structure("outer", 32, {{"id", i32, 0}, {"in", inner, 32}, {"list", b.array(inner, 2), 96},
-                                        {"nums", b.array(i32, 1), 224}});
+  int outer = b.structure("outer", 32,
+                          {{"id", i32, 0},
+                           {"in", inner, 32},
+                           {"list", b.array(inner, 2), 96},
+                           {"nums", b.array(i32, 1), 224}});
   std::vector<uint8_t> d = ints_at({{0, 1}, {4, 2}, {12, 3}, {24, 4}, {28, 5}});
   opts.mode = ArgFmtMode::Verbose;
   EXPECT_EQ(lines(plan({{"o", b.ptr(outer)}}), Capture().slot(kAttrAddr).bytes(d)),
-            (Lines{"› o = &{", "    .id = 1", "    .in = {", "      .x = 2", "    }", "    .list = [",
-                   "      {", "        .x = 3", "      }", "      {", "        .y = 4", "      }",
-                   "    ]", "    .nums = [5]", "  }"}));
+            (Lines{"› o = &{", "    .id = 1", "    .in = {", "      .x = 2", "    }",
+                   "    .list = [", "      {", "        .x = 3", "      }", "      {",
+                   "        .y = 4", "      }", "    ]", "    .nums = [5]", "  }"}));
 }
 
 TEST_F(ArgRender, WidthCutsEachValueInCompactAndMultiline) {
@@ -128,14 +131,15 @@ TEST_F(ArgRender, WidthCutsEachValueInCompactAndMultiline) {
 TEST_F(ArgRender, ZeroScalarsPrintAllZeroStructsAreEmpty) {
   int small = b.structure("small", 8, {{"a", i32, 0}, {"b", i32, 32}});
   FuncArgs p = plan({{"attr", b.ptr(attr)}, {"flags", u32}, {"s", small}});
-  Capture c = Capture().slot(kAttrAddr).slot(0).slot(0).bytes(std::vector<uint8_t>(16)).none().none();
+  Capture c =
+      Capture().slot(kAttrAddr).slot(0).slot(0).bytes(std::vector<uint8_t>(16)).none().none();
   EXPECT_EQ(compact(p, c), "› attr=&{} flags=0 s={}");
   EXPECT_EQ(json(p, c), R"({"attr":{"addr":18446612686365003776,"value":{}},"flags":0,"s":{}})");
 }
 
 TEST_F(ArgRender, NullUnreadableAndOverBudgetPointers) {
-  FuncArgs p = plan({{"a", b.ptr(attr)}, {"b", b.ptr(attr)}, {"c", b.ptr(attr)}, {"s", cchar_p},
-                     {"t", cchar_p}});
+  FuncArgs p = plan(
+      {{"a", b.ptr(attr)}, {"b", b.ptr(attr)}, {"c", b.ptr(attr)}, {"s", cchar_p}, {"t", cchar_p}});
   Capture c = Capture()
                   .slot(0)
                   .slot(0xdead000000000100)
@@ -150,18 +154,26 @@ TEST_F(ArgRender, NullUnreadableAndOverBudgetPointers) {
   EXPECT_EQ(compact(p, c),
             "› a=NULL b=&<unreadable 0xdead000000000100> c=&<over budget 0xffff888100001000> "
             "s=NULL t=&<unreadable 0x7ffd0000>");
-  EXPECT_EQ(json(p, c),
-            R"({"a":{"addr":0,"value":null},"b":{"addr":16045481047390945536,"value":"<unreadable>"},)"
-            R"("c":{"addr":18446612686365003776,"value":"<over budget>"},"s":null,)"
-            R"("t":{"addr":2147287040,"value":"<unreadable>"}})");
+  EXPECT_EQ(
+      json(p, c),
+      R"({"a":{"addr":0,"value":null},"b":{"addr":16045481047390945536,"value":"<unreadable>"},)"
+      R"("c":{"addr":18446612686365003776,"value":"<over budget>"},"s":null,)"
+      R"("t":{"addr":2147287040,"value":"<unreadable>"}})");
 }
 
 TEST_F(ArgRender, RawPointerValuesOnRequest) {
   opts.limits.capture_raw_ptrs = true;
   FuncArgs p = plan({{"attr", b.ptr(attr)}, {"name", cchar_p}, {"none", b.ptr(attr)}});
-  Capture c = Capture().slot(kAttrAddr).slot(0x1000).slot(0).bytes(attr_bytes()).bytes(bytes_of(std::string("x", 2))).none();
+  Capture c = Capture()
+                  .slot(kAttrAddr)
+                  .slot(0x1000)
+                  .slot(0)
+                  .bytes(attr_bytes())
+                  .bytes(bytes_of(std::string("x", 2)))
+                  .none();
   EXPECT_EQ(compact(p, c),
-            "› attr=(0xffff888100001000)&{.map_type=2,.key_size=4,.value_size=4} name=(0x1000)'x' none=NULL");
+            "› attr=(0xffff888100001000)&{.map_type=2,.key_size=4,.value_size=4} name=(0x1000)'x' "
+            "none=NULL");
 }
 
 TEST_F(ArgRender, StringsAreQuotedEscapedAndMarkedWhenCut) {
@@ -169,13 +181,15 @@ TEST_F(ArgRender, StringsAreQuotedEscapedAndMarkedWhenCut) {
   std::string esc = std::string("a\tb\nc\\d'e\x01\xff", 11);
   esc.push_back('\0');
   esc += "after the NUL";
-  Capture c = Capture().slot(0x1000).slot(0x2000).slot(0x3000).bytes(bytes_of(esc)).bytes(bytes_of("abc"));
+  Capture c =
+      Capture().slot(0x1000).slot(0x2000).slot(0x3000).bytes(bytes_of(esc)).bytes(bytes_of("abc"));
   c.bytes(std::vector<uint8_t>{0});
   EXPECT_EQ(compact(p, c), R"(› path='a\tb\nc\\d\'e\x01\xff' cut='abc'... empty='')");
-  EXPECT_EQ(json(p, c),
-            // Bytes that are not UTF-8 become U+FFFD, as everywhere in --json, written as an
-            // escape like everything past ASCII.
-            R"({"cut":{"truncated":true,"value":"abc"},"empty":"","path":"a\tb\nc\\d'e\u0001\ufffd"})");
+  EXPECT_EQ(
+      json(p, c),
+      // Bytes that are not UTF-8 become U+FFFD, as everywhere in --json, written as an
+      // escape like everything past ASCII.
+      R"({"cut":{"truncated":true,"value":"abc"},"empty":"","path":"a\tb\nc\\d'e\u0001\ufffd"})");
 }
 
 TEST_F(ArgRender, DataShorterThanTheTypeIsMarked) {
@@ -183,10 +197,12 @@ TEST_F(ArgRender, DataShorterThanTheTypeIsMarked) {
   d.resize(6);  // key_size is cut in half
   Capture c = Capture().slot(kAttrAddr).slot(72).bytes(d).none();
   EXPECT_EQ(compact(attr_plan(), c), "› attr=&{.map_type=2,...} size=72");
-  EXPECT_EQ(json(attr_plan(), c),
-            R"({"attr":{"addr":18446612686365003776,"truncated":true,"value":{"map_type":2}},"size":72})");
+  EXPECT_EQ(
+      json(attr_plan(), c),
+      R"({"attr":{"addr":18446612686365003776,"truncated":true,"value":{"map_type":2}},"size":72})");
   opts.mode = ArgFmtMode::Verbose;
-  EXPECT_EQ(lines(attr_plan(), c), (Lines{"› attr = &{", "    .map_type = 2", "    ...", "  }", "› size = 72"}));
+  EXPECT_EQ(lines(attr_plan(), c),
+            (Lines{"› attr = &{", "    .map_type = 2", "    ...", "  }", "› size = 72"}));
 }
 
 TEST_F(ArgRender, ScalarPointeeThatDidNotFit) {
@@ -195,7 +211,8 @@ TEST_F(ArgRender, ScalarPointeeThatDidNotFit) {
   put<uint64_t>(whole, 0, 42);
   Capture c = Capture().slot(0x1000).slot(0x2000).bytes(whole).bytes({1, 2});
   EXPECT_EQ(compact(p, c), "› v=&42 w=&...");
-  EXPECT_EQ(json(p, c), R"({"v":{"addr":4096,"value":42},"w":{"addr":8192,"truncated":true,"value":null}})");
+  EXPECT_EQ(json(p, c),
+            R"({"v":{"addr":4096,"value":42},"w":{"addr":8192,"truncated":true,"value":null}})");
 }
 
 TEST_F(ArgRender, RecursiveListHeadPointersPrintAsAddresses) {
@@ -206,7 +223,8 @@ TEST_F(ArgRender, RecursiveListHeadPointersPrintAsAddresses) {
   SyntheticBtf::ok(btf__add_field(b.get(), "next", lh_ptr, 0, 0));
   SyntheticBtf::ok(btf__add_field(b.get(), "prev", lh_ptr, 64, 0));
   int cb = b.ptr(b.proto(0, {{"x", i32}}));
-  int item = b.structure("item", 40, {{"id", i32, 0}, {"node", list_head, 64}, {"fn", cb, 192}, {"fn2", cb, 256}});
+  int item = b.structure(
+      "item", 40, {{"id", i32, 0}, {"node", list_head, 64}, {"fn", cb, 192}, {"fn2", cb, 256}});
   std::vector<uint8_t> d;
   put<int32_t>(d, 0, 7);
   put<uint64_t>(d, 8, 0xffff888100002000);
@@ -227,15 +245,17 @@ TEST_F(ArgRender, RecursiveListHeadPointersPrintAsAddresses) {
                   .bytes(std::vector<uint8_t>(d.begin() + 8, d.begin() + 24))
                   .none()
                   .none();
-  EXPECT_EQ(compact(p, c),
-            "› it=&{.id=7,.node={.next=0xffff888100002000,.prev=0xffff888100003000},.fn=&do_something,"
-            ".fn2=0xffffffff81000020} head=&{.next=0xffff888100002000,.prev=0xffff888100003000} "
-            "cb=&do_something cb2=0xffffffff81000030");
-  EXPECT_EQ(json(p, c),
-            R"({"cb":{"addr":18446744071578845200,"symbol":"do_something"},"cb2":18446744071578845232,)"
-            R"("head":{"addr":8192,"value":{"next":18446612686365007872,"prev":18446612686365011968}},)"
-            R"("it":{"addr":18446612686365003776,"value":{"fn":{"addr":18446744071578845200,"symbol":"do_something"},)"
-            R"("fn2":18446744071578845216,"id":7,"node":{"next":18446612686365007872,"prev":18446612686365011968}}}})");
+  EXPECT_EQ(
+      compact(p, c),
+      "› it=&{.id=7,.node={.next=0xffff888100002000,.prev=0xffff888100003000},.fn=&do_something,"
+      ".fn2=0xffffffff81000020} head=&{.next=0xffff888100002000,.prev=0xffff888100003000} "
+      "cb=&do_something cb2=0xffffffff81000030");
+  EXPECT_EQ(
+      json(p, c),
+      R"({"cb":{"addr":18446744071578845200,"symbol":"do_something"},"cb2":18446744071578845232,)"
+      R"("head":{"addr":8192,"value":{"next":18446612686365007872,"prev":18446612686365011968}},)"
+      R"("it":{"addr":18446612686365003776,"value":{"fn":{"addr":18446744071578845200,"symbol":"do_something"},)"
+      R"("fn2":18446744071578845216,"id":7,"node":{"next":18446612686365007872,"prev":18446612686365011968}}}})");
 }
 
 TEST_F(ArgRender, FlexibleArrayMemberPrintsNothing) {
@@ -249,8 +269,13 @@ TEST_F(ArgRender, FlexibleArrayMemberPrintsNothing) {
 
 TEST_F(ArgRender, BitfieldsSmallAndWideSignedAndUnsigned) {
   int uint = b.int_type("unsigned int", 4, 0);
-  int bits = b.structure("bits", 16, {{"a", uint, 0, 3}, {"b", i32, 3, 5}, {"c", uint, 8, 24},
-                                      {"big", u64, 32, 40}, {"flag", boolean, 72, 1}, {"zero", uint, 73, 7}});
+  int bits = b.structure("bits", 16,
+                         {{"a", uint, 0, 3},
+                          {"b", i32, 3, 5},
+                          {"c", uint, 8, 24},
+                          {"big", u64, 32, 40},
+                          {"flag", boolean, 72, 1},
+                          {"zero", uint, 73, 7}});
   unsigned __int128 v = 5 | (uint64_t(-3 & 0x1f) << 3) | (uint64_t(0x123456) << 8);
   v |= (unsigned __int128)0x12345678abULL << 32;
   v |= (unsigned __int128)1 << 72;
@@ -259,8 +284,9 @@ TEST_F(ArgRender, BitfieldsSmallAndWideSignedAndUnsigned) {
   FuncArgs p = plan({{"bits", b.ptr(bits)}});
   Capture c = Capture().slot(0x1000).bytes(d);
   EXPECT_EQ(compact(p, c), "› bits=&{.a=5,.b=-3,.c=1193046,.big=0x12345678ab,.flag=true}");
-  EXPECT_EQ(json(p, c),
-            R"({"bits":{"addr":4096,"value":{"a":5,"b":-3,"big":78187493547,"c":1193046,"flag":true}}})");
+  EXPECT_EQ(
+      json(p, c),
+      R"({"bits":{"addr":4096,"value":{"a":5,"b":-3,"big":78187493547,"c":1193046,"flag":true}}})");
 }
 
 TEST_F(ArgRender, AnonymousMembersAreFlattened) {
@@ -285,7 +311,13 @@ TEST_F(ArgRender, EnumsOfEverySizeByName) {
   SyntheticBtf::ok(btf__add_enum64_value(b.get(), "E8_BIG", 0x100000000ULL));
   FuncArgs p = plan({{"a", e1}, {"b", e2}, {"c", e4}, {"d", e8}, {"e", e4}, {"f", e8}});
   // Registers carry garbage above the enum's size.
-  Capture c = Capture().slot(0xab02).slot(300).slot(0xdeadbeefffffffff).slot(0x100000000).slot(0xfffffffb).slot(7);
+  Capture c = Capture()
+                  .slot(0xab02)
+                  .slot(300)
+                  .slot(0xdeadbeefffffffff)
+                  .slot(0x100000000)
+                  .slot(0xfffffffb)
+                  .slot(7);
   EXPECT_EQ(compact(p, c), "› a=E1_B b=300 c=E4_NEG d=E8_BIG e=-5 f=7");
   EXPECT_EQ(json(p, c), R"({"a":"E1_B","b":300,"c":"E4_NEG","d":"E8_BIG","e":-5,"f":7})");
 }
@@ -303,7 +335,8 @@ TEST_F(ArgRender, ScalarsBoolsCharsAndWideIntegers) {
 TEST_F(ArgRender, StructsByValueInTwoSlots) {
   int twelve = b.structure("twelve", 12, {{"a", i32, 0}, {"b", i32, 32}, {"c", i32, 64}});
   FuncArgs p = plan({{"t", twelve}, {"n", i32}, {"ok", boolean}, {"no", boolean}});
-  Capture c = Capture().slot(0x0000000200000001).slot(0xdead000000000003).slot(9).slot(1).slot(0x100);
+  Capture c =
+      Capture().slot(0x0000000200000001).slot(0xdead000000000003).slot(9).slot(1).slot(0x100);
   EXPECT_EQ(compact(p, c), "› t={.a=1,.b=2,.c=3} n=9 ok=true no=false");
   EXPECT_EQ(json(p, c), R"({"n":9,"no":false,"ok":true,"t":{"a":1,"b":2,"c":3}})");
 }
@@ -311,7 +344,8 @@ TEST_F(ArgRender, StructsByValueInTwoSlots) {
 TEST_F(ArgRender, ArraysElideTrailingZerosAndNest) {
   int name = b.array(chr, 8);
   int row = b.array(i32, 3);
-  int s = b.structure("arrs", 52, {{"v", b.array(i32, 5), 0}, {"m", b.array(row, 2), 160}, {"name", name, 352}});
+  int s = b.structure(
+      "arrs", 52, {{"v", b.array(i32, 5), 0}, {"m", b.array(row, 2), 160}, {"name", name, 352}});
   std::vector<uint8_t> d(52);
   for (int i = 0; i < 3; ++i) put<int32_t>(d, 4 * i, i + 1);
   for (int i = 0; i < 4; ++i) put<int32_t>(d, 20 + 4 * i, 10 + i);
@@ -319,7 +353,8 @@ TEST_F(ArgRender, ArraysElideTrailingZerosAndNest) {
   FuncArgs p = plan({{"s", b.ptr(s)}});
   Capture c = Capture().slot(0x1000).bytes(d);
   EXPECT_EQ(compact(p, c), "› s=&{.v=[1,2,3],.m=[[10,11,12],[13]],.name='abc'}");
-  EXPECT_EQ(json(p, c), R"({"s":{"addr":4096,"value":{"m":[[10,11,12],[13]],"name":"abc","v":[1,2,3]}}})");
+  EXPECT_EQ(json(p, c),
+            R"({"s":{"addr":4096,"value":{"m":[[10,11,12],[13]],"name":"abc","v":[1,2,3]}}})");
 }
 
 TEST_F(ArgRender, HugeAndCutArraysStayBounded) {
@@ -332,7 +367,9 @@ TEST_F(ArgRender, HugeAndCutArraysStayBounded) {
   std::vector<uint8_t> h = ints_at({{0, 1}});
   Capture c = Capture().slot(0x1000).slot(0x2000).bytes(d).bytes(h);
   EXPECT_EQ(compact(p, c), "› ints=&[1,2,3,...] h=&{.n=1}");
-  EXPECT_EQ(json(p, c), R"({"h":{"addr":8192,"value":{"n":1}},"ints":{"addr":4096,"truncated":true,"value":[1,2,3]}})");
+  EXPECT_EQ(
+      json(p, c),
+      R"({"h":{"addr":8192,"value":{"n":1}},"ints":{"addr":4096,"truncated":true,"value":[1,2,3]}})");
 }
 
 TEST_F(ArgRender, DepthLimitStopsSelfContainingTypes) {
@@ -414,13 +451,20 @@ TEST_F(ArgRender, LargeStructByValueReadThroughItsAddress) {
 TEST_F(ArgRender, VerboseKeepsScalarsAndStringsOnTheirLine) {
   opts.mode = ArgFmtMode::Verbose;
   FuncArgs p = plan({{"name", cchar_p}, {"n", i32}, {"e", b.ptr(attr)}});
-  EXPECT_EQ(lines(p, Capture().slot(0x1000).slot(5).slot(0x2000).bytes(bytes_of("ab")).none().bytes(std::vector<uint8_t>(16))),
+  EXPECT_EQ(lines(p, Capture()
+                         .slot(0x1000)
+                         .slot(5)
+                         .slot(0x2000)
+                         .bytes(bytes_of("ab"))
+                         .none()
+                         .bytes(std::vector<uint8_t>(16))),
             (Lines{"› name = 'ab'...", "› n = 5", "› e = &{}"}));
 }
 
 TEST_F(ArgRender, JsonOfTheAttrExample) {
-  EXPECT_EQ(json(attr_plan(), attr_capture()),
-            R"({"attr":{"addr":18446612686365003776,"value":{"key_size":4,"map_type":2,"value_size":4}},"size":72})");
+  EXPECT_EQ(
+      json(attr_plan(), attr_capture()),
+      R"({"attr":{"addr":18446612686365003776,"value":{"key_size":4,"map_type":2,"value_size":4}},"size":72})");
 }
 
 }  // namespace

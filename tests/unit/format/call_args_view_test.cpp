@@ -83,8 +83,8 @@ std::vector<std::string> trace_rows(const Session& session, const TestFuncs& fun
   ArgsSetup a(funcs, mode);
   FakeSymbolizer unused("simple_obj.sym");
   FormatOptions fopts{.calltrace = true};
-  return split_lines(format_calltrace(
-      session, {funcs.table, unused, fopts, nullptr, probes, nullptr, &a.ctx}));
+  return split_lines(
+      format_calltrace(session, {funcs.table, unused, fopts, nullptr, probes, nullptr, &a.ctx}));
 }
 
 struct TraceSetup {
@@ -140,7 +140,7 @@ TEST(CallArgsView, JsonOfACallAndOfUnknownOnes) {
   std::optional<nlohmann::json> j = call_args_json(t.session, 1, &a.ctx);
   ASSERT_TRUE(j);
   EXPECT_EQ((*j)["arg0"], 0xbb);
-  EXPECT_FALSE(call_args_json(t.session, 7, &a.ctx));  // no capture for that call
+  EXPECT_FALSE(call_args_json(t.session, 7, &a.ctx));   // no capture for that call
   EXPECT_FALSE(call_args_json(t.session, 1, nullptr));  // -A off
   t.session.args[1].func_id = 99;                       // an id from a corrupt record
   EXPECT_FALSE(call_args_json(t.session, 1, &a.ctx));
@@ -169,7 +169,9 @@ struct ProbeTraceSetup {
     session.probe_args[session.trace[2].seq] = raw_capture(1, session.trace[2].seq, 0xcc);
   }
 
-  std::vector<std::string> rows(ArgFmtMode mode) { return trace_rows(session, funcs, probes, mode); }
+  std::vector<std::string> rows(ArgFmtMode mode) {
+    return trace_rows(session, funcs, probes, mode);
+  }
 };
 
 TEST(CallArgsView, CompactProbeRowCarriesItsArguments) {

@@ -2,8 +2,8 @@
 
 #include <gtest/gtest.h>
 
-#include "golden.h"
 #include "example_sessions.h"
+#include "golden.h"
 
 namespace retsnoop::test {
 namespace {

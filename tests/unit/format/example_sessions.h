@@ -37,9 +37,10 @@ inline Session simfail_session(uint32_t pid, uint64_t start_ns, uint64_t end_ns)
 
 // `retsnoop -e '*sys_bpf' -a ':kernel/bpf/*.c'`, simfail bpf-bad-map-val-size-percpu-array.
 inline ExampleCase percpu_array_case() {
-  ExampleCase c{{},
-             simfail_session(8346, mono_ns_at(20, 19, 36, 372607), mono_ns_at(20, 19, 36, 372682)),
-             FakeSymbolizer("percpu_array.sym")};
+  ExampleCase c{
+      {},
+      simfail_session(8346, mono_ns_at(20, 19, 36, 372607), mono_ns_at(20, 19, 36, 372682)),
+      FakeSymbolizer("percpu_array.sym")};
   TestFuncs& f = c.funcs;
   f.add("__x64_sys_bpf", RetKind::Int64);
   f.add("__sys_bpf", RetKind::Int32);
@@ -102,9 +103,10 @@ inline std::vector<TraceRecord> simple_obj_trace(const TestFuncs& f) {
 
 // `retsnoop -e bpf_prog_load -a ':kernel/bpf/*.c' ... -S -T`, simfail bpf-simple-obj.
 inline ExampleCase simple_obj_case() {
-  ExampleCase c{{},
-             simfail_session(8385, mono_ns_at(21, 33, 58, 438961), mono_ns_at(21, 33, 58, 439338)),
-             FakeSymbolizer("simple_obj.sym")};
+  ExampleCase c{
+      {},
+      simfail_session(8385, mono_ns_at(21, 33, 58, 438961), mono_ns_at(21, 33, 58, 439338)),
+      FakeSymbolizer("simple_obj.sym")};
   TestFuncs& f = c.funcs;
   add_simple_obj_funcs(f);
   c.session.is_error = false;

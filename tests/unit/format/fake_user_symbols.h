@@ -51,7 +51,9 @@ class FakeUserSymbols : public UserSymbols {
       t[kNoSymbol] = bare;
       t[kHostile] = frame("ev\x1b[1mil\n", 0x4, "/tmp/b\x1b]0;t\a", {"/tmp/s\r.c", 3, 1});
       UserFrame hostile_bare = bare;
-      hostile_bare.binary = "/tmp/\x9b" "2J\nx";
+      hostile_bare.binary =
+          "/tmp/\x9b"
+          "2J\nx";
       t[kHostileNoSymbol] = hostile_bare;
       return t;
     }();

@@ -5,10 +5,10 @@
 #include <nlohmann/json.hpp>
 
 #include "example_sessions.h"
-#include "golden.h"
-#include "trace_builder.h"
 #include "fake_user_symbols.h"
 #include "format/stack_fingerprint.h"
+#include "golden.h"
+#include "trace_builder.h"
 
 namespace retsnoop::test {
 namespace {
@@ -18,9 +18,8 @@ using nlohmann::json;
 json format(ExampleCase& c, const FormatOptions& opts, const ProbeTable& probes = kNoProbes,
             UserSymbols* user = nullptr) {
   use_utc();
-  std::string line =
-      format_session_json(c.session, {c.funcs.table, c.symbolizer, opts, nullptr, probes, user},
-                          kMonoToRealNs);
+  std::string line = format_session_json(
+      c.session, {c.funcs.table, c.symbolizer, opts, nullptr, probes, user}, kMonoToRealNs);
   EXPECT_EQ(line.back(), '\n');
   EXPECT_EQ(line.find('\n'), line.size() - 1) << "one session, one line";
   return json::parse(line);
@@ -154,9 +153,12 @@ TEST(JsonView, InvalidUtf8InCommsIsReplacedNotFatal) {
 TEST(JsonView, CommsWithControlBytesStayEscaped) {
   ExampleCase c = percpu_array_case();
   c.session.task_comm = "e\"v\\i\nl\x1b[1m";
-  c.session.proc_comm = "c1\xc2\x9b" "2J";
+  c.session.proc_comm =
+      "c1\xc2\x9b"
+      "2J";
   use_utc();
-  std::string line = format_session_json(c.session, {c.funcs.table, c.symbolizer, {}}, kMonoToRealNs);
+  std::string line =
+      format_session_json(c.session, {c.funcs.table, c.symbolizer, {}}, kMonoToRealNs);
   line.pop_back();
   for (unsigned char ch : line) EXPECT_TRUE(ch >= 0x20 && ch < 0x7f) << int(ch);
   EXPECT_NE(line.find(R"("task_comm":"e\"v\\i\nl\u001b[1m")"), std::string::npos) << line;

@@ -3,9 +3,9 @@
 // --lbr=any example without DWARF.
 #include <gtest/gtest.h>
 
+#include "example_sessions.h"
 #include "format/session_view.h"
 #include "golden.h"
-#include "example_sessions.h"
 
 namespace retsnoop::test {
 namespace {
@@ -55,8 +55,8 @@ TEST(LbrExample, AnyReturnExampleWithoutDwarf) {
 
 TEST(LbrExample, AnyExampleWithoutDwarf) {
   ExampleCase c = lbr_any_case();
-  EXPECT_TRUE(matches_golden(format(c, {.symb = SymbLevel::None, .lbr = true}),
-                             "lbr_any_kallsyms.txt"));
+  EXPECT_TRUE(
+      matches_golden(format(c, {.symb = SymbLevel::None, .lbr = true}), "lbr_any_kallsyms.txt"));
 }
 
 }  // namespace

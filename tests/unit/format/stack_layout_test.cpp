@@ -13,7 +13,8 @@ struct Cached {
   ExampleCase c = percpu_array_case();
   FormatOptions opts;
   FormatCache cache;
-  FormatContext ctx{c.funcs.table, c.symbolizer, opts, nullptr, kNoProbes, nullptr, nullptr, &cache};
+  FormatContext ctx{c.funcs.table, c.symbolizer, opts,    nullptr,
+                    kNoProbes,     nullptr,      nullptr, &cache};
 };
 
 TEST(StackLayout, RowsPointAtTheirCallsAndMarks) {
@@ -85,7 +86,8 @@ TEST(StackLayoutCache, StartsOverWhenFullAndKeepsHandedOutLayoutsValid) {
 TEST(FormatCache, ResultTextsMatchFormatResult) {
   FormatCache cache;
   for (int round = 0; round < 2; ++round)
-    for (RetKind kind : {RetKind::Int32, RetKind::Int64, RetKind::Ptr, RetKind::Unsigned, RetKind::Bool})
+    for (RetKind kind :
+         {RetKind::Int32, RetKind::Int64, RetKind::Ptr, RetKind::Unsigned, RetKind::Bool})
       for (int64_t res : {int64_t(-22), int64_t(-12), int64_t(0), int64_t(1), int64_t(0xfffffff4)})
         EXPECT_EQ(cache.result(res, kind), format_result(res, kind));
 }

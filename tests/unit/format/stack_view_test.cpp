@@ -4,9 +4,9 @@
 
 #include <algorithm>
 
-#include "golden.h"
 #include "example_sessions.h"
 #include "fake_user_symbols.h"
+#include "golden.h"
 
 namespace retsnoop::test {
 namespace {
@@ -177,7 +177,8 @@ TEST(StackView, UserLinesOffWithSymbolsOnly) {
   c.session.ustack = {FakeUserSymbols::kMain};
   FakeUserSymbols user;
   FormatOptions opts{.symb = SymbLevel::None, .user_lines = false};
-  std::string out = format_stack(c.session, {c.funcs.table, c.symbolizer, opts, nullptr, kNoProbes, &user});
+  std::string out =
+      format_stack(c.session, {c.funcs.table, c.symbolizer, opts, nullptr, kNoProbes, &user});
   EXPECT_NE(out.find("main+0x62 [/home/u/loader]\n"), std::string::npos);
   EXPECT_EQ(out.find("loader.c"), std::string::npos);
 }
@@ -189,11 +190,13 @@ TEST(StackView, UserFramesAreEscaped) {
   FakeUserSymbols user;
   FormatOptions opts;
   std::string plain = format_stack(c.session, {c.funcs.table, c.symbolizer, opts});
-  std::string out = format_stack(c.session, {c.funcs.table, c.symbolizer, opts, nullptr, kNoProbes, &user});
+  std::string out =
+      format_stack(c.session, {c.funcs.table, c.symbolizer, opts, nullptr, kNoProbes, &user});
   EXPECT_NE(out.find("ev\\x1b[1mil\\n+0x4 [/tmp/b\\x1b]0;t\\x07]"), std::string::npos) << out;
   EXPECT_NE(out.find("(/tmp/s\\r.c:3:1)"), std::string::npos) << out;
   EXPECT_NE(out.find("[/tmp/\\x9b2J\\nx+0x271ca]"), std::string::npos) << out;
-  EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), std::count(plain.begin(), plain.end(), '\n') + 2);
+  EXPECT_EQ(std::count(out.begin(), out.end(), '\n'),
+            std::count(plain.begin(), plain.end(), '\n') + 2);
   for (unsigned char ch : out) EXPECT_TRUE(ch == '\n' || (ch >= 0x20 && ch < 0x7f)) << int(ch);
 }
 

@@ -81,7 +81,8 @@ TEST_F(TpFieldRender, CutStringsAndRecordsAreMarked) {
   cap.lens[0] = 36;
   std::vector<std::string> lines = arg_lines(plan, cap, opts);
   ASSERT_EQ(lines.size(), 1u);
-  EXPECT_EQ(lines[0], "› filename='/bi'... pid=-2 comm='true' skb=[...] ports=[...] ok=[...] delta=[...]");
+  EXPECT_EQ(lines[0],
+            "› filename='/bi'... pid=-2 comm='true' skb=[...] ports=[...] ok=[...] delta=[...]");
   nlohmann::json j = nlohmann::json::parse(args_json(plan, cap, opts));
   EXPECT_EQ(j["filename"], nlohmann::json({{"value", "/bi"}, {"truncated", true}}));
 }

@@ -45,8 +45,11 @@ TestFuncs int_funcs(std::initializer_list<const char*> names) {
 
 TraceRecord entry_record(const TestFuncs& f, const char* name, uint32_t seq, uint16_t depth,
                          uint64_t ts_ns) {
-  return {
-      .func_id = f.id(name), .seq = seq, .depth = depth, .event = TraceEvent::Entry, .ts_ns = ts_ns};
+  return {.func_id = f.id(name),
+          .seq = seq,
+          .depth = depth,
+          .event = TraceEvent::Entry,
+          .ts_ns = ts_ns};
 }
 
 TraceRecord exit_record(const TestFuncs& f, const char* name, uint32_t seq, uint16_t depth,

@@ -64,11 +64,14 @@ std::string user_error(Fn fn) {
 constexpr const char* kSomeFile = "/proc/self/status";
 
 TEST(AttachChoice, KernelSupportNeedsBtfRingbufAndCookies) {
-  Features ok = Features::fixed({{Feature::Ringbuf, 1}, {Feature::BpfCookie, 1}, {Feature::Kprobes, 1}});
+  Features ok =
+      Features::fixed({{Feature::Ringbuf, 1}, {Feature::BpfCookie, 1}, {Feature::Kprobes, 1}});
   EXPECT_NO_THROW(check_kernel_support(ok, kSomeFile));
   EXPECT_THROW(check_kernel_support(ok, "/nonexistent/btf/vmlinux"), UserError);
-  EXPECT_THROW(check_kernel_support(Features::fixed({{Feature::BpfCookie, 1}}), kSomeFile), UserError);
-  EXPECT_THROW(check_kernel_support(Features::fixed({{Feature::Ringbuf, 1}}), kSomeFile), UserError);
+  EXPECT_THROW(check_kernel_support(Features::fixed({{Feature::BpfCookie, 1}}), kSomeFile),
+               UserError);
+  EXPECT_THROW(check_kernel_support(Features::fixed({{Feature::Ringbuf, 1}}), kSomeFile),
+               UserError);
 }
 
 TEST(AttachChoice, DefaultIsTheFastestSupported) {
@@ -88,7 +91,8 @@ TEST(AttachChoice, MultiKprobeFallsBackToKprobes) {
 }
 
 TEST(AttachChoice, FentryNeedsTrampolineCookies) {
-  Features f = Features::fixed({{Feature::BpfCookie, 1}, {Feature::Kprobes, 1}, {Feature::FentryAttach, 1}});
+  Features f =
+      Features::fixed({{Feature::BpfCookie, 1}, {Feature::Kprobes, 1}, {Feature::FentryAttach, 1}});
   EXPECT_EQ(user_error([&] { choose_attach_kind(AttachMode::Fentry, f); }),
             "cannot attach with fentry: needs BPF cookies for trampoline programs (Linux 5.19+) | "
             "use -K (single kprobes)");
@@ -113,7 +117,8 @@ TEST(AttachChoice, FentryRefusalNamesLockdownUnlessOff) {
   EXPECT_EQ(attach_blocker(AttachKind::Fentry, no_kprobes(-EPERM, -ENOENT)),
             "attach refused (EPERM; kernel lockdown: unknown (ENOENT))");
   constexpr int kEnotsupp = 524;  // kernel-internal: a trampoline that cannot take the prototype
-  EXPECT_EQ(attach_blocker(AttachKind::Fentry, no_kprobes(-kEnotsupp, 0)), "attach refused (ENOTSUPP)");
+  EXPECT_EQ(attach_blocker(AttachKind::Fentry, no_kprobes(-kEnotsupp, 0)),
+            "attach refused (ENOTSUPP)");
 }
 
 TEST(AttachChoice, AnyWorkingMechanismIsEnough) {

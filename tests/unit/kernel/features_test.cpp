@@ -49,7 +49,8 @@ TEST(Features, ReportFormat) {
 
 // The rows a "cannot trace" diagnosis rests on say what the kernel answered.
 TEST(Features, RefusalsShowTheKernelsAnswer) {
-  Features f = Features::fixed({{Feature::FentryAttach, -EPERM}, {Feature::Tracefs, -ENOENT}, {Feature::Lockdown, 1}});
+  Features f = Features::fixed(
+      {{Feature::FentryAttach, -EPERM}, {Feature::Tracefs, -ENOENT}, {Feature::Lockdown, 1}});
   std::string report = f.report();
   EXPECT_NE(report.find("\tkprobes supported: no\n"), std::string::npos);
   EXPECT_NE(report.find("\tfentry/fexit attach supported: no (EPERM)\n"), std::string::npos);

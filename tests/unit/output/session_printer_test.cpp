@@ -206,8 +206,8 @@ TEST(SessionPrinter, FailedOutputStopsPrinting) {
 
 TEST(SessionPrinter, FormattingErrorReachesFinish) {
   MemFile out;
-  SessionPrinter p([](const Session&, std::string&) { throw std::runtime_error("no memory"); }, out.get(),
-                   1 << 20);
+  SessionPrinter p([](const Session&, std::string&) { throw std::runtime_error("no memory"); },
+                   out.get(), 1 << 20);
   ASSERT_TRUE(p.push(numbered(1)));
   while (!p.failed()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   EXPECT_THROW(p.finish(Clock::now()), std::runtime_error);

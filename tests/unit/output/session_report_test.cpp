@@ -55,8 +55,11 @@ TEST(SessionReport, RepeatsCountUnderTheFingerprintOfTheirSession) {
   SessionReport report({.json = true, .summary = true});
   FormatContext ctx{first.funcs.table, first.symbolizer, FormatOptions{}, &report.host()};
   json printed = json::parse(report.format(first.session, ctx, kMonoToRealNs));
-  RepeatGroup g{.first_id = first.session.id, .count = 41, .first_ns = first.session.end_ns,
-                .last_ns = first.session.end_ns + 1000, .tasks = {{7, 7}}};
+  RepeatGroup g{.first_id = first.session.id,
+                .count = 41,
+                .first_ns = first.session.end_ns,
+                .last_ns = first.session.end_ns + 1000,
+                .tasks = {{7, 7}}};
   json repeats = json::parse(report.format_repeats(g, kMonoToRealNs));
   EXPECT_EQ(repeats["type"], "repeats");
   EXPECT_EQ(repeats["count"], 41);

@@ -6,8 +6,8 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "util/file_text.h"
 #include "fixture_util.h"
+#include "util/file_text.h"
 
 namespace retsnoop {
 namespace {

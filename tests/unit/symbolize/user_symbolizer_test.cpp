@@ -76,9 +76,7 @@ class Target {
   uint64_t ret() const { return ret_; }    // its return address
 
  private:
-  void read_addresses() {
-    EXPECT_EQ(std::fscanf(out_, "%" SCNx64 " %" SCNx64, &func_, &ret_), 2);
-  }
+  void read_addresses() { EXPECT_EQ(std::fscanf(out_, "%" SCNx64 " %" SCNx64, &func_, &ret_), 2); }
 
   pid_t pid_ = -1;
   bool exited_ = false;
@@ -144,7 +142,8 @@ TEST(UserSymbolizer, DebugFileIsNeverOpenedOutsideItsRootNorIfNotRegular) {
   std::string stripped = fixture("user_target-stripped");
   std::string id = ElfFile(OwnedFd(open(stripped.c_str(), O_RDONLY | O_CLOEXEC)), {}).build_id();
   ASSERT_EQ(id.size(), 40u);
-  std::string debug_path = "usr/lib/debug/.build-id/" + id.substr(0, 2) + "/" + id.substr(2) + ".debug";
+  std::string debug_path =
+      "usr/lib/debug/.build-id/" + id.substr(0, 2) + "/" + id.substr(2) + ".debug";
   Target t(stripped);
   {
     test::TempDir root;

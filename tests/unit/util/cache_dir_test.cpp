@@ -140,7 +140,8 @@ TEST(CacheDir, PlantedSymlinkIsNeitherFollowedNorTrusted) {
   EXPECT_EQ(dir->read("index"), std::nullopt);
   ASSERT_TRUE(dir->write("index", "fresh"));
   EXPECT_EQ(content_of(victim), "precious");
-  EXPECT_TRUE(std::filesystem::is_regular_file(std::filesystem::symlink_status(dir_path + "/index")));
+  EXPECT_TRUE(
+      std::filesystem::is_regular_file(std::filesystem::symlink_status(dir_path + "/index")));
   EXPECT_EQ(dir->read("index"), "fresh");
 }
 

@@ -15,7 +15,8 @@ struct LibcErrno {
 };
 
 // Every canonical errno glibc's <errno.h> knows, with libc's own value: our table must agree.
-#define LIBC(e) {#e, e}
+#define LIBC(e) \
+  { #e, e }
 constexpr LibcErrno kLibc[] = {
     // clang-format off
     LIBC(EPERM), LIBC(ENOENT), LIBC(ESRCH), LIBC(EINTR), LIBC(EIO), LIBC(ENXIO), LIBC(E2BIG),
@@ -81,12 +82,24 @@ TEST(ErrnoNames, AliasesParseButPrintCanonical) {
 TEST(ErrnoNames, KernelInternalCodes) {
   // Values from include/linux/errno.h; libc does not define them.
   const LibcErrno internal[] = {
-      {"ERESTARTSYS", 512},  {"ERESTARTNOINTR", 513},         {"ERESTARTNOHAND", 514},
-      {"ENOIOCTLCMD", 515},  {"ERESTART_RESTARTBLOCK", 516},  {"EPROBE_DEFER", 517},
-      {"EOPENSTALE", 518},   {"ENOPARAM", 519},               {"EBADHANDLE", 521},
-      {"ENOTSYNC", 522},     {"EBADCOOKIE", 523},             {"ENOTSUPP", 524},
-      {"ETOOSMALL", 525},    {"ESERVERFAULT", 526},           {"EBADTYPE", 527},
-      {"EJUKEBOX", 528},     {"EIOCBQUEUED", 529},            {"ERECALLCONFLICT", 530},
+      {"ERESTARTSYS", 512},
+      {"ERESTARTNOINTR", 513},
+      {"ERESTARTNOHAND", 514},
+      {"ENOIOCTLCMD", 515},
+      {"ERESTART_RESTARTBLOCK", 516},
+      {"EPROBE_DEFER", 517},
+      {"EOPENSTALE", 518},
+      {"ENOPARAM", 519},
+      {"EBADHANDLE", 521},
+      {"ENOTSYNC", 522},
+      {"EBADCOOKIE", 523},
+      {"ENOTSUPP", 524},
+      {"ETOOSMALL", 525},
+      {"ESERVERFAULT", 526},
+      {"EBADTYPE", 527},
+      {"EJUKEBOX", 528},
+      {"EIOCBQUEUED", 529},
+      {"ERECALLCONFLICT", 530},
   };
   for (const auto& e : internal) {
     EXPECT_EQ(errno_from_name(e.name), e.value) << e.name;

@@ -21,7 +21,9 @@ TEST(TextEscape, ControlBytesBecomeVisible) {
 // An 8-bit CSI (0x9b) or a UTF-8 encoded C1 control acts on some terminals: every byte past
 // ASCII is escaped, not only the invalid ones.
 TEST(TextEscape, BytesPastAsciiAreEscaped) {
-  EXPECT_EQ(escaped("\x9b" "2J"), "\\x9b2J");
+  EXPECT_EQ(escaped("\x9b"
+                    "2J"),
+            "\\x9b2J");
   EXPECT_EQ(escaped("\xc2\x9b"), "\\xc2\\x9b");
   EXPECT_EQ(escaped("caf\xc3\xa9"), "caf\\xc3\\xa9");
 }
