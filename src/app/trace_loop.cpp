@@ -305,7 +305,8 @@ KernelCaps kernel_caps(const Features& f) {
           .task_btf = f.has(Feature::TaskBtf),
           .task_storage = f.has(Feature::TaskStorage),
           .atomic_fetch = f.has(Feature::AtomicFetch),
-          .kretprobe_stacks = f.has(Feature::KretprobeStacks)};
+          .kretprobe_stacks = f.has(Feature::KretprobeStacks),
+          .session_kfunc_ctx = !f.has(Feature::KprobeSession) || f.has(Feature::SessionKfuncCtx)};
 }
 
 // Kernels without bpf_get_func_ip() (before 5.15): the kprobe programs read the address of the
@@ -325,7 +326,6 @@ void find_running_kprobe(Kallsyms& ksyms, TracerConfig& cfg) {
 int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
   SessionReport report(report_options(in.opts));
   TracerConfig cfg = tracer_config(in.opts, in.kind, in.probes, in.arg_plans, in.probe_arg_plans);
-  cfg.kernel_btf = in.features.kernel_btf();
   cfg.kprobe_session = in.features.has(Feature::KprobeSession);
   cfg.kprobe_events =
       in.kind == AttachKind::Kprobe && in.opts.kprobe_events && kprobe_events_usable();

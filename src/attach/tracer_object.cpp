@@ -10,13 +10,13 @@
 #include <vector>
 
 #include "attach/func_slot_table.h"
-#include "attach/kfunc_protos.h"
 #include "attach/kprobe_multi_link.h"
 #include "attach/load_diagnosis.h"
 #include "attach/probe_misses.h"
 #include "bpf/session_slots.h"
 #include "rs_tracer.skel.h"
 #include "rs_tracer_legacy.skel.h"
+#include "rs_tracer_session_noctx.skel.h"
 #include "util/error.h"
 #include "util/file_text.h"
 #include "util/log.h"
@@ -104,16 +104,23 @@ void set_template_target(bpf_program* prog) {
          err);
 }
 
-// The object for this kernel: before 5.12, the build without atomics that return a value. Both
-// builds come from one source and hold the same maps, programs and variables in the same order,
-// so the one skeleton fits either.
-rs_tracer* open_tracer(bool atomic_fetch) {
-  if (atomic_fetch) return rs_tracer__open();
+// The build of tracer.bpf.c for this kernel: before 5.12 the one without atomics that return a
+// value; where the kprobe session kfuncs take no context (6.10 to 6.x) the one declaring them so,
+// as libbpf refuses a declaration that differs from the kernel's. All builds come from one
+// source and hold the same maps, programs and variables in the same order, so the one skeleton
+// fits each.
+const void* tracer_elf_bytes(const KernelCaps& caps, size_t* size) {
+  if (!caps.atomic_fetch) return rs_tracer_legacy__elf_bytes(size);
+  if (!caps.session_kfunc_ctx) return rs_tracer_session_noctx__elf_bytes(size);
+  return rs_tracer__elf_bytes(size);
+}
+
+rs_tracer* open_tracer(const KernelCaps& caps) {
   auto* obj = static_cast<rs_tracer*>(calloc(1, sizeof(rs_tracer)));
   if (!obj) return nullptr;
   int err = rs_tracer__create_skeleton(obj);
   if (!err) {
-    obj->skeleton->data = rs_tracer_legacy__elf_bytes(&obj->skeleton->data_sz);
+    obj->skeleton->data = tracer_elf_bytes(caps, &obj->skeleton->data_sz);
     err = bpf_object__open_skeleton(obj->skeleton, nullptr);
   }
   if (err) {
@@ -137,7 +144,7 @@ TracerObject::TracerObject(const TracerConfig& cfg, const FuncTable& funcs)
     for (uint32_t id = 0; id < funcs.size(); ++id) addrs[id] = funcs[id].addr;
     func_slots_ = build_func_slots(addrs);
   }
-  skel_ = timed("BPF open", [&] { return open_tracer(cfg.caps.atomic_fetch); });
+  skel_ = timed("BPF open", [&] { return open_tracer(cfg.caps); });
   if (!skel_) fail("failed to open BPF object", errno);
   // The destructor does not run for an object whose constructor threw.
   try {
@@ -207,9 +214,6 @@ void TracerObject::configure(const TracerConfig& cfg, size_t nr_funcs) {
   resize_map(skel_->maps.pid_filter, filter_entries(cfg.allow_pids, cfg.deny_pids));
   resize_map(skel_->maps.comm_filter, filter_entries(cfg.allow_comms, cfg.deny_comms));
   configure_args(cfg);
-  for (const KfuncProtoChange& c : match_kfunc_protos(bpf_object__btf(skel_->obj), cfg.kernel_btf))
-    logf(LOG_DEBUG, "kfunc %s: declared with %u parameters, this kernel's takes %u: matched\n",
-         c.name.c_str(), c.declared_params, c.kernel_params);
   // Distinct failures per interval (two intervals live at a time); beyond it they print in full.
   constexpr uint32_t kRepeatEntries = 4096;
   resize_map(skel_->maps.repeats, cfg.count_repeats ? kRepeatEntries : 1);

@@ -31,12 +31,11 @@ struct KernelCaps {
   bool task_storage = true;      // BPF_MAP_TYPE_TASK_STORAGE
   bool atomic_fetch = true;      // atomics returning a value (compare-and-swap, fetch-add)
   bool kretprobe_stacks = true;  // a stack taken in a kretprobe unwinds to the syscall
+  bool session_kfunc_ctx = true;  // the kprobe session kfuncs take the context (7.0+)
 };
 
 struct TracerConfig {
   AttachKind kind = AttachKind::Kprobe;
-  // The running kernel's BTF: kfunc prototypes are matched to it before load (kfunc_protos.h).
-  const struct btf* kernel_btf = nullptr;
   KernelCaps caps;
   // Without caps.func_ip, single kprobes read the running kprobe: the kallsyms addresses of
   // current_kprobe (per CPU) and __per_cpu_offset.

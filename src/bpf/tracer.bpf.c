@@ -1203,11 +1203,21 @@ int rs_kmexit(struct pt_regs *ctx)
  * search through the link's addresses: the entry finds the function id in func_slots instead,
  * and leaves it in the session cookie for the return.
  * The kfuncs took no argument until fsession programs shared them (7.0); they take the context
- * since. A call instruction names no argument count, so passing ctx suits both: user space
- * makes the declared prototypes match this kernel's before load (attach/kfunc_protos.h).
+ * since. libbpf refuses an object whose declared kfunc differs from the kernel's, even unused,
+ * so this file is also built for the earlier prototype (RS_SESSION_KFUNCS_NO_CTX) and user space
+ * loads the build that matches (Feature::SessionKfuncCtx).
  */
+#ifdef RS_SESSION_KFUNCS_NO_CTX
+extern bool bpf_session_is_return(void) __ksym __weak;
+extern __u64 *bpf_session_cookie(void) __ksym __weak;
+#define session_is_return(ctx) bpf_session_is_return()
+#define session_cookie(ctx) bpf_session_cookie()
+#else
 extern bool bpf_session_is_return(void *ctx) __ksym __weak;
 extern __u64 *bpf_session_cookie(void *ctx) __ksym __weak;
+#define session_is_return(ctx) bpf_session_is_return(ctx)
+#define session_cookie(ctx) bpf_session_cookie(ctx)
+#endif
 
 SEC("kprobe.multi")
 int rs_ksession(struct pt_regs *ctx)
@@ -1215,11 +1225,11 @@ int rs_ksession(struct pt_regs *ctx)
 	struct lbr_snap lbr;
 	__u64 *id;
 
-	if (bpf_session_is_return(ctx)) {
+	if (session_is_return(ctx)) {
 		lbr_snapshot(&lbr);
-		return handle_exit(ctx, *bpf_session_cookie(ctx), PT_REGS_RC(ctx), &lbr);
+		return handle_exit(ctx, *session_cookie(ctx), PT_REGS_RC(ctx), &lbr);
 	}
-	id = bpf_session_cookie(ctx);
+	id = session_cookie(ctx);
 	*id = func_id_of_ip(bpf_get_func_ip(ctx));
 	if ((__s64)*id < 0)
 		return 1;

@@ -190,6 +190,14 @@ int probe_kretprobe_stacks(KernelBtf& btf) {
   return btf.has_member(BTF_KIND_STRUCT, "unwind_state", "kr_cur");
 }
 
+// 7.0 gave bpf_session_cookie() and bpf_session_is_return() the program context as parameter.
+int probe_session_kfunc_ctx(KernelBtf& btf) {
+  const struct btf* b = btf.btf_of("");
+  int id = b ? btf__find_by_name_kind(b, "bpf_session_cookie", BTF_KIND_FUNC) : -1;
+  if (id <= 0) return 0;
+  return btf_vlen(btf__type_by_id(b, btf__type_by_id(b, id)->type)) > 0;
+}
+
 constexpr FeatureRow kRows[] = {
     {Feature::Ringbuf, "BPF ringbuf map supported", probe_ringbuf},
     {Feature::FuncIp, "bpf_get_func_ip() supported", probe_func_ip},
@@ -208,6 +216,7 @@ constexpr FeatureRow kRows[] = {
     {Feature::TaskStorage, "task local storage supported", probe_task_storage},
     {Feature::AtomicFetch, "BPF atomics with fetch supported", probe_atomic_fetch},
     {Feature::KretprobeStacks, "kretprobe stacks unwind", probe_kretprobe_stacks},
+    {Feature::SessionKfuncCtx, "kprobe session kfuncs take the context", probe_session_kfunc_ctx},
 };
 
 constexpr bool rows_follow_enum() {
@@ -244,8 +253,6 @@ int Features::value(Feature f) const {
   if (!v) v = timed(row_of(f).label, [&] { return row_of(f).probe(*btf_); });
   return *v;
 }
-
-const struct btf* Features::kernel_btf() const { return btf_ ? btf_->btf_of("") : nullptr; }
 
 std::string Features::report() const {
   std::string out = "Feature detection:\n";

@@ -30,15 +30,11 @@ enum class Feature {
   TaskStorage,
   AtomicFetch,
   KretprobeStacks,
+  SessionKfuncCtx,
   Count,
 };
 
 class KernelBtf;
-}  // namespace retsnoop
-
-struct btf;
-
-namespace retsnoop {
 
 class Features {
  public:
@@ -57,8 +53,6 @@ class Features {
   int value(Feature f) const;
   // The "Feature detection:" block of -V -v.
   std::string report() const;
-  // The running kernel's vmlinux BTF, parsed on first use; null in fixed tables or without BTF.
-  const struct btf* kernel_btf() const;
 
  private:
   Features();

@@ -44,7 +44,8 @@ TEST(Features, ReportFormat) {
             "\tbpf_get_current_task_btf() supported: yes\n"
             "\ttask local storage supported: no\n"
             "\tBPF atomics with fetch supported: yes\n"
-            "\tkretprobe stacks unwind: no\n");
+            "\tkretprobe stacks unwind: no\n"
+            "\tkprobe session kfuncs take the context: no\n");
 }
 
 // The rows a "cannot trace" diagnosis rests on say what the kernel answered.
