@@ -25,12 +25,12 @@ enum class AttachKind { MultiKprobe, Kprobe, Fentry };
 // What the running kernel offers the programs beyond Linux 5.10; each false one makes the
 // programs take a slower path that 5.10 has (tracer.bpf.c, has_* knobs).
 struct KernelCaps {
-  bool cookie = true;            // bpf_get_attach_cookie()
-  bool func_ip = true;           // bpf_get_func_ip() in kprobes
-  bool task_btf = true;          // bpf_get_current_task_btf()
-  bool task_storage = true;      // BPF_MAP_TYPE_TASK_STORAGE
-  bool atomic_fetch = true;      // atomics returning a value (compare-and-swap, fetch-add)
-  bool kretprobe_stacks = true;  // a stack taken in a kretprobe unwinds to the syscall
+  bool cookie = true;             // bpf_get_attach_cookie()
+  bool func_ip = true;            // bpf_get_func_ip() in kprobes
+  bool task_btf = true;           // bpf_get_current_task_btf()
+  bool task_storage = true;       // BPF_MAP_TYPE_TASK_STORAGE
+  bool atomic_fetch = true;       // atomics returning a value (compare-and-swap, fetch-add)
+  bool kretprobe_stacks = true;   // a stack taken in a kretprobe unwinds to the syscall
   bool session_kfunc_ctx = true;  // the kprobe session kfuncs take the context (7.0+)
 };
 
