@@ -306,7 +306,7 @@ KernelCaps kernel_caps(const Features& f) {
           .task_storage = f.has(Feature::TaskStorage),
           .atomic_fetch = f.has(Feature::AtomicFetch),
           .kretprobe_stacks = f.has(Feature::KretprobeStacks),
-          .session_kfunc_ctx = !f.has(Feature::KprobeSession) || f.has(Feature::SessionKfuncCtx)};
+          .session_kfunc_ctx = f.has(Feature::SessionKfuncCtx)};
 }
 
 // Kernels without bpf_get_func_ip() (before 5.15): the kprobe programs read the address of the

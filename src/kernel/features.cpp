@@ -184,10 +184,11 @@ int probe_miss_counters(KernelBtf& btf) {
 }
 
 // The x86 (5.15) and arm64 (5.17) stack unwinders learned to see through the kretprobe
-// trampoline, keeping their place among its returns in unwind_state.kr_cur; before, a stack
-// taken at a function's return ends in the trampoline.
+// trampoline, keeping their place among its returns in unwind_state.kr_cur (arm64 moved it into
+// kunwind_state in 6.9); before, a stack taken at a function's return ends in the trampoline.
 int probe_kretprobe_stacks(KernelBtf& btf) {
-  return btf.has_member(BTF_KIND_STRUCT, "unwind_state", "kr_cur");
+  return btf.has_member(BTF_KIND_STRUCT, "unwind_state", "kr_cur") ||
+         btf.has_member(BTF_KIND_STRUCT, "kunwind_state", "kr_cur");
 }
 
 // 7.0 gave bpf_session_cookie() and bpf_session_is_return() the program context as parameter.
