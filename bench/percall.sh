@@ -12,6 +12,9 @@
 #   unreported   the same with -L longer than any call: every session is opened, recorded and
 #                stack-captured in BPF, then dropped there (no record, no user-space work)
 #   filtered     the same with -n of a comm that never runs: the session is refused in BPF
+#   map-create   default with map_create as the entry function instead of *sys_bpf
+#   argf-pass    map-create with an --arg-filter the call passes: two members read and compared
+#   argf-out     map-create with an --arg-filter the call fails: the session is refused in BPF
 #   non-entry    one function of the call, __sys_bpf, traced as a non-entry one (-a) under an
 #                entry function that never runs: no session is ever open
 #   *-F          the same with fentry/fexit (-F) instead of the kernel's default mechanism
@@ -136,6 +139,12 @@ while [ "$round" -lt "$ROUNDS" ]; do
   mode unreported -L 100000 -e '*sys_bpf' $FUNCS
   mode filtered -n no-such-comm -e '*sys_bpf' $FUNCS
   mode non-entry -e '*sys_vhangup' -a __sys_bpf
+  # --arg-filter against its unfiltered run: map_create as the entry function, then a filter
+  # the failing call passes (its program runs, then the session is as unfiltered), then one it
+  # fails (the program runs and the session is refused in BPF).
+  mode map-create -e map_create $FUNCS
+  mode argf-pass -e map_create $FUNCS --arg-filter 'attr->map_type == BPF_MAP_TYPE_ARRAY && attr->key_size == 4'
+  mode argf-out -e map_create $FUNCS --arg-filter 'attr->map_type == BPF_MAP_TYPE_ARRAY && attr->key_size == 8'
   # The same two with fentry/fexit (-F): a trampoline instead of ftrace's probe handlers.
   mode filtered-F -F -n no-such-comm -e '*sys_bpf' $FUNCS
   mode non-entry-F -F -e '*sys_vhangup' -a __sys_bpf

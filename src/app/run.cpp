@@ -9,6 +9,7 @@
 #include "app/malloc_tuning.h"
 #include "app/stop_signal.h"
 #include "app/trace_loop.h"
+#include "attach/cgroup_dirs.h"
 #include "attach/lbr_perf_events.h"
 #include "attach/leftovers.h"
 #include "attach/run_registry.h"
@@ -22,6 +23,7 @@
 #include "discovery/probe_args_plan.h"
 #include "discovery/probe_plan.h"
 #include "discovery/vmlinux.h"
+#include "filter/arg_filter_plan.h"
 #include "kernel/attach_choice.h"
 #include "kernel/features.h"
 #include "kernel/libbpf_logging.h"
@@ -33,6 +35,7 @@
 #include "util/error.h"
 #include "util/log.h"
 #include "util/phase_timer.h"
+#include "util/text_escape.h"
 #include "util/version.h"
 
 namespace retsnoop {
@@ -97,6 +100,7 @@ PlanOptions plan_options(const Options& o) {
   p.deny_globs = o.deny_globs;
   p.presets = o.presets;
   p.capture_args = o.capture_args;
+  p.keep_btf = !o.arg_filters.empty();
   return p;
 }
 
@@ -140,10 +144,11 @@ struct Discovery {
   FuncPlan plan;
   ProbeTable probes;
   std::vector<FuncArgs> probe_args;  // -A: indexed like probes; empty without -A
+  ArgFilterPlan arg_filters;         // --arg-filter; no programs without it
 
   std::string report(int verbosity) const {
     return render_plan(plan, vmlinux ? vmlinux->image->path() : "", verbosity) +
-           render_probes(probes);
+           render_probes(probes) + render_arg_filter_plan(arg_filters, plan.funcs);
   }
 };
 
@@ -168,6 +173,12 @@ Discovery discover(const Options& opts, Selection sel, AttachKind kind) {
     d.probe_args = plan_probe_args(d.plan.btf->btf_of(""), d.probes, probe_sources.tracefs_dirs);
     report_probe_arg_plans(d.probes, d.probe_args);
   }
+  if (!opts.arg_filters.empty()) {
+    d.arg_filters = timed("argument filters", [&] {
+      return plan_arg_filters(opts.arg_filters, d.plan.funcs, *d.plan.btf);
+    });
+    for (const std::string& note : d.arg_filters.notes) logf(LOG_INFO, "%s\n", note.c_str());
+  }
   if (opts.success_stacks != SuccessStacks::Yes) {
     for (const auto& line : never_failing_entry_warnings(d.plan.funcs))
       logf(LOG_WARN, "%s", line.c_str());
@@ -175,13 +186,24 @@ Discovery discover(const Options& opts, Selection sel, AttachKind kind) {
   return d;
 }
 
+// --dry-run -v: the cgroups the gate checks tasks against.
+std::string render_cgroups(const CgroupDirs& cgroups) {
+  std::string out;
+  for (size_t i = 0; i < cgroups.dirs.size(); ++i)
+    out += std::string(i < cgroups.allowed ? "Only" : "Never") + " tasks in cgroup " +
+           escaped(cgroups.dirs[i].path) + " (id " + std::to_string(cgroups.dirs[i].id) +
+           ") and below\n";
+  return out;
+}
+
 // Discovery and its report only. It stops before any BPF is loaded, feature probes included: only
 // -F changes planning, and a dry run takes the mechanism the options ask for.
-int dry_run(const Options& opts, Selection sel) {
+int dry_run(const Options& opts, Selection sel, const CgroupDirs& cgroups) {
   AttachKind kind =
       opts.attach_mode == AttachMode::Fentry ? AttachKind::Fentry : AttachKind::Kprobe;
   Discovery d = discover(opts, std::move(sel), kind);
-  if (opts.verbosity > 0) std::fputs(d.report(opts.verbosity).c_str(), stdout);
+  if (opts.verbosity > 0)
+    std::fputs((d.report(opts.verbosity) + render_cgroups(cgroups)).c_str(), stdout);
   return 0;
 }
 
@@ -211,7 +233,8 @@ int run(const Options& opts) {
   // A dry run changes nothing but this: what dead runs left in the kernel goes first.
   std::optional<RunStateDir> state_dir = RunStateDir::open(kRunStateDir, !opts.dry_run);
   remove_leftovers(state_dir);
-  if (opts.dry_run) return dry_run(opts, std::move(sel));
+  CgroupDirs cgroups = open_cgroup_dirs(opts.allow_cgroups, opts.deny_cgroups);
+  if (opts.dry_run) return dry_run(opts, std::move(sel), cgroups);
   RunLock run_lock(state_dir ? &*state_dir : nullptr);
   raise_rlimits();
 
@@ -236,7 +259,8 @@ int run(const Options& opts) {
   OutputSink out(STDOUT_FILENO);
   return trace_loop(
       {traced, d.plan.funcs, d.plan.args, d.probes, d.probe_args, *symbolizer, d.ksyms, level, kind,
-       features, state_dir, run_lock, command ? &*command : nullptr},
+       features, state_dir, run_lock, command ? &*command : nullptr,
+       opts.arg_filters.empty() ? nullptr : &d.arg_filters.progs, &cgroups},
       stop, out);
 }
 

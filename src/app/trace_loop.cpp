@@ -330,6 +330,11 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
   cfg.kprobe_events =
       in.kind == AttachKind::Kprobe && in.opts.kprobe_events && kprobe_events_usable();
   cfg.caps = kernel_caps(in.features);
+  if (in.arg_filters) cfg.arg_filters = *in.arg_filters;
+  if (in.cgroups) {
+    for (const CgroupDir& d : in.cgroups->dirs) cfg.cgroup_fds.push_back(d.fd.get());
+    cfg.cgroups_allowed = in.cgroups->allowed;
+  }
   if (!cfg.caps.func_ip && (in.kind == AttachKind::Kprobe || !in.probes.empty()))
     find_running_kprobe(in.ksyms, cfg);
   if (!cfg.caps.cookie && !in.probes.empty()) {

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "app/stop_signal.h"
+#include "attach/cgroup_dirs.h"
 #include "attach/run_registry.h"
 #include "attach/tracer_object.h"
 #include "cli/options.h"
@@ -35,6 +36,8 @@ struct TraceLoopInputs {
   const std::optional<RunStateDir>& state_dir;
   const RunLock& run;          // names this run's kernel state
   Command* command = nullptr;  // command mode: started once attached, traced alone
+  const std::vector<rs_arg_filter>* arg_filters = nullptr;  // --arg-filter, indexed like funcs
+  const CgroupDirs* cgroups = nullptr;                      // --cgroup, --no-cgroup
 };
 
 // Returns the exit status (app/exit_status.h). Whatever happens, nothing stays attached when it

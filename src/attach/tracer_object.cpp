@@ -35,6 +35,7 @@ static_assert(sizeof(rs_session_rec) == 112, "rs_session_rec layout must match B
 static_assert(sizeof(rs_proc_rec) == 16, "rs_proc_rec layout must match BPF");
 static_assert(sizeof(rs_func_args) == 136, "rs_func_args layout must match BPF");
 static_assert(sizeof(rs_args_rec) == 216, "rs_args_rec layout must match BPF");
+static_assert(sizeof(rs_arg_filter) == 1544, "rs_arg_filter layout must match BPF");
 
 [[noreturn]] void fail(const std::string& what, int err) {
   throw UserError(what + ": " + std::strerror(err < 0 ? -err : err));
@@ -154,6 +155,7 @@ TracerObject::TracerObject(const TracerConfig& cfg, const FuncTable& funcs)
     fill_func_descs(funcs);
     fill_func_slots();
     fill_filters(cfg);
+    fill_gates(cfg);
     fill_args(skel_->maps.func_args, cfg.func_args);
     if (!cfg.probe_args.empty()) fill_args(skel_->maps.probe_args, cfg.probe_args);
     fill_probe_keys(cfg.probe_keys);
@@ -199,6 +201,7 @@ void TracerObject::configure(const TracerConfig& cfg, size_t nr_funcs) {
   ro->max_sessions = cfg.sessions_size;
   ro->session_slots = rs_session_slots(cfg.sessions_size);
   configure_caps(cfg);
+  configure_gates(cfg, nr_funcs);
 
   resize_map(skel_->maps.rb, cfg.ringbuf_size);
   create_sessions_map(skel_->maps.sessions, cfg.sessions_size);
@@ -352,6 +355,27 @@ void TracerObject::fill_filters(const TracerConfig& cfg) {
   };
   for (const auto& c : cfg.allow_comms) put_comm(c, 1);
   for (const auto& c : cfg.deny_comms) put_comm(c, 0);
+}
+
+// Without --cgroup, --no-cgroup and --arg-filter the gates are dead at load time.
+void TracerObject::configure_gates(const TracerConfig& cfg, size_t nr_funcs) {
+  auto* ro = skel_->rodata;
+  ro->cgroups_allowed = cfg.cgroups_allowed;
+  ro->cgroups_denied = static_cast<uint32_t>(cfg.cgroup_fds.size()) - cfg.cgroups_allowed;
+  ro->has_arg_filter = !cfg.arg_filters.empty();
+  if (ro->has_arg_filter) resize_map(skel_->maps.arg_filters, std::max<size_t>(nr_funcs, 1));
+}
+
+void TracerObject::fill_gates(const TracerConfig& cfg) {
+  int cg_fd = bpf_map__fd(skel_->maps.cgroups);
+  for (uint32_t i = 0; i < cfg.cgroup_fds.size(); ++i) {
+    uint32_t fd = static_cast<uint32_t>(cfg.cgroup_fds[i]);
+    if (bpf_map_update_elem(cg_fd, &i, &fd, BPF_ANY)) fail("cgroups: update failed", errno);
+  }
+  if (cfg.arg_filters.empty()) return;
+  std::vector<uint32_t> ids(cfg.arg_filters.size());
+  for (uint32_t id = 0; id < ids.size(); ++id) ids[id] = id;
+  update_all(skel_->maps.arg_filters, ids, cfg.arg_filters);
 }
 
 bpf_program* TracerObject::entry_prog() const {

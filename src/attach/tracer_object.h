@@ -62,6 +62,12 @@ struct TracerConfig {
   ArgLimits arg_limits;
   std::vector<int> allow_pids, deny_pids;
   std::vector<std::string> allow_comms, deny_comms;
+  // --cgroup then --no-cgroup directories (open fds, borrowed); the first cgroups_allowed are
+  // --cgroup's.
+  std::vector<int> cgroup_fds;
+  uint32_t cgroups_allowed = 0;
+  // --arg-filter: each function's program, by function id; empty: no filter.
+  std::vector<rs_arg_filter> arg_filters;
   // Injected probes (-J) of these kinds exist: their programs are loaded, the others not.
   bool kprobe_probes = false;  // kprobe: and kretprobe:
   bool tracepoint_probes = false;
@@ -126,6 +132,8 @@ class TracerObject {
   void fill_func_slots();
   void fill_probe_keys(const std::vector<rs_probe_key>& keys);
   void fill_filters(const TracerConfig& cfg);
+  void configure_gates(const TracerConfig& cfg, size_t nr_funcs);
+  void fill_gates(const TracerConfig& cfg);
   void configure_args(const TracerConfig& cfg);
   void fill_args(struct bpf_map* map, const std::vector<rs_func_args>& args);
   // -U: a process that execs is announced again (RS_REC_PROC) with its new memory map.

@@ -277,6 +277,75 @@ struct rs_args_rec {
 	/* rs_u8 data[data_len] follows */
 };
 
+/*
+ * --arg-filter: a small program per entry function, run at its entry before a session opens
+ * (arg_filter.h). A stack machine of 64-bit values over the call's argument slots: forward jumps
+ * only, at most RS_FILTER_MAX_INSNS steps, so it always ends. The session opens when the value
+ * left on top is not zero; a memory read that fails makes the whole program false.
+ */
+#define RS_MAX_CGROUPS 16      /* --cgroup and --no-cgroup directories together */
+#define RS_FILTER_MAX_INSNS 64 /* a power of two: the interpreter masks its program counter */
+#define RS_FILTER_MAX_STACK 8  /* values on the stack at once; a power of two */
+#define RS_FILTER_MAX_STRS 4   /* string constants of one program */
+#define RS_FILTER_STR_WORDS 8  /* 64 bytes of a string compared, its NUL included */
+
+enum rs_filter_op {
+	RS_FOP_ARG = 1,    /* push slots[imm] */
+	RS_FOP_CONST = 2,  /* push imm */
+	RS_FOP_ADD = 3,    /* top += imm: a member's or an element's offset */
+	RS_FOP_LOAD = 4,   /* top = the size-byte integer at address top (flags: RS_FFL_*) */
+	RS_FOP_BITS = 5,   /* top = (top >> aux) & imm: a bit-field, once loaded */
+	RS_FOP_AND = 6,    /* b = pop; top &= b */
+	RS_FOP_CMP = 7,    /* b = pop; top = (top <aux> b), enum rs_filter_cmp */
+	RS_FOP_NOT = 8,    /* top = !top */
+	RS_FOP_JFALSE = 9, /* top == 0: skip imm instructions, top stays; otherwise pop */
+	RS_FOP_JTRUE = 10, /* top != 0: skip imm instructions, top stays; otherwise pop */
+	RS_FOP_STR = 11,   /* top = whether the string at address top matches strs[imm] */
+	RS_FOP_NEG = 12,   /* top = -top */
+};
+
+enum rs_filter_cmp {
+	RS_FCMP_EQ = 0,
+	RS_FCMP_NE = 1,
+	RS_FCMP_LT = 2, /* the unsigned ones; RS_FCMP_SIGNED added: signed */
+	RS_FCMP_LE = 3,
+	RS_FCMP_GT = 4,
+	RS_FCMP_GE = 5,
+	RS_FCMP_SIGNED = 8,
+};
+
+enum rs_filter_flags {
+	RS_FFL_SIGNED = 1u << 0, /* LOAD: sign-extend the value read */
+	RS_FFL_USER = 1u << 1,   /* LOAD, STR: user memory; with neither flag the address decides */
+	RS_FFL_KERNEL = 1u << 2, /* LOAD, STR: kernel memory */
+};
+
+struct rs_filter_insn {
+	rs_u8 op;    /* enum rs_filter_op */
+	rs_u8 size;  /* LOAD: 1, 2, 4 or 8 */
+	rs_u8 flags; /* enum rs_filter_flags */
+	rs_u8 aux;   /* CMP: enum rs_filter_cmp; BITS: the shift */
+	rs_u32 pad;
+	rs_u64 imm;
+};
+
+/*
+ * A string constant: the bytes a matching string has where mask has 0xff. An exact match
+ * covers the NUL too; a prefix match ("abc*") stops before it.
+ */
+struct rs_filter_str {
+	rs_u64 bytes[RS_FILTER_STR_WORDS];
+	rs_u64 mask[RS_FILTER_STR_WORDS];
+};
+
+/* Per entry function (an array map indexed by function id). */
+struct rs_arg_filter {
+	rs_u32 cnt;         /* instructions; 0: this function opens no session */
+	rs_u32 stack_slots; /* kprobes: argument slots past the registers, read from the stack */
+	struct rs_filter_insn insns[RS_FILTER_MAX_INSNS];
+	struct rs_filter_str strs[RS_FILTER_MAX_STRS];
+};
+
 /* Counters user space reads at exit (BPF global data). */
 struct rs_stats {
 	rs_u64 sessions_reported; /* sessions (interim ones included) sent or attempted */

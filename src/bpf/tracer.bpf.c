@@ -109,6 +109,7 @@ struct {
 } rb SEC(".maps");
 
 #include "arg_capture.h"
+#include "session_gates.h"
 
 /*
  * Open addressing by thread in an array, whose lookups the verifier inlines: a hash map lookup
@@ -468,6 +469,8 @@ static __always_inline bool task_admission(__u32 pid, struct task_comm *comm)
 		return false;
 	if ((has_pid_filter || has_comm_filter) && !task_admitted(pid))
 		return false;
+	if ((cgroups_allowed || cgroups_denied) && !cgroup_admits())
+		return false;
 	if (has_task_btf)
 		read_comm(comm, bpf_get_current_task_btf());
 	else
@@ -701,6 +704,8 @@ static __always_inline int handle_entry(void *ctx, __u32 id, bool by_ip)
 		id = found;
 	}
 	if (!s) {
+		if (has_arg_filter && !arg_filter_admits(ctx, id))
+			return 1;
 		now = bpf_ktime_get_ns();
 		s = session_begin(session_key((__u32)pid_tgid), pid_tgid, now, &comm);
 		if (!s)

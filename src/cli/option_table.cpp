@@ -34,6 +34,9 @@ enum LongOnlyKey {
   kExportFolded,
   kUser,
   kDebug,
+  kArgFilter,
+  kCgroup,
+  kNoCgroup,
 };
 
 enum Group { kTargeting = 1, kModes, kFilters, kMisc, kHelp };
@@ -251,6 +254,26 @@ const OptionSpec kOptions[] = {
      [](CliState& st, const char* arg) { add_comm(st, st.opts.allow_comms, arg); }},
     {{"no-comm", 'N', "NAME", 0, "Never trace tasks with this comm (or @FILE). Repeatable."},
      [](CliState& st, const char* arg) { add_comm(st, st.opts.deny_comms, arg); }},
+    {{"arg-filter", kArgFilter, "EXPR", 0,
+      "Open sessions only for entry calls whose arguments make EXPR true, a C expression over "
+      "their BTF names: attr->map_type == BPF_MAP_TYPE_ARRAY. Repeatable: all must hold."},
+     [](CliState& st, const char* arg) {
+       if (!*arg) throw InvalidValue("expected an expression");
+       st.opts.arg_filters.emplace_back(arg);
+     }},
+    {{"cgroup", kCgroup, "PATH", 0,
+      "Only trace tasks in this cgroup-v2 directory or below it. Repeatable."},
+     [](CliState& st, const char* arg) {
+       if (!*arg) throw InvalidValue("expected a cgroup directory");
+       st.opts.allow_cgroups.emplace_back(arg);
+     }},
+    {{"no-cgroup", kNoCgroup, "PATH", 0,
+      "Never trace tasks in this cgroup-v2 directory or below it; wins over --cgroup. "
+      "Repeatable."},
+     [](CliState& st, const char* arg) {
+       if (!*arg) throw InvalidValue("expected a cgroup directory");
+       st.opts.deny_cgroups.emplace_back(arg);
+     }},
     {{"user", kUser, "NAME", 0,
       "Command mode: run the command as this user (default: the user who ran sudo)."},
      [](CliState& st, const char* arg) {

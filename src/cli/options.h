@@ -53,8 +53,11 @@ struct Options {
   std::vector<std::string> allow_comms;
   std::vector<std::string> deny_comms;
   std::vector<std::string>
-      truncated_comms;     // -n/-N names cut to the 15 characters the kernel keeps
-  uint64_t longer_ms = 0;  // -L, 0: off
+      truncated_comms;                     // -n/-N names cut to the 15 characters the kernel keeps
+  uint64_t longer_ms = 0;                  // -L, 0: off
+  std::vector<std::string> arg_filters;    // --arg-filter EXPR, as typed; all must hold
+  std::vector<std::string> allow_cgroups;  // --cgroup PATH
+  std::vector<std::string> deny_cgroups;   // --no-cgroup PATH
 
   // Command mode: the command after "--" (argv, verbatim), run as run_as_user when given, else
   // as the user who ran sudo; only it and its descendants are traced.

@@ -15,7 +15,9 @@ uint32_t prototype_id(KernelBtf& kbtf, const FuncInfo& fn) {
   return renamed ? kbtf.func_type(fn.module, base).btf_id : 0;
 }
 
-FuncArgs plan_one(KernelBtf& kbtf, const FuncInfo& fn) {
+}  // namespace
+
+FuncArgs plan_func_args_of(KernelBtf& kbtf, const FuncInfo& fn) {
   uint32_t id = prototype_id(kbtf, fn);
   const struct btf* b = id ? kbtf.btf_of(fn.module) : nullptr;
   if (b) return plan_func_args(b, id);
@@ -28,12 +30,10 @@ FuncArgs plan_one(KernelBtf& kbtf, const FuncInfo& fn) {
   return raw_func_args("no BTF prototype");
 }
 
-}  // namespace
-
 std::vector<FuncArgs> plan_args(KernelBtf& btf, const FuncTable& funcs) {
   std::vector<FuncArgs> plans;
   plans.reserve(funcs.size());
-  for (const FuncInfo& fn : funcs) plans.push_back(plan_one(btf, fn));
+  for (const FuncInfo& fn : funcs) plans.push_back(plan_func_args_of(btf, fn));
   return plans;
 }
 

@@ -13,5 +13,7 @@ namespace retsnoop {
 
 // Indexed like funcs. The plans point into btf's BTF objects: btf must outlive them.
 std::vector<FuncArgs> plan_args(KernelBtf& btf, const FuncTable& funcs);
+// The plan of one function, as plan_args() makes it.
+FuncArgs plan_func_args_of(KernelBtf& btf, const FuncInfo& fn);
 
 }  // namespace retsnoop

@@ -193,10 +193,9 @@ FuncPlan plan_functions(GlobSelection sel, const PlanOptions& opts, Kallsyms& ks
       add_function(matches[i], addrs[i], btf, opts.fentry, plan);
   });
   check_entries_left(plan.funcs);
-  if (opts.capture_args) {
+  if (opts.capture_args)
     plan.args = timed("argument plans", [&] { return plan_args(btf, plan.funcs); });
-    plan.btf = std::move(btf_owner);
-  }
+  if (opts.capture_args || opts.keep_btf) plan.btf = std::move(btf_owner);
   for (const GlobSet* set : {&sel.entry, &sel.allow, &sel.deny}) {
     std::vector<GlobCount> counts = set->counts();
     plan.glob_counts.insert(plan.glob_counts.end(), counts.begin(), counts.end());

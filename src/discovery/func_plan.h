@@ -25,6 +25,7 @@ struct PlanOptions {
   std::vector<std::string> presets;  // -c NAME
   bool fentry = false;               // attach with fentry/fexit: needs each function's BTF id
   bool capture_args = false;         // -A: plan each function's arguments from its BTF
+  bool keep_btf = false;             // keep the BTF in the plan (--arg-filter reads it)
   std::vector<std::string> tracefs_dirs = kDefaultTracefsDirs;
   std::string btf_dir = "/sys/kernel/btf";
   SourcePathIndex* source_index = nullptr;  // null when no vmlinux with DWARF was found
@@ -47,7 +48,7 @@ struct PlanStats {
 struct FuncPlan {
   FuncTable funcs;                 // sorted by (module, name, address); index = function id
   std::vector<FuncArgs> args;      // -A: indexed like funcs; empty without -A
-  std::shared_ptr<KernelBtf> btf;  // -A: the BTF that args' type ids point into
+  std::shared_ptr<KernelBtf> btf;  // -A, keep_btf: the BTF that args' type ids point into
   PlanStats stats;
   std::vector<GlobCount> glob_counts;  // entry, allow, deny globs in that order
 };

@@ -1,0 +1,51 @@
+#include "filter/arg_filter_plan.h"
+
+#include "discovery/func_args_plan.h"
+#include "filter/arg_filter_compiler.h"
+#include "filter/arg_filter_listing.h"
+#include "util/error.h"
+#include "util/strings.h"
+
+namespace retsnoop {
+
+ArgFilterPlan plan_arg_filters(const std::vector<std::string>& exprs, const FuncTable& funcs,
+                               KernelBtf& btf) {
+  ArgFilterPlan plan;
+  ArgFilterCompiler compiler(exprs);
+  plan.progs.resize(funcs.size());
+  std::vector<std::string> left_out;
+  for (size_t i = 0; i < funcs.size(); ++i) {
+    if (!funcs[i].is_entry) continue;
+    ArgFilterProgram p = compiler.compile(plan_func_args_of(btf, funcs[i]));
+    if (!p.missing.empty()) {
+      plan.notes.push_back("--arg-filter: entry function " + funcs[i].name +
+                           " opens no session: its prototype has no '" + p.missing + "'");
+      left_out.push_back(funcs[i].name + " has no '" + p.missing + "'");
+      continue;
+    }
+    plan.progs[i] = p.prog;
+  }
+  bool any = false;
+  for (const rs_arg_filter& p : plan.progs) any |= p.cnt > 0;
+  if (!any)
+    throw UserError("--arg-filter: no entry function has every name the expressions use: " +
+                    join(left_out, ", "));
+  return plan;
+}
+
+std::string render_arg_filter_plan(const ArgFilterPlan& plan, const FuncTable& funcs) {
+  std::string out;
+  for (size_t i = 0; i < funcs.size() && i < plan.progs.size(); ++i) {
+    if (!funcs[i].is_entry) continue;
+    const rs_arg_filter& p = plan.progs[i];
+    if (!p.cnt) {
+      out += "Argument filter of " + funcs[i].name + ": none, opens no session\n";
+      continue;
+    }
+    out += "Argument filter of " + funcs[i].name + " (" + std::to_string(p.cnt) +
+           " instructions):\n" + render_arg_filter(p, "  ");
+  }
+  return out;
+}
+
+}  // namespace retsnoop

@@ -1,0 +1,27 @@
+// --arg-filter for every entry function of the plan: each gets its program, compiled against
+// its own prototype; one whose prototype lacks a name the expressions use opens no session.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "bpf/abi.h"
+#include "discovery/func_info.h"
+#include "discovery/kernel_btf.h"
+
+namespace retsnoop {
+
+struct ArgFilterPlan {
+  std::vector<rs_arg_filter> progs;  // indexed like funcs; cnt 0 for functions that open none
+  std::vector<std::string> notes;    // the entry functions left out, and why (for -v)
+};
+
+// Throws UserError for an expression that does not parse or type-check, and when no entry
+// function has every name the expressions use.
+ArgFilterPlan plan_arg_filters(const std::vector<std::string>& exprs, const FuncTable& funcs,
+                               KernelBtf& btf);
+
+// --dry-run -v: each entry function's program.
+std::string render_arg_filter_plan(const ArgFilterPlan& plan, const FuncTable& funcs);
+
+}  // namespace retsnoop
