@@ -71,9 +71,9 @@ RS_INLINE rs_u64 rs_filter_str_match(const struct rs_filter_str *pat,
 }
 
 /* Sign-extends the low size bytes of v. */
-RS_INLINE rs_u64 rs_filter_sext(rs_u64 v, rs_u8 size)
+RS_INLINE rs_u64 rs_filter_sext(rs_u64 v, rs_u32 size)
 {
-	rs_u32 shift = (64 - 8 * (rs_u32)size) & 63;
+	rs_u32 shift = (64 - 8 * size) & 63;
 
 	return (rs_u64)((rs_s64)(v << shift) >> shift);
 }
@@ -95,6 +95,22 @@ RS_INLINE bool rs_filter_str_op(const struct rs_arg_filter *f, const struct rs_f
 			       rs_filter_user_addr(in->flags, addr)) <= 0)
 		return false;
 	*top = rs_filter_str_match(&f->strs[in->imm & (RS_FILTER_MAX_STRS - 1)], sc);
+	return true;
+}
+
+/* Replaces the address on top of the stack with the integer there; false if the read failed. */
+RS_INLINE bool rs_filter_load(const struct rs_filter_insn *in, struct rs_filter_scratch *sc,
+			      rs_u64 *top)
+{
+	/* Bounded in a register of its own: the read's size must be provably within sc->val. */
+	rs_u32 size = *(const volatile rs_u8 *)&in->size;
+
+	if (!size || size > sizeof(sc->val))
+		return false;
+	sc->val = 0;
+	if (RS_FILTER_READ(&sc->val, size, *top, rs_filter_user_addr(in->flags, *top)))
+		return false;
+	*top = in->flags & RS_FFL_SIGNED ? rs_filter_sext(sc->val, size) : sc->val;
 	return true;
 }
 
@@ -152,13 +168,7 @@ RS_INLINE bool rs_filter_step(const struct rs_arg_filter *f, const struct rs_fil
 		*top = (*top >> (in->aux & 63)) & in->imm;
 		return true;
 	case RS_FOP_LOAD:
-		if (!in->size || in->size > 8)
-			return false;
-		sc->val = 0;
-		if (RS_FILTER_READ(&sc->val, in->size, *top, rs_filter_user_addr(in->flags, *top)))
-			return false;
-		*top = in->flags & RS_FFL_SIGNED ? rs_filter_sext(sc->val, in->size) : sc->val;
-		return true;
+		return rs_filter_load(in, sc, top);
 	case RS_FOP_STR:
 		return rs_filter_str_op(f, in, sc, top);
 	}

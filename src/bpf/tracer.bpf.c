@@ -651,10 +651,11 @@ static __always_inline __u64 probed_func_ip(void *ctx)
 }
 
 /*
- * Whether function id (by_ip: the kprobe event's function) opens sessions. The entry events'
- * cookie says so; without cookies (before 5.15) the function's own flags do.
+ * Whether function *id (by_ip: the kprobe event's function) opens sessions. The entry events'
+ * cookie says so; without cookies (before 5.15) the function's own flags do, once *id is
+ * looked up by address.
  */
-static __always_inline bool is_entry_func(void *ctx, __u32 id, bool by_ip)
+static __always_inline bool is_entry_func(void *ctx, __u32 *id, bool by_ip)
 {
 	struct rs_func_desc *desc;
 
@@ -665,9 +666,9 @@ static __always_inline bool is_entry_func(void *ctx, __u32 id, bool by_ip)
 
 		if (found < 0)
 			return false;
-		id = found;
+		*id = found;
 	}
-	desc = bpf_map_lookup_elem(&func_descs, &id);
+	desc = bpf_map_lookup_elem(&func_descs, id);
 	return desc && (desc->flags & RS_FUNC_ENTRY);
 }
 
@@ -682,6 +683,7 @@ static __always_inline int handle_entry(void *ctx, __u32 id, bool by_ip)
 {
 	struct task_comm comm = {};
 	__u64 pid_tgid = 0, now = 0;
+	bool need_id = by_ip; /* still to look up by address */
 	struct session *s;
 
 	if (!ready)
@@ -690,13 +692,14 @@ static __always_inline int handle_entry(void *ctx, __u32 id, bool by_ip)
 	if (s) {
 		now = bpf_ktime_get_ns();
 	} else {
-		if (!is_entry_func(ctx, id, by_ip))
+		if (!is_entry_func(ctx, &id, by_ip))
 			return 1;
+		need_id = by_ip && has_cookie;
 		pid_tgid = bpf_get_current_pid_tgid();
 		if (!task_admission(pid_tgid >> 32, &comm))
 			return 1;
 	}
-	if (by_ip) {
+	if (need_id) {
 		__s64 found = func_id_of_ip(probed_func_ip(ctx));
 
 		if (found < 0)

@@ -82,6 +82,12 @@ void add_error(std::vector<int>& list, const char* arg) {
 }
 
 // 0 is the idle tasks (one per CPU, TGID 0), whose sessions are interrupts taken while idle.
+// A value that must not be empty, kept as typed; what names it says what was expected.
+void add_nonempty(std::vector<std::string>& list, const char* arg, const char* what) {
+  if (!*arg) throw InvalidValue(std::string("expected ") + what);
+  list.emplace_back(arg);
+}
+
 void add_pid(std::vector<int>& list, const char* arg) {
   if (std::string_view(arg) == "0") return list.push_back(0);
   try {
@@ -258,21 +264,18 @@ const OptionSpec kOptions[] = {
       "Open sessions only for entry calls whose arguments make EXPR true, a C expression over "
       "their BTF names: attr->map_type == BPF_MAP_TYPE_ARRAY. Repeatable: all must hold."},
      [](CliState& st, const char* arg) {
-       if (!*arg) throw InvalidValue("expected an expression");
-       st.opts.arg_filters.emplace_back(arg);
+       add_nonempty(st.opts.arg_filters, arg, "an expression");
      }},
     {{"cgroup", kCgroup, "PATH", 0,
       "Only trace tasks in this cgroup-v2 directory or below it. Repeatable."},
      [](CliState& st, const char* arg) {
-       if (!*arg) throw InvalidValue("expected a cgroup directory");
-       st.opts.allow_cgroups.emplace_back(arg);
+       add_nonempty(st.opts.allow_cgroups, arg, "a cgroup directory");
      }},
     {{"no-cgroup", kNoCgroup, "PATH", 0,
       "Never trace tasks in this cgroup-v2 directory or below it; wins over --cgroup. "
       "Repeatable."},
      [](CliState& st, const char* arg) {
-       if (!*arg) throw InvalidValue("expected a cgroup directory");
-       st.opts.deny_cgroups.emplace_back(arg);
+       add_nonempty(st.opts.deny_cgroups, arg, "a cgroup directory");
      }},
     {{"user", kUser, "NAME", 0,
       "Command mode: run the command as this user (default: the user who ran sudo)."},

@@ -304,6 +304,16 @@ TEST(ParseOptions, Comms) {
   expect_error({"-n", ""}, "Invalid value '' for -n/--comm: expected a non-empty name");
 }
 
+TEST(ParseOptions, ArgumentFiltersAndCgroupsAreRepeatableAndKeptAsTyped) {
+  Options o = parse({"--arg-filter", "attr->map_type == 2", "--arg-filter=fd > 0", "--cgroup",
+                     "/sys/fs/cgroup/a", "--no-cgroup", "/sys/fs/cgroup/a/b"});
+  EXPECT_EQ(o.arg_filters, (Strings{"attr->map_type == 2", "fd > 0"}));
+  EXPECT_EQ(o.allow_cgroups, (Strings{"/sys/fs/cgroup/a"}));
+  EXPECT_EQ(o.deny_cgroups, (Strings{"/sys/fs/cgroup/a/b"}));
+  expect_error({"--arg-filter", ""}, "Invalid value '' for --arg-filter: expected an expression");
+  expect_error({"--cgroup", ""}, "Invalid value '' for --cgroup: expected a cgroup directory");
+}
+
 // The kernel keeps the first 15 characters of a task's name: a longer one is compared by those.
 TEST(ParseOptions, LongCommsCompareTheirFirst15Characters) {
   Options o = parse({"-n", "1234567890123456", "-N", "systemd-journald"});
