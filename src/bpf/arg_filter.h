@@ -102,11 +102,13 @@ RS_INLINE bool rs_filter_str_op(const struct rs_arg_filter *f, const struct rs_f
 RS_INLINE bool rs_filter_load(const struct rs_filter_insn *in, struct rs_filter_scratch *sc,
 			      rs_u64 *top)
 {
-	/* Bounded in a register of its own: the read's size must be provably within sc->val. */
-	rs_u32 size = *(const volatile rs_u8 *)&in->size;
+	/*
+	 * 1 to 8 by arithmetic, not by a test: the verifier must see the bound on the very
+	 * register passed as the read's size, and the compiler may test a copy. User space only
+	 * writes 1, 2, 4 and 8.
+	 */
+	rs_u32 size = ((in->size - 1u) & 7) + 1;
 
-	if (!size || size > sizeof(sc->val))
-		return false;
 	sc->val = 0;
 	if (RS_FILTER_READ(&sc->val, size, *top, rs_filter_user_addr(in->flags, *top)))
 		return false;

@@ -480,7 +480,7 @@ ArgFilterProgram ArgFilterCompiler::compile(const FuncArgs& args) {
       if (&p != &exprs_.front()) jumps.push_back(gen.jump(RS_FOP_JFALSE));
       gen.boolean(*p.tree);
     } catch (const ArgExprError& err) {
-      throw UserError(arg_expr_message(p.text, err));
+      return {.error = arg_expr_message(p.text, err)};
     }
   }
   for (size_t j : jumps) gen.patch(j);

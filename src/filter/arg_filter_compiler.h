@@ -16,8 +16,9 @@
 namespace retsnoop {
 
 struct ArgFilterProgram {
-  rs_arg_filter prog{};  // cnt 0: the function opens no session
-  std::string missing;   // why it opens none: a name its prototype lacks
+  rs_arg_filter prog{};  // cnt 0: the function opens no session, for one of these reasons:
+  std::string missing;   // a name its prototype lacks
+  std::string error;     // an expression does not type-check against it: the one-line message
 };
 
 class ArgFilterCompiler {
@@ -26,9 +27,8 @@ class ArgFilterCompiler {
   explicit ArgFilterCompiler(const std::vector<std::string>& exprs);
   ~ArgFilterCompiler();
 
-  // The program for a function whose arguments args describes. A prototype without a name the
-  // expressions use gets an empty program and the name in missing; an expression that does not
-  // type-check against it throws UserError, with the column.
+  // The program for a function whose arguments args describes; an empty one, with the reason,
+  // for a prototype that lacks a name or does not type-check (the message names the column).
   ArgFilterProgram compile(const FuncArgs& args);
 
  private:

@@ -14,19 +14,24 @@ ArgFilterPlan plan_arg_filters(const std::vector<std::string>& exprs, const Func
   ArgFilterCompiler compiler(exprs);
   plan.progs.resize(funcs.size());
   std::vector<std::string> left_out;
+  std::string first_error;
+  bool any = false;
   for (size_t i = 0; i < funcs.size(); ++i) {
     if (!funcs[i].is_entry) continue;
     ArgFilterProgram p = compiler.compile(plan_func_args_of(btf, funcs[i]));
-    if (!p.missing.empty()) {
-      plan.notes.push_back("--arg-filter: entry function " + funcs[i].name +
-                           " opens no session: its prototype has no '" + p.missing + "'");
-      left_out.push_back(funcs[i].name + " has no '" + p.missing + "'");
+    std::string why = p.missing.empty() ? p.error : "its prototype has no '" + p.missing + "'";
+    if (why.empty()) {
+      plan.progs[i] = p.prog;
+      any = true;
       continue;
     }
-    plan.progs[i] = p.prog;
+    plan.notes.push_back("--arg-filter: entry function " + funcs[i].name +
+                         " opens no session: " + why);
+    if (!p.missing.empty()) left_out.push_back(funcs[i].name + " has no '" + p.missing + "'");
+    if (first_error.empty()) first_error = p.error;
   }
-  bool any = false;
-  for (const rs_arg_filter& p : plan.progs) any |= p.cnt > 0;
+  // A typo fails every function alike: its message, with the column, says more than the names.
+  if (!any && !first_error.empty()) throw UserError(first_error);
   if (!any)
     throw UserError("--arg-filter: no entry function has every name the expressions use: " +
                     join(left_out, ", "));

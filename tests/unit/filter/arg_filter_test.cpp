@@ -100,11 +100,12 @@ class ArgFilter : public ::testing::Test {
   std::string error(const std::string& expr) {
     try {
       ArgFilterCompiler c({expr});
-      c.compile(args);
+      ArgFilterProgram p = c.compile(args);
+      EXPECT_EQ(p.prog.cnt, 0u);
+      return p.error;
     } catch (const UserError& e) {
-      return e.what();
+      return e.what();  // a syntax error: before any prototype
     }
-    return "";
   }
 };
 
