@@ -15,6 +15,7 @@
 #   map-create   default with map_create as the entry function instead of *sys_bpf
 #   argf-pass    map-create with an --arg-filter the call passes: two members read and compared
 #   argf-out     map-create with an --arg-filter the call fails: the session is refused in BPF
+#   comm-out     map-create with -n of a comm that never runs, to compare argf-out with
 #   non-entry    one function of the call, __sys_bpf, traced as a non-entry one (-a) under an
 #                entry function that never runs: no session is ever open
 #   *-F          the same with fentry/fexit (-F) instead of the kernel's default mechanism
@@ -145,6 +146,7 @@ while [ "$round" -lt "$ROUNDS" ]; do
   mode map-create -e map_create $FUNCS
   mode argf-pass -e map_create $FUNCS --arg-filter 'attr->map_type == BPF_MAP_TYPE_ARRAY && attr->key_size == 4'
   mode argf-out -e map_create $FUNCS --arg-filter 'attr->map_type == BPF_MAP_TYPE_ARRAY && attr->key_size == 8'
+  mode comm-out -n no-such-comm -e map_create $FUNCS
   # The same two with fentry/fexit (-F): a trampoline instead of ftrace's probe handlers.
   mode filtered-F -F -n no-such-comm -e '*sys_bpf' $FUNCS
   mode non-entry-F -F -e '*sys_vhangup' -a __sys_bpf

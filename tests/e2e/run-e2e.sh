@@ -74,7 +74,7 @@ select_cases() {
       print name > names
       count++; total += timeout; mods = mods mod
     }
-    /^NAME / { flush(); name = $2; block = ""; kernels = ""; archs = "amd64"; timeout = 60; needs_vmlinux = 0; mod = ""
+    /^NAME / { flush(); name = $2; block = ""; kernels = ""; archs = "amd64"; timeout = 120; needs_vmlinux = 0; mod = ""
       essential = 0; requires = "" }
     /^ESSENTIAL/ { essential = 1 }
     /^REQUIRES / { requires = substr($0, 10) }
