@@ -97,6 +97,14 @@ void update_all(bpf_map* map, const std::vector<K>& keys, const std::vector<V>& 
     fail(std::string("map '") + bpf_map__name(map) + "': update failed", errno);
 }
 
+// An array map's entries 0..values.size()-1, in one syscall.
+template <typename V>
+void update_by_id(bpf_map* map, const std::vector<V>& values) {
+  std::vector<uint32_t> ids(values.size());
+  for (uint32_t id = 0; id < ids.size(); ++id) ids[id] = id;
+  update_all(map, ids, values);
+}
+
 void set_template_target(bpf_program* prog) {
   int err = bpf_program__set_attach_target(prog, 0, kFentryTemplateTarget);
   if (err)
@@ -156,8 +164,8 @@ TracerObject::TracerObject(const TracerConfig& cfg, const FuncTable& funcs)
     fill_func_slots();
     fill_filters(cfg);
     fill_gates(cfg);
-    fill_args(skel_->maps.func_args, cfg.func_args);
-    if (!cfg.probe_args.empty()) fill_args(skel_->maps.probe_args, cfg.probe_args);
+    update_by_id(skel_->maps.func_args, cfg.func_args);
+    if (!cfg.probe_args.empty()) update_by_id(skel_->maps.probe_args, cfg.probe_args);
     fill_probe_keys(cfg.probe_keys);
     if (cfg.capture_ustack) watch_execs();
   } catch (...) {
@@ -275,15 +283,13 @@ void TracerObject::configure_caps(const TracerConfig& cfg) {
 }
 
 void TracerObject::fill_func_descs(const FuncTable& funcs) {
-  std::vector<uint32_t> ids(funcs.size());
   std::vector<rs_func_desc> descs(funcs.size());
   for (uint32_t id = 0; id < funcs.size(); ++id) {
-    ids[id] = id;
     descs[id].addr = funcs[id].addr;
     descs[id].ret_kind = static_cast<uint8_t>(funcs[id].ret);
     descs[id].flags = funcs[id].is_entry ? RS_FUNC_ENTRY : 0;
   }
-  update_all(skel_->maps.func_descs, ids, descs);
+  update_by_id(skel_->maps.func_descs, descs);
 }
 
 // Without -A the capture code is dead at load time and its maps keep one entry each.
@@ -301,13 +307,6 @@ void TracerObject::configure_args(const TracerConfig& cfg) {
   resize_map(skel_->maps.args_bufs, cpus);
   resize_map(skel_->maps.func_args, cfg.func_args.size());
   if (!cfg.probe_args.empty()) resize_map(skel_->maps.probe_args, cfg.probe_args.size());
-}
-
-// Indexed by function or probe id.
-void TracerObject::fill_args(struct bpf_map* map, const std::vector<rs_func_args>& args) {
-  std::vector<uint32_t> ids(args.size());
-  for (uint32_t id = 0; id < ids.size(); ++id) ids[id] = id;
-  update_all(map, ids, args);
 }
 
 void TracerObject::fill_probe_keys(const std::vector<rs_probe_key>& keys) {
@@ -372,10 +371,7 @@ void TracerObject::fill_gates(const TracerConfig& cfg) {
     uint32_t fd = static_cast<uint32_t>(cfg.cgroup_fds[i]);
     if (bpf_map_update_elem(cg_fd, &i, &fd, BPF_ANY)) fail("cgroups: update failed", errno);
   }
-  if (cfg.arg_filters.empty()) return;
-  std::vector<uint32_t> ids(cfg.arg_filters.size());
-  for (uint32_t id = 0; id < ids.size(); ++id) ids[id] = id;
-  update_all(skel_->maps.arg_filters, ids, cfg.arg_filters);
+  update_by_id(skel_->maps.arg_filters, cfg.arg_filters);
 }
 
 bpf_program* TracerObject::entry_prog() const {

@@ -135,7 +135,6 @@ class TracerObject {
   void configure_gates(const TracerConfig& cfg, size_t nr_funcs);
   void fill_gates(const TracerConfig& cfg);
   void configure_args(const TracerConfig& cfg);
-  void fill_args(struct bpf_map* map, const std::vector<rs_func_args>& args);
   // -U: a process that execs is announced again (RS_REC_PROC) with its new memory map.
   void watch_execs();
 

@@ -31,6 +31,13 @@ struct Ty {
   uint32_t nelems = 0;  // Ptr: the length of the array it decayed from; 0: a pointer
 };
 
+// The parameter of that name, or null.
+const ArgInfo* find_param(const FuncArgs& args, const std::string& name) {
+  for (const ArgInfo& a : args.args)
+    if (a.name == name) return &a;
+  return nullptr;
+}
+
 class Codegen {
  public:
   Codegen(const FuncArgs& args, const std::unordered_map<std::string, int64_t>& enums,
@@ -82,11 +89,7 @@ class Codegen {
     patch(j);
   }
 
-  const ArgInfo* param(const std::string& name) const {
-    for (const ArgInfo& a : args_.args)
-      if (a.name == name) return &a;
-    return nullptr;
-  }
+  const ArgInfo* param(const std::string& name) const { return find_param(args_, name); }
 
   // The value of an operand known before the call: integers, NULL, enum constants.
   std::optional<int64_t> constant(const ArgExpr& e) const {
@@ -217,10 +220,15 @@ class Codegen {
     }
   }
 
-  Ty deref(const ArgExpr& e, const Ty& p) {
+  // Counts one more pointer followed in the current operand.
+  void follow_pointer(const ArgExpr& e) {
     if (++derefs_ > kMaxDerefs)
       throw ArgExprError(
           e.pos, "more than " + std::to_string(kMaxDerefs) + " pointers followed in one operand");
+  }
+
+  Ty deref(const ArgExpr& e, const Ty& p) {
+    follow_pointer(e);
     Ty t = pointee(p);
     if (!t.t) throw ArgExprError(e.pos, "a void pointer has nothing to read");
     return t;
@@ -230,10 +238,7 @@ class Codegen {
     uint32_t bits = 0;
     std::optional<Ty> m = find_member(rec, e.text, &bits);
     if (!m) throw ArgExprError(e.pos, describe(rec) + " has no member '" + e.text + "'");
-    if (e.kind == ArgExprKind::Arrow) ++derefs_;
-    if (derefs_ > kMaxDerefs)
-      throw ArgExprError(
-          e.pos, "more than " + std::to_string(kMaxDerefs) + " pointers followed in one operand");
+    if (e.kind == ArgExprKind::Arrow) follow_pointer(e);
     if (bits / 8) emit(RS_FOP_ADD, bits / 8);
     return *m;
   }
@@ -245,9 +250,9 @@ class Codegen {
       throw ArgExprError(e.pos, "index " + std::to_string(e.value) + " is past the array's " +
                                     std::to_string(base.nelems) + " elements");
     Ty elem = deref(e, base);
-    uint32_t esize = btf__resolve_size(btf_, elem.id) > 0 ? btf__resolve_size(btf_, elem.id) : 0;
-    if (!esize) throw ArgExprError(e.pos, "the elements have no size");
-    if (e.value) emit(RS_FOP_ADD, e.value * esize);
+    int esize = btf__resolve_size(btf_, elem.id);
+    if (esize <= 0) throw ArgExprError(e.pos, "the elements have no size");
+    if (e.value) emit(RS_FOP_ADD, e.value * static_cast<uint64_t>(esize));
     return elem;
   }
 
@@ -309,7 +314,7 @@ class Codegen {
       p.kind = Ty::Ptr;
       p.user = t.user;
       p.target = arr->type;
-      p.nelems = arr->nelems ? arr->nelems : 0;
+      p.nelems = arr->nelems;
       return p;
     }
     if (t.kind != Ty::Scalar && t.kind != Ty::Ptr)
@@ -421,11 +426,8 @@ class Codegen {
 void unknown_names(const ArgExpr& e, const FuncArgs& args,
                    const std::unordered_map<std::string, int64_t>& enums,
                    std::set<std::string>& out) {
-  if (e.kind == ArgExprKind::Name) {
-    bool is_param = false;
-    for (const ArgInfo& a : args.args) is_param |= a.name == e.text;
-    if (!is_param && !enums.count(e.text)) out.insert(e.text);
-  }
+  if (e.kind == ArgExprKind::Name && !find_param(args, e.text) && !enums.count(e.text))
+    out.insert(e.text);
   if (e.lhs) unknown_names(*e.lhs, args, enums, out);
   if (e.rhs) unknown_names(*e.rhs, args, enums, out);
 }
