@@ -22,6 +22,8 @@
 #include "discovery/plan_report.h"
 #include "discovery/probe_args_plan.h"
 #include "discovery/probe_plan.h"
+#include "discovery/line_plan.h"
+#include "discovery/line_plan_report.h"
 #include "discovery/vmlinux.h"
 #include "filter/arg_filter_plan.h"
 #include "kernel/attach_choice.h"
@@ -54,7 +56,7 @@ int print_version(const Options& opts) {
 // DWARF is mandatory only when asked for: -s/-ss given explicitly or a ':path' glob.
 bool dwarf_required(const Options& o, const GlobSelection& sel) {
   bool explicit_lines = o.symbolize == SymbLevel::Lines || o.symbolize == SymbLevel::Inlines;
-  return explicit_lines || sel.has_path_globs();
+  return explicit_lines || sel.has_path_globs() || !o.line_trace.empty();
 }
 
 SymbLevel symb_level(const Options& o, bool have_dwarf) {
@@ -145,10 +147,12 @@ struct Discovery {
   ProbeTable probes;
   std::vector<FuncArgs> probe_args;  // -A: indexed like probes; empty without -A
   ArgFilterPlan arg_filters;         // --arg-filter; no programs without it
+  LinePlan lines;                    // --line-trace; no probes without it
 
   std::string report(int verbosity) const {
     return render_plan(plan, vmlinux ? vmlinux->image->path() : "", verbosity) +
-           render_probes(probes) + render_arg_filter_plan(arg_filters, plan.funcs);
+           render_probes(probes) + render_arg_filter_plan(arg_filters, plan.funcs) +
+           render_line_plan(lines, verbosity);
   }
 };
 
@@ -179,6 +183,12 @@ Discovery discover(const Options& opts, Selection sel, AttachKind kind) {
     });
     for (const std::string& note : d.arg_filters.notes) logf(LOG_INFO, "%s\n", note.c_str());
   }
+  if (!opts.line_trace.empty()) {
+    d.lines = timed("line probes", [&] {
+      return plan_line_probes(opts.line_trace, *d.vmlinux, d.ksyms);
+    });
+    for (const std::string& note : d.lines.notes) logf(LOG_INFO, "%s\n", note.c_str());
+  }
   if (opts.success_stacks != SuccessStacks::Yes) {
     for (const auto& line : never_failing_entry_warnings(d.plan.funcs))
       logf(LOG_WARN, "%s", line.c_str());
@@ -205,6 +215,17 @@ int dry_run(const Options& opts, Selection sel, const CgroupDirs& cgroups) {
   if (opts.verbosity > 0)
     std::fputs((d.report(opts.verbosity) + render_cgroups(cgroups)).c_str(), stdout);
   return 0;
+}
+
+// Line probes are perf kprobes that know their line by the BPF cookie alone, and their rows
+// are source lines.
+void check_line_trace_support(const Options& o, const Features& f) {
+  if (o.line_trace.empty()) return;
+  if (o.symbolize == SymbLevel::None)
+    throw UserError("--line-trace prints source lines: it cannot go with -sn");
+  if (!f.has(Feature::BpfCookie))
+    throw UserError("--line-trace needs BPF cookies on perf kprobes, which this kernel lacks",
+                    "they came in Linux 5.15");
 }
 
 // A command that cannot run is refused before anything is attached. A dry run checks it too, and
@@ -241,6 +262,7 @@ int run(const Options& opts) {
   Features features = Features::detect();
   AttachKind kind = timed("feature probes", [&] {
     check_kernel_support(features);
+    check_line_trace_support(opts, features);
     return choose_attach_kind(opts.attach_mode, features);
   });
   // Before the slow discovery, so that a machine without LBR says so at once; open until
@@ -260,7 +282,7 @@ int run(const Options& opts) {
   return trace_loop(
       {traced, d.plan.funcs, d.plan.args, d.probes, d.probe_args, *symbolizer, d.ksyms, level, kind,
        features, state_dir, run_lock, command ? &*command : nullptr,
-       opts.arg_filters.empty() ? nullptr : &d.arg_filters.progs, &cgroups},
+       opts.arg_filters.empty() ? nullptr : &d.arg_filters.progs, &cgroups, &d.lines.probes},
       stop, out);
 }
 

@@ -17,6 +17,7 @@
 #include "app/exit_status.h"
 #include "app/receiver.h"
 #include "attach/attacher.h"
+#include "attach/line_attacher.h"
 #include "attach/probe_attacher.h"
 #include "attach/shared_knob.h"
 #include "discovery/kallsyms.h"
@@ -232,6 +233,24 @@ std::optional<ProbeAttacher> attach_probes(TracerObject& obj, const ProbeTable& 
   return probes;
 }
 
+// Before the functions, like the injected probes. A line the kernel refuses to probe is left
+// out: the other lines still tell which way the function went.
+std::optional<LineAttacher> attach_lines(TracerObject& obj, const std::vector<LineProbe>& table) {
+  if (table.empty()) return std::nullopt;
+  auto t0 = Clock::now();
+  std::optional<LineAttacher> lines(std::in_place, obj, table);
+  logf(LOG_INFO, "Attached %zu line probes in %.3f s.\n", lines->count(), seconds_since(t0));
+  if (!lines->skipped().empty())
+    logf(LOG_WARN, "--line-trace: the kernel refused %zu of %zu line probes (-v lists them)\n",
+         lines->skipped().size(), table.size());
+  for (const SkippedLine& skip : lines->skipped()) {
+    const LineProbe& p = table[skip.id];
+    logf(LOG_INFO, "  skipped %s+0x%llx: %s\n", p.func.c_str(),
+         (unsigned long long)(p.addr - p.func_addr), std::strerror(skip.err));
+  }
+  return lines;
+}
+
 void detach_all(Attacher& attacher) {
   ProgressMeter progress("Detaching... ", attacher.probe_count(), ProgressMeter::Finish::KeepLabel,
                          ProgressDisplay::stderr_if_terminal());
@@ -335,6 +354,7 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
     for (const CgroupDir& d : in.cgroups->dirs) cfg.cgroup_fds.push_back(d.fd.get());
     cfg.cgroups_allowed = in.cgroups->allowed;
   }
+  if (in.line_probes && !in.line_probes->empty()) cfg.line_max = in.opts.line_max_count;
   if (!cfg.caps.func_ip && (in.kind == AttachKind::Kprobe || !in.probes.empty()))
     find_running_kprobe(in.ksyms, cfg);
   if (!cfg.caps.cookie && !in.probes.empty()) {
@@ -344,6 +364,8 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
   auto obj =
       timed("BPF object load", [&] { return std::make_unique<TracerObject>(cfg, in.funcs); });
   std::optional<ProbeAttacher> probes = attach_probes(*obj, in.probes);
+  std::optional<LineAttacher> lines =
+      in.line_probes ? attach_lines(*obj, *in.line_probes) : std::nullopt;
   auto attacher = make_attacher(in.kind, *obj, in.ksyms, in.run);
   AttachResult res;
   {
@@ -380,7 +402,8 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
                     in.probes,
                     user_symbols.get(),
                     in.opts.capture_args ? &args_ctx : nullptr,
-                    &format_cache};
+                    &format_cache,
+                    in.line_probes ? *in.line_probes : kNoLineProbes};
   int64_t clock_offset = mono_to_real_ns();
   SessionFilter filter{ErrorFilter(in.opts.allow_errors, in.opts.deny_errors),
                        RetvalFilter(in.opts.allow_retvals, in.opts.deny_retvals)};
@@ -409,6 +432,7 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
     {
       std::optional<SharedKnob> fast = expedite_rcu(in);
       if (probes) probes->detach();
+      if (lines) lines->detach();
       detach_all(*attacher);
     }
     counts = receiver.final_counts();

@@ -10,6 +10,7 @@
 #include "cli/options.h"
 #include "discovery/arg_plan.h"
 #include "discovery/func_info.h"
+#include "discovery/line_plan.h"
 #include "discovery/probe_spec.h"
 #include "format/format_options.h"
 #include "output/output_sink.h"
@@ -38,6 +39,7 @@ struct TraceLoopInputs {
   Command* command = nullptr;  // command mode: started once attached, traced alone
   const std::vector<rs_arg_filter>* arg_filters = nullptr;  // --arg-filter, indexed like funcs
   const CgroupDirs* cgroups = nullptr;                      // --cgroup, --no-cgroup
+  const std::vector<LineProbe>* line_probes = nullptr;      // --line-trace, by line id
 };
 
 // Returns the exit status (app/exit_status.h). Whatever happens, nothing stays attached when it

@@ -31,7 +31,7 @@ static_assert(sizeof(rs_frame) == 32, "rs_frame layout must match BPF");
 static_assert(sizeof(rs_part_hdr) == 16, "part header must keep payloads 8-byte aligned");
 static_assert(sizeof(rs_call_rec) == 40, "rs_call_rec layout must match BPF");
 static_assert(sizeof(rs_probe_rec) == 32, "rs_probe_rec layout must match BPF");
-static_assert(sizeof(rs_session_rec) == 112, "rs_session_rec layout must match BPF");
+static_assert(sizeof(rs_session_rec) == 120, "rs_session_rec layout must match BPF");
 static_assert(sizeof(rs_proc_rec) == 16, "rs_proc_rec layout must match BPF");
 static_assert(sizeof(rs_func_args) == 136, "rs_func_args layout must match BPF");
 static_assert(sizeof(rs_args_rec) == 216, "rs_args_rec layout must match BPF");
@@ -228,6 +228,9 @@ void TracerObject::configure(const TracerConfig& cfg, size_t nr_funcs) {
   // Distinct failures per interval (two intervals live at a time); beyond it they print in full.
   constexpr uint32_t kRepeatEntries = 4096;
   resize_map(skel_->maps.repeats, cfg.count_repeats ? kRepeatEntries : 1);
+  ro->trace_lines = cfg.line_max > 0;
+  ro->line_max = std::clamp<uint32_t>(cfg.line_max, 1, RS_MAX_LINES);
+  resize_map(skel_->maps.line_rings, cfg.line_max ? rs_session_slots(cfg.sessions_size) : 1);
 
   // Only the programs of the chosen mechanism are loaded: a kernel without multi-kprobe or
   // session support would reject the others, and trampoline programs need a target.
@@ -245,6 +248,7 @@ void TracerObject::configure(const TracerConfig& cfg, size_t nr_funcs) {
   bpf_program__set_autoload(skel_->progs.rs_probe_kprobe, cfg.kprobe_probes);
   bpf_program__set_autoload(skel_->progs.rs_probe_tp, cfg.tracepoint_probes);
   bpf_program__set_autoload(skel_->progs.rs_probe_rawtp, cfg.raw_tracepoint_probes);
+  bpf_program__set_autoload(skel_->progs.rs_line_kprobe, cfg.line_max > 0);
   bpf_program__set_autoload(skel_->progs.rs_fork, cfg.follow_command);
   bpf_program__set_autoload(skel_->progs.rs_exec, cfg.capture_ustack);
   if (kprobe_session_)
@@ -403,6 +407,8 @@ bpf_program* TracerObject::probe_prog(InjectKind kind) const {
   }
   return skel_->progs.rs_probe_rawtp;
 }
+
+bpf_program* TracerObject::line_prog() const { return skel_->progs.rs_line_kprobe; }
 
 int TracerObject::ringbuf_fd() const { return bpf_map__fd(skel_->maps.rb); }
 

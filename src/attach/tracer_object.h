@@ -76,6 +76,8 @@ struct TracerConfig {
   uint32_t ringbuf_size = 8u << 20;
   uint32_t sessions_size = 4096;
   bool count_repeats = false;  // -C stacks.repeats=count
+  // --line-trace: line hits kept per session (-C lines.max-count); 0: no line probes.
+  uint32_t line_max = 0;
 };
 
 class TracerObject {
@@ -98,6 +100,9 @@ class TracerObject {
   // The program of injected probes of this kind; loaded only when TracerConfig asked for it. The
   // raw tracepoint one is a template attached nowhere (see RS_PROBE_ID_MARK in bpf/abi.h).
   bpf_program* probe_prog(InjectKind kind) const;
+  // The program of --line-trace's kprobes (the cookie is the line id); loaded only when
+  // TracerConfig::line_max asked for it.
+  bpf_program* line_prog() const;
   // Multi-kprobe with one program for entry and return (entry_prog() == exit_prog()).
   bool kprobe_session() const { return kprobe_session_; }
   bool kprobe_events() const { return kprobe_events_; }

@@ -31,6 +31,7 @@ typedef int64_t rs_s64;
 #define RS_MAX_USTACK 64 /* -U: user stack frames captured with the kernel stack */
 #define RS_COMM_LEN 16
 #define RS_MAX_ERRNO 4095 /* ERR_PTR range, -4095..-1 */
+#define RS_MAX_LINES 128  /* --line-trace: upper bound of lines.max-count; a power of two */
 
 /* Helpers shared with user space: inlined into BPF programs, plain inline functions in C++. */
 #ifdef __bpf__
@@ -77,6 +78,7 @@ enum rs_rec_type {
 	RS_REC_PROC = 9,   /* -U: struct rs_proc_rec, a process's first session just started */
 	RS_REC_ARGS =
 		10, /* -A: struct rs_args_rec, one traced call's arguments or probe hit's context */
+	RS_REC_LINES = 11, /* --line-trace: struct rs_line_hit[cnt], see struct rs_line_ring */
 };
 
 /* Header of every part record; the payload follows without padding. */
@@ -134,6 +136,8 @@ struct rs_session_rec {
 	 * that user space shows it the records received so far.
 	 */
 	rs_u64 trace_id;
+	rs_u32 line_total; /* --line-trace: line hits recorded in the session, kept or not */
+	rs_u32 pad;
 };
 
 /*
@@ -344,6 +348,22 @@ struct rs_arg_filter {
 	rs_u32 stack_slots; /* kprobes: argument slots past the registers, read from the stack */
 	struct rs_filter_insn insns[RS_FILTER_MAX_INSNS];
 	struct rs_filter_str strs[RS_FILTER_MAX_STRS];
+};
+
+/*
+ * --line-trace: one hit of a line probe (a kprobe on the first instruction of a source line)
+ * inside a session. The hits are kept in a ring per session slot: hit number n (from 0) is at
+ * n % lines.max-count, so with more hits than that the oldest kept one is at line_total % max.
+ */
+struct rs_line_hit {
+	rs_u32 line_id;   /* index into the table of line probes */
+	rs_u32 call_seq;  /* struct rs_frame's seq of the innermost traced call running */
+	rs_u32 trace_seq; /* -T: seq of the next call trace record, which places the hit among them */
+};
+
+struct rs_line_ring {
+	struct rs_part_hdr hdr; /* room for the RS_REC_LINES header: one write sends both */
+	struct rs_line_hit hits[RS_MAX_LINES];
 };
 
 /* Counters user space reads at exit (BPF global data). */

@@ -92,7 +92,8 @@ struct session {
 	bool kstack_err;
 	bool ustack_err;
 	bool args_sent; /* -A records sent: user space frees them if the session is discarded */
-	__u8 pad[5];
+	__u8 pad;
+	__u32 line_total; /* --line-trace: line hits recorded (line_ring.h) */
 	struct rs_session_rec rec; /* who and when, filled at open; the rest at each report */
 	struct rs_chain chain;
 	struct rs_part_hdr kstack_hdr;
@@ -834,6 +835,8 @@ static __always_inline bool output_part(struct rs_part_hdr *hdr, __u32 type, __u
 	return bpf_ringbuf_output(&rb, hdr, sizeof(*hdr) + cnt * elem_size, BPF_RB_NO_WAKEUP) == 0;
 }
 
+#include "line_ring.h"
+
 /*
  * Sends the chain of interest, the stitched chain below it and the captured stacks as session
  * id: parts first, the header last. -T records are sent once, under s->id; an interim report
@@ -870,6 +873,7 @@ static __always_inline void session_report(struct session *s, __u64 id, __u32 fl
 	if (s->rec.lbr_cnt)
 		ok &= output_part(&s->lbr_hdr, RS_REC_LBR, s->rec.lbr_cnt, RS_MAX_LBR,
 				  sizeof(struct rs_lbr_entry), id);
+	ok &= line_report(s, id);
 	if (!ok)
 		s->rec.flags |= RS_SESS_PART_LOST;
 	if (bpf_ringbuf_output(&rb, &s->rec, sizeof(s->rec), header_wakeup()))
@@ -1128,6 +1132,23 @@ SEC("raw_tp")
 int rs_probe_rawtp(void *ctx)
 {
 	return handle_probe(ctx, probe_id_mark(), SLOTS_ARRAY);
+}
+
+/*
+ * --line-trace: a kprobe on the first instruction of a source line, whose attach cookie is the
+ * line id. Like -J probes it records only inside the thread's session.
+ */
+SEC("kprobe")
+int rs_line_kprobe(struct pt_regs *ctx)
+{
+	struct session *s;
+
+	if (!trace_lines || !has_cookie || !ready)
+		return 0;
+	s = open_session();
+	if (s)
+		line_record(s, bpf_get_attach_cookie(ctx));
+	return 0;
 }
 
 /* kprobes and multi-kprobes: the attach cookie is the function id. */

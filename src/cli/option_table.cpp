@@ -37,6 +37,7 @@ enum LongOnlyKey {
   kArgFilter,
   kCgroup,
   kNoCgroup,
+  kLineTrace,
 };
 
 enum Group { kTargeting = 1, kModes, kFilters, kMisc, kHelp };
@@ -198,6 +199,14 @@ const OptionSpec kOptions[] = {
     {{"lbr-max-count", kLbrMaxCount, "N", 0,
       "Print at most N of the most relevant LBR records (same as -C fmt.lbr-max-count=N)."},
      [](CliState& st, const char* arg) { st.opts.lbr_max_count = parse_positive(arg, INT_MAX); }},
+    {{"line-trace", kLineTrace, "GLOB", 0,
+      "Also record which source lines of the matching kernel functions ran in each session, "
+      "from kprobes at the start of every line of their DWARF line table, and print them after "
+      "the stack (and under their calls with -T). Needs a vmlinux with DWARF (-k); works where "
+      "LBR does not. Repeatable; -C lines.max-count sets how many hits a session keeps."},
+     [](CliState& st, const char* arg) {
+       add_nonempty(st.opts.line_trace, arg, "a function name glob");
+     }},
     {{"capture-args", 'A', nullptr, 0,
       "Also capture the arguments of every traced call, typed from BTF, and print them with "
       "its stack frame and -T row (-C args.* sets limits and format)."},

@@ -40,6 +40,7 @@ struct Options {
   bool dry_run = false;
   bool user_stacks = false;   // -U
   bool capture_args = false;  // -A
+  std::vector<std::string> line_trace;  // --line-trace GLOB: functions whose lines are traced
   AttachMode attach_mode = AttachMode::Default;
 
   // Filters.
@@ -92,6 +93,7 @@ struct Options {
   ArgLimits arg_limits;             // args.max-*-size, args.capture-raw-ptrs
   ArgFmtMode arg_fmt_mode = ArgFmtMode::Compact;
   uint32_t arg_max_width = 120;  // args.fmt-max-arg-width; 0: no cut
+  uint32_t line_max_count = 64;  // lines.max-count: line hits kept per session
 };
 
 }  // namespace retsnoop

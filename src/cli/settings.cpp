@@ -64,6 +64,7 @@ std::string ringbuf_values() {
   return "a power of two from 4K to 2G, with an optional K, M or G suffix";
 }
 std::string sessions_values() { return "1 to " + std::to_string(kMaxSessions); }
+std::string line_count_values() { return "1 to " + std::to_string(RS_MAX_LINES); }
 std::string int_values() { return "1 to " + std::to_string(INT_MAX); }
 std::string seconds_values() {
   return "0 (at exit only) to " + std::to_string(kMaxSummaryInterval) + " seconds";
@@ -138,6 +139,10 @@ const Setting kSettings[] = {
      [](Options& o, std::string_view v) { o.count_repeats = parse_repeats(v); },
      [](const Options& o) { return std::string(o.count_repeats ? "count" : "print"); },
      kRepeatsWords},
+    {"lines.max-count", line_count_values,
+     "With --line-trace: how many of a session's latest line hits are kept and printed.",
+     [](Options& o, std::string_view v) { o.line_max_count = parse_positive(v, RS_MAX_LINES); },
+     [](const Options& o) { return std::to_string(o.line_max_count); }},
     {"fmt.lbr-max-count", int_values, "Print at most this many of the most relevant LBR records.",
      [](Options& o, std::string_view v) { o.lbr_max_count = parse_positive(v, INT_MAX); },
      [](const Options& o) { return o.lbr_max_count ? std::to_string(o.lbr_max_count) : "all"; }},

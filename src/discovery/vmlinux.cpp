@@ -253,7 +253,7 @@ std::optional<LoadedVmlinux> load_vmlinux(const VmlinuxRequest& req, const Kalls
         "pass the running kernel's vmlinux with -k PATH");
   if (!loaded && req.required)
     throw UserError("No vmlinux with DWARF matching the running kernel " + release + " was found",
-                    "pass one with -k PATH (needed by -s, -ss and ':path' globs)");
+                    "pass one with -k PATH (needed by -s, -ss, ':path' globs and --line-trace)");
   if (!loaded) logf(LOG_DEBUG, "No usable vmlinux with DWARF; using kallsyms symbols only.\n");
   return loaded;
 }

@@ -37,6 +37,13 @@ struct TraceRecord {
   int64_t res = 0;      // exits
 };
 
+// --line-trace: one hit of a line probe inside the session.
+struct LineHit {
+  uint32_t line_id = 0;    // index into the table of line probes
+  uint32_t call_seq = 0;   // StackCall::seq of the innermost traced call running then
+  uint32_t trace_seq = 0;  // -T: the hit came right before the call trace record of this seq
+};
+
 struct LbrRecord {
   uint64_t from = 0;
   uint64_t to = 0;
@@ -60,6 +67,8 @@ struct Session {
   bool ustack_failed = false;
   std::vector<LbrRecord> lbr;                   // oldest first
   std::vector<TraceRecord> trace;               // in seq order
+  std::vector<LineHit> lines;                   // --line-trace: the hits kept, oldest first
+  uint32_t lines_dropped = 0;                   // older hits the session no longer held
   std::map<uint32_t, CapturedArgs> args;        // -A: by StackCall::seq of the call
   std::map<uint32_t, CapturedArgs> probe_args;  // -A: injected probe hits, by TraceRecord::seq
   uint32_t trace_lost = 0;

@@ -72,7 +72,20 @@ void log_session(const Session& s, const rs_session_rec& rec) {
 bool parts_missing(const rs_session_rec& rec, const Session& s, size_t frames, size_t saved) {
   return (rec.flags & RS_SESS_PART_LOST) || frames != rec.depth || saved != rec.saved_depth ||
          s.kstack.size() != rec.kstack_cnt || s.ustack.size() != rec.ustack_cnt ||
-         s.lbr.size() != rec.lbr_cnt;
+         s.lbr.size() != rec.lbr_cnt || (rec.line_total && s.lines.empty());
+}
+
+// The ring holds hit n at n % its size: with more hits than it holds, the oldest kept one sits
+// where the next would go.
+std::vector<LineHit> hits_in_order(const std::vector<rs_line_hit>& ring, uint32_t total) {
+  std::vector<LineHit> out;
+  out.reserve(ring.size());
+  size_t start = total > ring.size() && !ring.empty() ? total % ring.size() : 0;
+  for (size_t i = 0; i < ring.size(); ++i) {
+    const rs_line_hit& h = ring[(start + i) % ring.size()];
+    out.push_back({h.line_id, h.call_seq, h.trace_seq});
+  }
+  return out;
 }
 
 }  // namespace
@@ -132,6 +145,7 @@ void SessionAssembler::Parts::clear() {
   kstack.clear();
   ustack.clear();
   lbr.clear();
+  lines.clear();
   trace.clear();
   args.clear();
   probe_args.clear();
@@ -163,6 +177,7 @@ bool SessionAssembler::add_part(const rs_part_hdr& hdr, const void* payload, siz
     case RS_REC_KSTACK: return copy_array(parts.kstack, payload, size, hdr.cnt);
     case RS_REC_USTACK: return copy_array(parts.ustack, payload, size, hdr.cnt);
     case RS_REC_LBR: return copy_array(parts.lbr, payload, size, hdr.cnt);
+    case RS_REC_LINES: return copy_array(parts.lines, payload, size, hdr.cnt);
     default: return false;
   }
 }
@@ -238,6 +253,8 @@ std::optional<Session> SessionAssembler::finish(const rs_session_rec& rec) {
   s.ustack = std::move(parts.ustack);
   for (auto it = parts.lbr.rbegin(); it != parts.lbr.rend(); ++it)
     s.lbr.push_back({it->from, it->to});
+  s.lines = hits_in_order(parts.lines, rec.line_total);
+  s.lines_dropped = rec.line_total > s.lines.size() ? rec.line_total - uint32_t(s.lines.size()) : 0;
   if (s.interim) {
     // An interim report shows the -T and -A records of its session received so far; they stay
     // pending for the final report.

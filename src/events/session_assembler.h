@@ -35,6 +35,7 @@ class SessionAssembler {
     std::vector<uint64_t> kstack;
     std::vector<uint64_t> ustack;
     std::vector<rs_lbr_entry> lbr;
+    std::vector<rs_line_hit> lines;  // in the order of the session's ring
     std::vector<TraceRecord> trace;
     std::map<uint32_t, CapturedArgs> args;
     std::map<uint32_t, CapturedArgs> probe_args;

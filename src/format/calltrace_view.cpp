@@ -7,6 +7,7 @@
 
 #include "format/call_args.h"
 #include "format/func_lookup.h"
+#include "format/line_trace_view.h"
 #include "format/probe_lookup.h"
 #include "format/result_format.h"
 #include "format/text_columns.h"
@@ -45,7 +46,10 @@ std::string duration_text(uint64_t ns) {
 class TraceTable {
  public:
   TraceTable(const Session& s, const FormatContext& ctx) : s_(s), recs_(s.trace), ctx_(ctx) {
-    for (const TraceRecord& r : recs_) base_depth_ = std::min<size_t>(base_depth_, r.depth);
+    for (const TraceRecord& r : recs_) {
+      base_depth_ = std::min<size_t>(base_depth_, r.depth);
+      if (r.event == TraceEvent::Entry) call_depth_[r.call_seq] = r.depth;
+    }
   }
 
   std::vector<TraceRow> rows() {
@@ -53,6 +57,7 @@ class TraceTable {
     if (recs_.front().seq > 0) rows_.push_back({indent(level(recs_.front())) + kGapText, "", ""});
     for (size_t i = 0; i < recs_.size(); ++i) {
       if (i > 0 && recs_[i].seq != recs_[i - 1].seq + 1) add_gap(recs_[i - 1], recs_[i]);
+      add_lines_before(recs_[i].seq);
       if (is_leaf(i)) {
         add_leaf(recs_[i], recs_[i + 1]);
         ++i;
@@ -64,6 +69,7 @@ class TraceTable {
         add_exit(recs_[i]);
       }
     }
+    add_lines_before(UINT32_MAX);
     add_trailing_gap();
     return std::move(rows_);
   }
@@ -72,12 +78,43 @@ class TraceTable {
   size_t level(const TraceRecord& r) const { return r.depth - base_depth_; }
 
   // Entry and exit of one call share a depth; an exit of the same function right after the
-  // entry, with no record lost in between, is a call without traced children.
+  // entry, with no record lost and no source line hit in between, is a call without traced
+  // children.
   bool is_leaf(size_t i) const {
     if (i + 1 >= recs_.size() || recs_[i].event != TraceEvent::Entry) return false;
     const TraceRecord& exit = recs_[i + 1];
     return exit.event == TraceEvent::Exit && exit.func_id == recs_[i].func_id &&
-           exit.depth == recs_[i].depth && exit.seq == recs_[i].seq + 1;
+           exit.depth == recs_[i].depth && exit.seq == recs_[i].seq + 1 &&
+           !line_due(exit.seq);
+  }
+
+  bool line_due(uint32_t seq) const {
+    return next_line_ < s_.lines.size() && s_.lines[next_line_].trace_seq <= seq;
+  }
+
+  // --line-trace: the hits that came before record seq, one level inside the call they ran in;
+  // a line hit again right away (a loop on one line) is one row with its count.
+  void add_lines_before(uint32_t seq) {
+    while (line_due(seq)) {
+      const LineHit& hit = s_.lines[next_line_];
+      size_t count = 1;
+      while (++next_line_ < s_.lines.size() && s_.lines[next_line_].line_id == hit.line_id &&
+             line_due(seq))
+        ++count;
+      add_line(hit, count);
+    }
+  }
+
+  void add_line(const LineHit& hit, size_t count) {
+    auto depth = call_depth_.find(hit.call_seq);
+    size_t lvl = depth == call_depth_.end() ? 0 : depth->second + 1 - base_depth_;
+    std::vector<TextLine> lines = line_hit_lines(hit, ctx_);
+    for (size_t i = 0; i < lines.size(); ++i) {
+      std::string text = (i == 0 ? "· " : "  ") + lines[i].symbol;
+      if (!lines[i].source.empty()) text += " " + lines[i].source;
+      if (i == 0 && count > 1) text += " ×" + std::to_string(count);
+      rows_.push_back({indent(lvl) + text, "", ""});
+    }
   }
 
   // Whether the exit's entry has a row, i.e. was not lost.
@@ -160,6 +197,8 @@ class TraceTable {
   const FormatContext& ctx_;
   size_t base_depth_ = SIZE_MAX;
   std::map<size_t, uint32_t> open_;  // depth -> function of the entry row still open there
+  std::map<uint32_t, size_t> call_depth_;  // call seq -> depth of its entry record
+  size_t next_line_ = 0;                   // the first line hit without a row yet
   std::vector<TraceRow> rows_;
 };
 

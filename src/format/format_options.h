@@ -3,6 +3,7 @@
 
 #include "discovery/func_info.h"
 #include "discovery/host_identity.h"
+#include "discovery/line_plan.h"
 #include "discovery/probe_spec.h"
 #include "symbolize/symbolizer.h"
 #include "symbolize/user_symbolizer.h"
@@ -31,6 +32,7 @@ struct FormatOptions {
 };
 
 inline const ProbeTable kNoProbes;
+inline const std::vector<LineProbe> kNoLineProbes;
 
 // Borrowed for the duration of one formatting call.
 struct FormatContext {
@@ -42,6 +44,7 @@ struct FormatContext {
   UserSymbols* user_symbols = nullptr;   // -U
   const ArgsContext* args = nullptr;     // -A
   FormatCache* cache = nullptr;          // reused symbols and text; formatting is the same without
+  const std::vector<LineProbe>& line_probes = kNoLineProbes;  // --line-trace, by line id
 };
 
 }  // namespace retsnoop

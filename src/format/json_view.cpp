@@ -5,6 +5,7 @@
 #include "format/call_args.h"
 #include "format/func_lookup.h"
 #include "format/json_dump.h"
+#include "format/line_trace_view.h"
 #include "format/probe_lookup.h"
 #include "format/result_format.h"
 #include "format/session_header.h"
@@ -47,7 +48,10 @@ json result_json(int64_t res, RetKind kind) {
 }
 
 json call_json(const StackCall& call, const FuncInfo& fn) {
-  json j = {{"function", fn.name}, {"stitched", call.stitched}, {"running", call.running}};
+  json j = {{"function", fn.name},
+            {"seq", call.seq},
+            {"stitched", call.stitched},
+            {"running", call.running}};
   if (!call.running) {
     j["duration_ns"] = call.dur_ns;
     j.update(result_json(call.res, fn.ret));
@@ -141,6 +145,23 @@ json lbr_json(const Session& s, const FormatContext& ctx) {
   return lbr;
 }
 
+// --line-trace: the hits in order, an array per run of hits inside one call (its "seq" in the
+// stack); the line a traced call of the stack returned from carries its result.
+json line_trace_json(const Session& s, const FormatContext& ctx) {
+  std::map<size_t, std::string> returned = returning_hits(s, ctx);
+  json calls = json::array();
+  for (size_t i = 0; i < s.lines.size(); ++i) {
+    const LineHit& hit = s.lines[i];
+    if (calls.empty() || calls.back()["call_seq"] != hit.call_seq)
+      calls.push_back({{"call_seq", hit.call_seq}, {"lines", json::array()}});
+    uint64_t addr = hit.line_id < ctx.line_probes.size() ? ctx.line_probes[hit.line_id].addr : 0;
+    json j = symbol_json(addr, ctx.symbolizer.symbolize(addr, false), ctx.opts);
+    if (auto it = returned.find(i); it != returned.end()) j["returned"] = it->second;
+    calls.back()["lines"].push_back(std::move(j));
+  }
+  return calls;
+}
+
 // What a log store gathering sessions from many hosts groups and filters them by.
 void add_fleet_fields(json& j, const Session& s, const FormatContext& ctx) {
   if (ctx.host) {
@@ -175,6 +196,10 @@ std::string format_session_json(const Session& s, const FormatContext& ctx,
     j["trace_lost"] = s.trace_lost;
   }
   if (ctx.opts.lbr) j["lbr"] = lbr_json(s, ctx);
+  if (!ctx.line_probes.empty()) {
+    j["line_trace"] = line_trace_json(s, ctx);
+    j["line_hits_dropped"] = s.lines_dropped;
+  }
   if (ctx.user_symbols) {
     j["user_stack"] = user_stack_json(s, ctx);
     j["user_stack_failed"] = s.ustack_failed;

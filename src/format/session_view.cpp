@@ -2,6 +2,7 @@
 
 #include "format/calltrace_view.h"
 #include "format/lbr_view.h"
+#include "format/line_trace_view.h"
 #include "format/session_header.h"
 #include "format/stack_view.h"
 
@@ -43,6 +44,7 @@ void append_session(std::string& out, const Session& s, const FormatContext& ctx
   size_t view_start = out.size();
   append_stack(out, s, ctx);
   if (out.size() == view_start) out.pop_back();
+  append_view(out, format_line_trace(s, ctx));
   append_warnings(out, s);
   out += "\n\n";
 }

@@ -12,3 +12,5 @@ add_custom_command(
   VERBATIM)
 add_custom_target(discovery_btf_fixture DEPENDS ${rs_disc_btf_out})
 add_dependencies(discovery_tests discovery_btf_fixture)
+# The line-plan tests read the symbolizer's DWARF fixture (symbolize/fixtures.cmake).
+add_dependencies(discovery_tests rs_symbolize_fixtures)

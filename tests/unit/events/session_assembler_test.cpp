@@ -70,6 +70,49 @@ TEST(SessionAssembler, HeaderCompletesSessionFromItsParts) {
   EXPECT_EQ(a.pending(), 0u);
 }
 
+// --line-trace: the ring of 4 hits held hits 0..5 in slots 4, 5, 2, 3 (hit n at n % 4): the
+// session gets them oldest first, and the two overwritten counted.
+TEST(SessionAssembler, LineRingComesOldestFirst) {
+  SessionAssembler a;
+  feed(a, part(RS_REC_FRAMES, 7, std::vector{frame(0, 0, -22)}));
+  feed(a, part(RS_REC_LINES, 7,
+               std::vector<rs_line_hit>{{4, 0, 0}, {5, 0, 0}, {2, 0, 0}, {3, 0, 0}}));
+  rs_session_rec h = header(7, 1, 0);
+  h.line_total = 6;
+  auto s = feed(a, h);
+  ASSERT_TRUE(s);
+  std::vector<uint32_t> ids;
+  for (const LineHit& hit : s->lines) ids.push_back(hit.line_id);
+  EXPECT_EQ(ids, (std::vector<uint32_t>{2, 3, 4, 5}));
+  EXPECT_EQ(s->lines_dropped, 2u);
+  EXPECT_FALSE(s->incomplete);
+}
+
+TEST(SessionAssembler, LineRingNotFullKeepsItsOrder) {
+  SessionAssembler a;
+  feed(a, part(RS_REC_FRAMES, 7, std::vector{frame(0, 0, -22)}));
+  feed(a, part(RS_REC_LINES, 7, std::vector<rs_line_hit>{{0, 0, 0}, {1, 0, 0}}));
+  rs_session_rec h = header(7, 1, 0);
+  h.line_total = 2;
+  auto s = feed(a, h);
+  ASSERT_TRUE(s);
+  ASSERT_EQ(s->lines.size(), 2u);
+  EXPECT_EQ(s->lines[0].line_id, 0u);
+  EXPECT_EQ(s->lines_dropped, 0u);
+}
+
+// Hits were recorded but their part never came (ring buffer full): the session says so.
+TEST(SessionAssembler, LostLinePartMarksSessionIncomplete) {
+  SessionAssembler a;
+  feed(a, part(RS_REC_FRAMES, 7, std::vector{frame(0, 0, -22)}));
+  rs_session_rec h = header(7, 1, 0);
+  h.line_total = 3;
+  auto s = feed(a, h);
+  ASSERT_TRUE(s);
+  EXPECT_TRUE(s->incomplete);
+  EXPECT_EQ(s->lines_dropped, 3u);
+}
+
 TEST(SessionAssembler, InterleavedSessionsStayApart) {
   SessionAssembler a;
   feed(a, part(RS_REC_FRAMES, 1, std::vector{frame(5, 0, -1)}));
