@@ -83,7 +83,10 @@ std::optional<LbrPerfEvents> start_lbr(const Options& o, const Features& f) {
     logf(LOG_INFO, "Recording kernel branches on %zu CPUs.\n", events->cpu_count());
     return events;
   } catch (const LbrUnavailable& e) {
-    logf(LOG_WARN, "WARNING: %s; tracing without branch records\n", e.what());
+    logf(LOG_WARN,
+         "WARNING: %s; tracing without branch records (--line-trace FUNC shows which source "
+         "lines of FUNC ran, with no LBR needed)\n",
+         e.what());
     return std::nullopt;
   }
 }

@@ -33,8 +33,8 @@ OwnedFd open_kprobe_at(int pmu_type, uint64_t addr) {
   perf_event_attr attr = {};
   attr.size = sizeof(attr);
   attr.type = uint32_t(pmu_type);
-  attr.config1 = addr;  // kprobe_addr, as kprobe_func is not given
-  attr.config2 = 0;     // probe_offset
+  attr.config1 = 0;     // kprobe_func: none, so that config2 is the address
+  attr.config2 = addr;  // kprobe_addr
   return OwnedFd(int(syscall(__NR_perf_event_open, &attr, -1 /* every task */, 0 /* CPU */,
                              -1 /* group */, PERF_FLAG_FD_CLOEXEC)));
 }

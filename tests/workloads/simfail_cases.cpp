@@ -122,6 +122,8 @@ constexpr Case kCases[] = {
     // the failed name check hangs below map_create's failure (a stitched stack).
     {"bpf-bad-map-name", "array map named \"bad name!\"", true,
      [](Objects& o) { return create_map(o, BPF_MAP_TYPE_ARRAY, 4, 4, 1, 0, "bad name!"); }},
+    {"bpf-good-map-array", "array map with 4 entries, created and closed", false,
+     [](Objects& o) { return create_map(o, BPF_MAP_TYPE_ARRAY, 4, 4, 4); }},
     {"bpf-simple-obj", "load and verify the program \"r0 = 0; exit\"", false, load_trivial_prog},
     {"bpf-long-obj", "load and verify a straight-line program of 4000 instructions", false,
      load_long_prog},

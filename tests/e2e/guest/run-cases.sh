@@ -20,7 +20,7 @@ alive() { kill -0 "$1" 2>/dev/null; }
 
 reset_case() {
   NAME="" RUN="" TRIGGERS="" READY="Receiving data..." WAIT=1 SIGNAL=INT
-  EXPECTS="" REGEXES="" NOTS="" EXIT_CODE=0 TIMEOUT=120 MODULES="" PARSE_ERRORS="" SHOW=0
+  EXPECTS="" REGEXES="" NOTS="" DISTINCTS="" EXIT_CODE=0 TIMEOUT=120 MODULES="" PARSE_ERRORS="" SHOW=0
 }
 
 # Appends a line to a newline-separated list held in the variable named $1.
@@ -116,11 +116,24 @@ check_list() {
   done
 }
 
+# check_distinct: each line of DISTINCTS is "N ERE": RUN's output holds at least N different
+# texts that ERE matches.
+check_distinct() {
+  printf '%s\n' "$DISTINCTS" | while IFS= read -r spec; do
+    [ -n "$spec" ] || continue
+    want=${spec%% *}
+    pattern=${spec#* }
+    got=$(grep -oE -- "$pattern" "$WORK/run.out" | sort -u | wc -l)
+    [ "$got" -ge "$want" ] || fail_reason "$got distinct matches of '$pattern', expected $want"
+  done
+}
+
 check_output() {
   [ "$RC" -eq "$EXIT_CODE" ] || fail_reason "exit code $RC, expected $EXIT_CODE"
   check_list "$EXPECTS" -F 1 "missing"
   check_list "$REGEXES" -E 1 "no match for"
   check_list "$NOTS" -F 0 "unexpected"
+  check_distinct
 }
 
 # A case that left something behind (a RUN killed at its deadline, say) fails alone: the next
@@ -236,6 +249,7 @@ parse_and_run() {
       EXPECT) append EXPECTS "$val" ;;
       EXPECT_REGEX) append REGEXES "$val" ;;
       EXPECT_NOT) append NOTS "$val" ;;
+      EXPECT_DISTINCT) append DISTINCTS "$val" ;;
       EXIT) EXIT_CODE=$val ;;
       TIMEOUT) TIMEOUT=$val ;;
       *) PARSE_ERRORS="${PARSE_ERRORS:+$PARSE_ERRORS; }unknown key '$key'" ;;
