@@ -7,18 +7,23 @@
 #          growing, SIGINT. Prints delivered/generated and retsnoop's loss report.
 #   stop   the same flood, SIGINT after STOP_AFTER seconds while sessions are still pouring in:
 #          how long the stop took, printed/reported and the loss report.
+#   stuck  (--stuck, instead of the two above) retsnoop's stdout is a FIFO that a process holds
+#          open and never reads, and simfail floods for STUCK_SECS: retsnoop's RSS every 10 s,
+#          its peak (VmHWM) at the end, then SIGINT and the loss report. The memory bound of
+#          docs/performance.md is measured with `--stuck -- -A -T -U`.
 #
-# Usage: bench/flood.sh [--kernel 6.1|6.12] [--arch amd64|arm64] [--build DIR] [-n N]
+# Usage: bench/flood.sh [--kernel 6.1|6.12] [--arch amd64|arm64] [--build DIR] [-n N] [--stuck]
 #                       [-- RETSNOOP_ARGS...]
 #   default: --kernel 6.12 (multi-kprobe on amd64, kprobes on arm64), --arch amd64,
 #   --build <repo>/build (<repo>/build-arm64 with --arch arm64), -n 200000.
-#   Env: STOP_AFTER (default 5) seconds into the flood for the stop run; VM_TIMEOUT (default 1800).
+#   Env: STOP_AFTER (default 5) seconds into the flood for the stop run; STUCK_SECS (default 60);
+#   VM_TIMEOUT (default 1800).
 set -euo pipefail
 
 # shellcheck source=../tests/e2e/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../tests/e2e/lib.sh"
 
-usage() { sed -n '11,15s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2; exit 2; }
+usage() { sed -n '15,20s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2; exit 2; }
 
 # The guest half (busybox sh). Times are in centiseconds of /proc/uptime.
 guest_script() {
@@ -27,6 +32,8 @@ guest_script() {
 N=$1
 STOP_AFTER=$2
 RS_ARGS='$3'
+MODES='$4'
+STUCK_SECS=$5
 EOF
   cat <<'EOF'
 now_cs() { read -r up _ </proc/uptime; echo "${up%.*}${up#*.}"; }
@@ -84,19 +91,47 @@ flood_stop() {
   report stop "$rc"
 }
 
-flood_drain
-flood_stop
+# stdout is a FIFO whose reader holds it open and never reads: once its 64 KiB are full, every
+# session waits in retsnoop's memory. Ready when -v says the functions are attached.
+flood_stuck() {
+  rm -f /tmp/flood.err /tmp/stuck.fifo
+  mkfifo /tmp/stuck.fifo
+  sleep 100000 </tmp/stuck.fifo &
+  holder=$!
+  # shellcheck disable=SC2086
+  retsnoop -v $RS_ARGS -e '*sys_bpf' -a 'array_map_alloc*' >/tmp/stuck.fifo 2>/tmp/flood.err &
+  PID=$!
+  until grep -q '^Attached' /tmp/flood.err || ! kill -0 "$PID" 2>/dev/null; do sleep 0.2; done
+  simfail -q -n 1000000000 bpf-bad-map-max-entries-array &
+  flooder=$!
+  waited=0
+  while [ "$waited" -lt "$STUCK_SECS" ]; do
+    sleep 10
+    waited=$((waited + 10))
+    echo "stuck: ${waited} s: $(awk '/^VmRSS:/ { print $2, $3 }' "/proc/$PID/status")"
+  done
+  HWM=$(peak_rss)
+  kill "$flooder"; wait "$flooder" 2>/dev/null
+  kill -INT "$PID"
+  rc=0; wait "$PID" || rc=$?
+  kill "$holder"; wait "$holder" 2>/dev/null
+  echo "stuck: ${STUCK_SECS} s of flood into a reader that never reads: peak RSS $HWM; retsnoop exit $rc"
+  grep -h -e 'DONE in' -e '^Lost ' -e '^Sessions:' -e '^retsnoop:' /tmp/flood.err | sed 's/^/  /'
+}
+
+for mode in $MODES; do "flood_$mode"; done
 EOF
 }
 
 main() {
-  local kver=6.12 build=${RETSNOOP_BUILD:-} n=200000 kdir work
+  local kver=6.12 build=${RETSNOOP_BUILD:-} n=200000 modes="drain stop" kdir work
   while (($#)); do
     case "$1" in
       --kernel) kver=${2:?}; shift ;;
       --arch) set_arch "${2:-}" || usage; shift ;;
       --build) build=${2:?}; shift ;;
       -n) n=${2:?}; shift ;;
+      --stuck) modes=stuck ;;
       --) shift; break ;;
       *) usage ;;
     esac
@@ -107,7 +142,7 @@ main() {
   kdir=$("$E2E_DIR/fetch-kernel.sh" "$kver" --arch "$E2E_ARCH")
   work=$build/bench/flood-$kver
   mkdir -p "$work"
-  guest_script "$n" "${STOP_AFTER:-5}" "$*" >"$work/guest.sh"
+  guest_script "$n" "${STOP_AFTER:-5}" "$*" "$modes" "${STUCK_SECS:-60}" >"$work/guest.sh"
   echo "=== kernel $(cat "$kdir/kernel-version"): flood of $n sessions, retsnoop args: ${*:-none}"
   boot_guest "$kdir" "$work" "$work/guest.sh" "${VM_TIMEOUT:-1800}" 2048
 }

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -93,10 +94,18 @@ Command::~Command() {
 }
 
 // Between fork and exec only async-signal-safe calls: retsnoop has other threads.
-void Command::run_child(char* const* argv, char* const* envp, int go_fd, int err_fd) noexcept {
+void Command::run_child(char* const* argv, char* const* envp, int go_fd, int err_fd,
+                        pid_t parent) noexcept {
+  // A retsnoop killed before it released the child never sends the go byte, and the child's own
+  // copy of the pipe's write end keeps its read from seeing EOF: it would wait forever. So it
+  // dies with retsnoop until released; the parent PID, checked once the signal is set, tells
+  // whether retsnoop died before (the child was reparented).
+  if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent) _exit(127);
   reset_signals();
   char go = 0;
   if (read(go_fd, &go, 1) != 1) _exit(127);  // retsnoop gave up before releasing it
+  // Released, the command is left to its work however retsnoop ends (~Command).
+  prctl(PR_SET_PDEATHSIG, 0);
   if (setrlimit(RLIMIT_MEMLOCK, &memlock_) || setrlimit(RLIMIT_NOFILE, &nofile_))
     report_errno_and_exit(err_fd, 126);
   if (user_ && (setsid() < 0 || !change_user(*user_))) report_errno_and_exit(err_fd, 126);
@@ -124,10 +133,11 @@ pid_t Command::start() {
   if (pipe2(err, O_CLOEXEC)) throw UserError(std::string("pipe: ") + std::strerror(errno));
   err_ = OwnedFd(err[0]);
   OwnedFd err_write(err[1]);
+  pid_t parent = getpid();
   pid_ = fork();
   if (pid_ < 0)
     throw UserError(std::string("cannot start the command: fork: ") + std::strerror(errno));
-  if (pid_ == 0) run_child(argv.data(), envp.data(), go_read.get(), err_write.get());
+  if (pid_ == 0) run_child(argv.data(), envp.data(), go_read.get(), err_write.get(), parent);
   return pid_;
 }
 

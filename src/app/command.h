@@ -3,7 +3,7 @@
 // retsnoop started with (not those it raised for itself). Run as retsnoop's own user, it stays
 // in retsnoop's process group and terminal; run as another user, it gets a session of its own,
 // so that it cannot push input into root's terminal (TIOCSTI), and that user's HOME, USER,
-// LOGNAME and SHELL.
+// LOGNAME and SHELL. Until released, it dies with retsnoop, however retsnoop dies.
 #pragma once
 
 #include <sys/resource.h>
@@ -32,7 +32,8 @@ class Command {
 
   const std::string& path() const { return path_; }
   // Forks the child, which waits for release() before it changes user and execs: the caller
-  // registers its PID for tracing in between. Returns the PID.
+  // registers its PID for tracing in between. Returns the PID. Call it on a thread that lives as
+  // long as retsnoop: an unreleased child dies with the thread that forked it, not the process.
   pid_t start();
   // Called with the command's PID once it has exec'd, before it runs its first instruction.
   using AtExec = std::function<void(pid_t)>;
@@ -45,7 +46,8 @@ class Command {
   bool own_session() const { return user_.has_value(); }
 
  private:
-  [[noreturn]] void run_child(char* const* argv, char* const* envp, int go_fd, int err_fd) noexcept;
+  [[noreturn]] void run_child(char* const* argv, char* const* envp, int go_fd, int err_fd,
+                              pid_t parent) noexcept;
   void hold_at_exec(const AtExec& at_exec);
 
   std::vector<std::string> argv_;

@@ -141,8 +141,8 @@ void print_status(OutputSink& out, const std::string& text) {
 }
 
 std::unique_ptr<Attacher> make_attacher(AttachKind kind, TracerObject& obj, const Kallsyms& ksyms,
-                                        const RunLock& run) {
-  if (obj.kprobe_events()) return make_kprobe_event_attacher(obj, ksyms, run.id());
+                                        RunLock& run) {
+  if (obj.kprobe_events()) return make_kprobe_event_attacher(obj, ksyms, run);
   switch (kind) {
     case AttachKind::MultiKprobe: return make_multi_kprobe_attacher(obj);
     case AttachKind::Fentry: return make_fentry_attacher(obj);

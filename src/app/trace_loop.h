@@ -35,7 +35,7 @@ struct TraceLoopInputs {
   AttachKind kind;
   const Features& features;
   const std::optional<RunStateDir>& state_dir;
-  const RunLock& run;          // names this run's kernel state
+  RunLock& run;                // names this run's kernel state; kept when some of it stays
   Command* command = nullptr;  // command mode: started once attached, traced alone
   const std::vector<rs_arg_filter>* arg_filters = nullptr;  // --arg-filter, indexed like funcs
   const CgroupDirs* cgroups = nullptr;                      // --cgroup, --no-cgroup

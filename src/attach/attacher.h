@@ -7,7 +7,6 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <string_view>
 
 #include "attach/progress_meter.h"
 #include "attach/tracer_object.h"
@@ -16,6 +15,7 @@
 namespace retsnoop {
 
 class Kallsyms;
+class RunLock;
 
 struct AttachOpts {
   // Polled between attachments (SIGINT/SIGTERM): stop attaching as soon as it returns true.
@@ -55,10 +55,11 @@ void detach_or_log(Attacher& attacher) noexcept;
 
 std::unique_ptr<Attacher> make_kprobe_attacher(TracerObject& obj);
 // For a TracerObject loaded with TracerConfig::kprobe_events; ksyms: where the start of the
-// kernel text is found, which probe definitions are relative to (attach/kprobe_events.h); run_id:
-// the run's registration (attach/run_registry.h), which names its events.
+// kernel text is found, which probe definitions are relative to (attach/kprobe_events.h); run:
+// the run's registration (attach/run_registry.h), which names its events and is kept past the
+// run when some of them cannot be removed.
 std::unique_ptr<Attacher> make_kprobe_event_attacher(TracerObject& obj, const Kallsyms& ksyms,
-                                                     std::string_view run_id);
+                                                     RunLock& run);
 std::unique_ptr<Attacher> make_multi_kprobe_attacher(TracerObject& obj);
 std::unique_ptr<Attacher> make_fentry_attacher(TracerObject& obj);
 

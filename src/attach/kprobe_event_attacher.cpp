@@ -17,6 +17,7 @@
 #include "attach/link_ptr.h"
 #include "attach/parallel.h"
 #include "attach/parallel_attach.h"
+#include "attach/run_registry.h"
 #include "bpf/abi.h"
 #include "discovery/kallsyms.h"
 #include "discovery/traceable.h"
@@ -67,9 +68,12 @@ struct Chunk {
 
 class KprobeEventAttacher : public Attacher {
  public:
-  KprobeEventAttacher(TracerObject& obj, KprobeEventsFile file, TextAnchor anchor,
-                      std::string group)
-      : obj_(obj), file_(std::move(file)), group_(std::move(group)), anchor_(std::move(anchor)) {}
+  KprobeEventAttacher(TracerObject& obj, KprobeEventsFile file, TextAnchor anchor, RunLock& run)
+      : obj_(obj),
+        file_(std::move(file)),
+        run_(run),
+        group_(run_group(run.id())),
+        anchor_(std::move(anchor)) {}
   ~KprobeEventAttacher() override { detach_or_log(*this); }
 
   const char* name() const override { return "kprobe"; }
@@ -218,13 +222,26 @@ class KprobeEventAttacher : public Attacher {
            std::strerror(-err));
   }
 
+  // Events that stay are the run's to account for: its kept lock file lets a later run judge
+  // them a dead run's and remove them.
   void sweep_group() {
     chunks_.clear();
-    file_.remove_group(group_);
+    if (file_.remove_group(group_).complete) return;
+    run_.keep_until_cleaned();
+    if (run_.registered())
+      logf(LOG_WARN,
+           "WARNING: kprobe events of group %s stay: the next retsnoop run removes them\n",
+           group_.c_str());
+    else
+      logf(LOG_WARN,
+           "WARNING: kprobe events of group %s stay, and no later run will remove them (%s is "
+           "unusable)\n",
+           group_.c_str(), kRunStateDir.c_str());
   }
 
   TracerObject& obj_;
   KprobeEventsFile file_;
+  RunLock& run_;
   std::string group_;
   TextAnchor anchor_;
   std::vector<Chunk> chunks_;
@@ -233,15 +250,14 @@ class KprobeEventAttacher : public Attacher {
 }  // namespace
 
 std::unique_ptr<Attacher> make_kprobe_event_attacher(TracerObject& obj, const Kallsyms& ksyms,
-                                                     std::string_view run_id) {
+                                                     RunLock& run) {
   auto file = KprobeEventsFile::open(kDefaultTracefsDirs);
   if (!file)
     throw UserError("cannot open kprobe_events in tracefs: " + std::string(std::strerror(errno)));
   auto anchor = find_text_anchor([&](const char* name) { return ksyms.addr_of(name); });
   if (!anchor)
     throw UserError("cannot find _text or _stext in /proc/kallsyms, the anchor of kprobe events");
-  return std::make_unique<KprobeEventAttacher>(obj, std::move(*file), std::move(*anchor),
-                                               run_group(run_id));
+  return std::make_unique<KprobeEventAttacher>(obj, std::move(*file), std::move(*anchor), run);
 }
 
 }  // namespace retsnoop

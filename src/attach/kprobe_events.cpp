@@ -131,18 +131,20 @@ std::vector<EventName> KprobeEventsFile::events() const {
   return listing ? parse_kprobe_events(*listing) : std::vector<EventName>{};
 }
 
-size_t KprobeEventsFile::remove_group(std::string_view group) const {
-  size_t removed = 0;
+KprobeEventsFile::GroupRemoval KprobeEventsFile::remove_group(std::string_view group) const {
+  GroupRemoval res;
   for (const auto& ev : events()) {
     if (ev.group != group) continue;
     int err = run(event_removal(ev.group, ev.event));
-    if (err == 0)
-      ++removed;
-    else
-      logf(LOG_WARN, "WARNING: cannot remove kprobe event %s/%s: %s\n", ev.group.c_str(),
-           ev.event.c_str(), std::strerror(-err));
+    if (err == 0) {
+      ++res.removed;
+      continue;
+    }
+    res.complete = false;
+    logf(LOG_WARN, "WARNING: cannot remove kprobe event %s/%s: %s\n", ev.group.c_str(),
+         ev.event.c_str(), std::strerror(-err));
   }
-  return removed;
+  return res;
 }
 
 }  // namespace retsnoop

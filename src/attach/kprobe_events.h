@@ -87,8 +87,12 @@ class KprobeEventsFile {
   uint64_t missed_hits(std::string_view prefix) const;
   // The events listed now; empty when the listing is unreadable.
   std::vector<EventName> events() const;
-  // Removes every listed event of group; returns how many went, and logs those that stay.
-  size_t remove_group(std::string_view group) const;
+  // Removes every listed event of group; logs those that stay.
+  struct GroupRemoval {
+    size_t removed = 0;
+    bool complete = true;  // no event of the group stays, as far as the listing tells
+  };
+  GroupRemoval remove_group(std::string_view group) const;
 
  private:
   KprobeEventsFile(std::string dir, OwnedFd fd) : dir_(std::move(dir)), fd_(std::move(fd)) {}

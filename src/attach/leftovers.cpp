@@ -27,7 +27,7 @@ size_t remove_dead_events(const KprobeEventsFile& file, const std::optional<RunS
            "Leaving kprobe events of %s alone: no retsnoop run here knows of them (another "
            "mount namespace's?).\n",
            group.c_str());
-    if (l == Liveness::Dead) removed += file.remove_group(group);
+    if (l == Liveness::Dead) removed += file.remove_group(group).removed;
   }
   return removed;
 }

@@ -122,7 +122,7 @@ RunLock::RunLock(const RunStateDir* dir) : id_(random_id()) {
 // Unlinked before the lock goes: a dead run's file is only ever removed by the run that
 // cleans up after it.
 RunLock::~RunLock() {
-  if (lock_fd_) unlink(path_.c_str());
+  if (lock_fd_ && clean_) unlink(path_.c_str());
 }
 
 }  // namespace retsnoop

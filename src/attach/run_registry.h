@@ -62,7 +62,8 @@ bool is_run_id(std::string_view id);
 // The run id a file of the state directory is the lock file of; nullopt for any other file.
 std::optional<std::string> lock_file_run_id(std::string_view file_name);
 
-// This run's registration: a fresh random id and its held lock file, removed at destruction.
+// This run's registration: a fresh random id and its held lock file, removed at destruction
+// unless the run could not remove its kernel state.
 class RunLock {
  public:
   // The id is random even without a usable directory (dir null), so that names never collide;
@@ -75,10 +76,16 @@ class RunLock {
   const std::string& id() const { return id_; }
   bool registered() const { return bool(lock_fd_); }
 
+  // Some kernel state of this run could not be removed: the lock file then stays when the run
+  // ends, unlocked, so that later runs judge the state a dead run's and remove it. Without the
+  // file they could not tell it from a live run's in another mount namespace, and would leave it.
+  void keep_until_cleaned() { clean_ = false; }
+
  private:
   std::string id_;
   std::string path_;
   OwnedFd lock_fd_;
+  bool clean_ = true;
 };
 
 }  // namespace retsnoop

@@ -18,6 +18,7 @@ namespace retsnoop {
 namespace {
 
 constexpr std::string_view kStateSuffix = ".knob";
+constexpr std::string_view kTempSuffix = ".new";
 
 bool write_knob(int fd, char value) {
   const char text[2] = {value, '\n'};
@@ -48,13 +49,24 @@ std::optional<KnobState> read_state(const RunStateDir& dir, const std::string& n
   return text ? parse_knob_state(*text) : std::nullopt;
 }
 
-bool write_state(const RunStateDir& dir, const std::string& name, const KnobState& s) {
-  std::string text = render_knob_state(s);
+bool write_new_file(int dir_fd, const std::string& name, const std::string& text) {
   OwnedFd fd(
-      openat(dir.fd(), name.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644));
-  if (fd && write(fd.get(), text.data(), text.size()) == ssize_t(text.size())) return true;
+      openat(dir_fd, name.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644));
+  return fd && write(fd.get(), text.data(), text.size()) == ssize_t(text.size());
+}
+
+// Written aside and renamed over the old state: a write that fails half way (a full /run) must
+// leave the other holders' record as it was, or their change would outlive them unrecorded.
+// Called under the directory lock, which makes the temporary name this run's alone.
+bool write_state(const RunStateDir& dir, const std::string& name, const KnobState& s) {
+  std::string temp = name + std::string(kTempSuffix);
+  if (write_new_file(dir.fd(), temp, render_knob_state(s)) &&
+      renameat(dir.fd(), temp.c_str(), dir.fd(), name.c_str()) == 0)
+    return true;
+  int err = errno;
+  unlinkat(dir.fd(), temp.c_str(), 0);
   logf(LOG_WARN, "WARNING: cannot write %s/%s: %s\n", dir.path().c_str(), name.c_str(),
-       std::strerror(errno));
+       std::strerror(err));
   return false;
 }
 

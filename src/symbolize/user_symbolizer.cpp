@@ -34,28 +34,45 @@ bool is_mapped_file(int fd, const MappedRange& range) {
 
 }  // namespace
 
-ProcessSymbolizer::ProcessSymbolizer(std::string host_root, size_t max_processes)
-    : host_root_(open_dir(host_root.empty() ? "/" : host_root)), max_processes_(max_processes) {}
+ProcessSymbolizer::ProcessSymbolizer(std::string host_root, UserCacheLimits limits)
+    : host_root_(open_dir(host_root.empty() ? "/" : host_root)), limits_(limits) {}
 
 // With mu_ held. A file no process map uses any more is dropped from the cache with it.
-void ProcessSymbolizer::forget_oldest_process() {
-  auto oldest = std::min_element(recorded_at_.begin(), recorded_at_.end(),
-                                 [](const auto& a, const auto& b) { return a.second < b.second; });
-  procs_.erase(oldest->first);
-  recorded_at_.erase(oldest);
+void ProcessSymbolizer::forget_least_used_process() {
+  auto least = std::min_element(procs_.begin(), procs_.end(), [](const auto& a, const auto& b) {
+    return a.second.last_used < b.second.last_used;
+  });
+  procs_.erase(least);
   std::erase_if(files_, [](const auto& f) { return f.second.use_count() == 1; });
+}
+
+// With mu_ held. The slot empties for every mapping of the file; a lookup running meanwhile
+// keeps the file open until it returns.
+void ProcessSymbolizer::forget_least_used_file() {
+  auto least = std::min_element(files_.begin(), files_.end(), [](const auto& a, const auto& b) {
+    return a.second->last_used < b.second->last_used;
+  });
+  least->second->file.reset();
+  files_.erase(least);
+}
+
+std::shared_ptr<ProcessSymbolizer::FileSlot> ProcessSymbolizer::cached_file(const FileKey& key) {
+  auto it = files_.find(key);
+  if (it == files_.end()) return nullptr;
+  it->second->last_used = ++uses_;
+  return it->second;
 }
 
 // The mapped file itself through /proc/PID/map_files (root only), which works as long as the memory
 // map can be read, even while the process exits and after it lost its root; else the path resolved
 // in the process's root (root_dir), never out of it. A file already opened for any process is
 // reused.
-std::shared_ptr<ElfFile> ProcessSymbolizer::open_file(uint32_t pid, const MappedRange& range,
-                                                      const ElfFile::Dir& root_dir) {
-  auto key = std::make_pair(range.dev, range.inode);
+std::shared_ptr<ProcessSymbolizer::FileSlot> ProcessSymbolizer::open_file(
+    uint32_t pid, const MappedRange& range, const ElfFile::Dir& root_dir) {
+  FileKey key{range.dev, range.inode};
   {
     std::lock_guard lock(mu_);
-    if (auto it = files_.find(key); it != files_.end()) return it->second;
+    if (auto slot = cached_file(key)) return slot;
   }
   char map_file[64];
   std::snprintf(map_file, sizeof(map_file), "/map_files/%" PRIx64 "-%" PRIx64, range.start,
@@ -75,7 +92,11 @@ std::shared_ptr<ElfFile> ProcessSymbolizer::open_file(uint32_t pid, const Mapped
   auto file =
       std::make_shared<ElfFile>(std::move(fd), std::vector<ElfFile::Dir>{root_dir, host_root_});
   std::lock_guard lock(mu_);
-  return files_.try_emplace(key, std::move(file)).first->second;
+  if (auto slot = cached_file(key)) return slot;  // opened for another process meanwhile
+  if (files_.size() >= limits_.files) forget_least_used_file();
+  auto slot = std::make_shared<FileSlot>(FileSlot{std::move(file), ++uses_});
+  files_.emplace(key, slot);
+  return slot;
 }
 
 void ProcessSymbolizer::record_process(uint32_t pid, uint64_t from_session) {
@@ -88,15 +109,21 @@ void ProcessSymbolizer::record_process(uint32_t pid, uint64_t from_session) {
   ElfFile::Dir root_dir = open_dir(proc_dir(pid) + "/root");
   std::vector<Mapping> maps;
   for (MappedRange& range : parse_proc_maps(*text)) {
-    auto file = open_file(pid, range, root_dir);
-    maps.push_back({std::move(range), std::move(file)});
+    auto slot = open_file(pid, range, root_dir);
+    maps.push_back({std::move(range), std::move(slot)});
   }
   logf(LOG_DEBUG, "PID %u: %zu file mappings recorded for sessions from %" PRIu64 " on\n", pid,
        maps.size(), from_session);
   std::lock_guard lock(mu_);
-  recorded_at_[pid] = ++recordings_;
-  if (procs_.size() >= max_processes_ && !procs_.count(pid)) forget_oldest_process();
-  auto& history = procs_[pid];
+  Process& proc = procs_[pid];
+  proc.last_used = ++uses_;
+  add_map(proc, from_session, std::move(maps));
+  if (procs_.size() > limits_.processes) forget_least_used_process();
+}
+
+// With mu_ held.
+void ProcessSymbolizer::add_map(Process& proc, uint64_t from_session, std::vector<Mapping> maps) {
+  auto& history = proc.history;
   // Read while exiting, the map may be empty: the earlier one stays in use.
   if (maps.empty() && !history.empty()) return;
   auto at = std::find_if(history.begin(), history.end(),
@@ -109,12 +136,10 @@ void ProcessSymbolizer::record_process(uint32_t pid, uint64_t from_session) {
 }
 
 // The latest map recorded for a session at or before session_id; else the earliest one known.
-// Called with mu_ held.
-const ProcessSymbolizer::ProcessMap* ProcessSymbolizer::map_for(uint32_t pid,
-                                                                uint64_t session_id) const {
-  auto proc = procs_.find(pid);
-  if (proc == procs_.end() || proc->second.empty()) return nullptr;
-  const auto& history = proc->second;
+const ProcessSymbolizer::ProcessMap* ProcessSymbolizer::map_for(const Process& proc,
+                                                                uint64_t session_id) {
+  const auto& history = proc.history;
+  if (history.empty()) return nullptr;
   auto after =
       std::upper_bound(history.begin(), history.end(), session_id,
                        [](uint64_t id, const ProcessMap& p) { return id < p.from_session; });
@@ -127,17 +152,22 @@ UserFrame ProcessSymbolizer::symbolize(uint32_t pid, uint64_t session_id, uint64
   std::shared_ptr<ElfFile> file;
   {
     std::lock_guard lock(mu_);
-    const ProcessMap* proc = map_for(pid, session_id);
-    if (!proc) return out;
-    auto& maps = proc->maps;
-    auto m = std::find_if(maps.begin(), maps.end(), [&](const Mapping& m) {
+    auto proc = procs_.find(pid);
+    if (proc == procs_.end()) return out;
+    proc->second.last_used = ++uses_;
+    const ProcessMap* map = map_for(proc->second, session_id);
+    if (!map) return out;
+    auto m = std::find_if(map->maps.begin(), map->maps.end(), [&](const Mapping& m) {
       return addr >= m.range.start && addr < m.range.end;
     });
-    if (m == maps.end()) return out;
+    if (m == map->maps.end()) return out;
     out.mapped = true;
     out.binary = m->range.path;
     out.file_offset = addr - m->range.start + m->range.file_offset;
-    file = m->file;
+    if (m->slot && m->slot->file) {
+      m->slot->last_used = ++uses_;
+      file = m->slot->file;
+    }
   }
   // Outside the lock: reading a large file's DWARF must not hold up record_process().
   if (file) out.sym = file->lookup(out.file_offset, is_return_addr);

@@ -35,15 +35,21 @@ class UserSymbols {
                               bool is_return_addr) = 0;
 };
 
+// What ProcessSymbolizer's caches hold at most. Beyond, the entry used longest ago (recorded or
+// symbolized) is forgotten: a process's later stacks then print addresses only, and a file's
+// frames their file and offset until a later recording opens it again. A process goes with the
+// files only it mapped; a file goes with its descriptors (the file's and its debug file's) and
+// everything read from it, at once, whichever processes map it.
+struct UserCacheLimits {
+  size_t processes = 4096;
+  size_t files = 512;
+};
+
 class ProcessSymbolizer : public UserSymbols {
  public:
-  // Processes whose maps are kept: beyond, the one recorded longest ago is forgotten (its later
-  // stacks print addresses only), with the files only it mapped and their descriptors.
-  static constexpr size_t kMaxProcesses = 4096;
-
   // host_root: the root of retsnoop's own files ("" in production: /), searched for debug files
   // after the process's root.
-  explicit ProcessSymbolizer(std::string host_root = "", size_t max_processes = kMaxProcesses);
+  explicit ProcessSymbolizer(std::string host_root = "", UserCacheLimits limits = {});
 
   // Reads /proc/PID/maps and opens each mapped file as the process sees it (its mount namespace).
   // The map serves the sessions from from_session on (their ids grow), until a map recorded for a
@@ -59,29 +65,41 @@ class ProcessSymbolizer : public UserSymbols {
   static constexpr size_t kMapsPerProcess = 8;
 
  private:
+  // A cached file, shared by every mapping of it: forgetting the file empties the slot, which
+  // drops it for all of them at once.
+  struct FileSlot {
+    std::shared_ptr<ElfFile> file;
+    uint64_t last_used = 0;
+  };
   struct Mapping {
     MappedRange range;
-    std::shared_ptr<ElfFile> file;  // null when the file could not be opened
+    std::shared_ptr<FileSlot> slot;  // null when the file could not be opened
   };
   struct ProcessMap {
     uint64_t from_session = 0;
     std::vector<Mapping> maps;
   };
-  std::shared_ptr<ElfFile> open_file(uint32_t pid, const MappedRange& range,
-                                     const ElfFile::Dir& root_dir);
-  const ProcessMap* map_for(uint32_t pid, uint64_t session_id) const;
-  void forget_oldest_process();
+  struct Process {
+    std::vector<ProcessMap> history;  // ordered by from_session
+    uint64_t last_used = 0;
+  };
+  using FileKey = std::pair<uint64_t, uint64_t>;  // device and inode, as the map lists them
+
+  std::shared_ptr<FileSlot> open_file(uint32_t pid, const MappedRange& range,
+                                      const ElfFile::Dir& root_dir);
+  std::shared_ptr<FileSlot> cached_file(const FileKey& key);  // with mu_ held
+  void add_map(Process& proc, uint64_t from_session, std::vector<Mapping> maps);
+  static const ProcessMap* map_for(const Process& proc, uint64_t session_id);
+  void forget_least_used_process();
+  void forget_least_used_file();
 
   ElfFile::Dir host_root_;
+  UserCacheLimits limits_;
   std::mutex mu_;
-  size_t max_processes_;
-  // Per process, ordered by from_session.
-  std::unordered_map<uint32_t, std::vector<ProcessMap>> procs_;
-  std::unordered_map<uint32_t, uint64_t> recorded_at_;  // per process: recordings_ then
-  uint64_t recordings_ = 0;
-  // Shared by every process mapping the same file (device and inode as the map lists them),
-  // opened and read once.
-  std::map<std::pair<uint64_t, uint64_t>, std::shared_ptr<ElfFile>> files_;
+  uint64_t uses_ = 0;  // the clock of last_used
+  std::unordered_map<uint32_t, Process> procs_;
+  // Opened and read once for every process that maps the same file.
+  std::map<FileKey, std::shared_ptr<FileSlot>> files_;
 };
 
 }  // namespace retsnoop

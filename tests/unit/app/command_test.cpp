@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <fstream>
+#include <string>
 #include <thread>
 
 #include "app/exit_status.h"
@@ -30,6 +32,45 @@ int wait_for_exit(Command& cmd) {
   }
   ADD_FAILURE() << "the command did not exit";
   return -1;
+}
+
+// Whether pid has exited: gone, or a zombie not reaped yet (its new parent may not reap it).
+bool has_exited(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string text;
+  if (!std::getline(stat, text)) return true;
+  size_t paren = text.rfind(')');
+  return paren + 2 < text.size() && text[paren + 2] == 'Z';
+}
+
+bool exits_within(pid_t pid, std::chrono::milliseconds limit) {
+  for (auto waited = std::chrono::milliseconds(0); waited < limit;
+       waited += std::chrono::milliseconds(10)) {
+    if (has_exited(pid)) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return false;
+}
+
+// Plays retsnoop in a child process: makes a command of tool, starts it, releases it when asked,
+// and dies at once without destroying it, as SIGKILL would. Returns the command's PID.
+pid_t start_in_dying_parent(const std::string& tool, bool release) {
+  int fds[2];
+  EXPECT_EQ(pipe(fds), 0);
+  pid_t parent = fork();
+  if (parent == 0) {
+    Command cmd({tool}, std::nullopt);
+    pid_t pid = cmd.start();
+    if (release) cmd.release();
+    (void)!write(fds[1], &pid, sizeof(pid));
+    _exit(0);
+  }
+  close(fds[1]);
+  pid_t pid = -1;
+  EXPECT_EQ(read(fds[0], &pid, sizeof(pid)), ssize_t(sizeof(pid)));
+  close(fds[0]);
+  waitpid(parent, nullptr, 0);
+  return pid;
 }
 
 TEST(ResolveCommand, SearchesPathInOrderAndSkipsNonExecutables) {
@@ -137,6 +178,27 @@ TEST(Command, AnUnreleasedChildIsKilled) {
   }
   EXPECT_EQ(kill(pid, 0), -1);  // reaped
   EXPECT_NE(access(marker.c_str(), F_OK), 0);
+}
+
+// retsnoop killed before it released the command: the command does not wait for it forever.
+TEST(Command, AnUnreleasedChildDiesWithRetsnoop) {
+  test::TempDir d;
+  std::string marker = d.path() + "/ran";
+  std::string tool = make_script(d, "tool", "touch " + marker + "\n");
+  pid_t pid = start_in_dying_parent(tool, false);
+  bool exited = exits_within(pid, std::chrono::seconds(5));
+  if (!exited) kill(pid, SIGKILL);
+  EXPECT_TRUE(exited);
+  EXPECT_NE(access(marker.c_str(), F_OK), 0);
+}
+
+TEST(Command, AReleasedChildOutlivesRetsnoop) {
+  test::TempDir d;
+  std::string marker = d.path() + "/ran";
+  std::string tool = make_script(d, "tool", "sleep 0.3\ntouch " + marker + "\n");
+  pid_t pid = start_in_dying_parent(tool, true);
+  EXPECT_TRUE(exits_within(pid, std::chrono::seconds(5)));
+  EXPECT_EQ(access(marker.c_str(), F_OK), 0);
 }
 
 }  // namespace

@@ -43,6 +43,22 @@ TEST_F(RunRegistryTest, HeldLockMeansAliveAndGoesWithTheRun) {
   EXPECT_EQ(run_liveness(d, id), Liveness::Unknown);
 }
 
+// A run that could not remove its kernel state leaves its lock file unlocked, as a killed run
+// does: later runs judge the state a dead run's.
+TEST_F(RunRegistryTest, RunThatLeftStateKeepsItsLockFileUnlocked) {
+  RunStateDir d = dir();
+  std::string id;
+  {
+    RunLock run(&d);
+    id = run.id();
+    run.keep_until_cleaned();
+    EXPECT_EQ(run_liveness(d, id), Liveness::Alive);
+  }
+  EXPECT_EQ(run_liveness(d, id), Liveness::Dead);
+  forget_run(d, id);
+  EXPECT_EQ(run_liveness(d, id), Liveness::Unknown);
+}
+
 // A killed run's lock file stays, with nobody holding its lock.
 TEST_F(RunRegistryTest, UnheldLockFileMeansDead) {
   RunStateDir d = dir();

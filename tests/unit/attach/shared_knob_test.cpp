@@ -6,6 +6,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <memory>
 #include <string>
 
 namespace retsnoop {
@@ -29,10 +31,10 @@ class SharedKnobTest : public ::testing::Test {
     return v;
   }
   KnobChange change() const { return expedited_rcu(knob_); }
-  bool state_file_exists() const {
-    return std::filesystem::exists(dir_path_ + "/" +
-                                   std::filesystem::path(knob_).filename().string() + ".knob");
+  std::string state_path() const {
+    return dir_path_ + "/" + std::filesystem::path(knob_).filename().string() + ".knob";
   }
+  bool state_file_exists() const { return std::filesystem::exists(state_path()); }
 
   std::string dir_path_ = "/tmp/rs_knob_state." + std::to_string(getpid());
   std::string knob_ = "/tmp/rs_knob_value." + std::to_string(getpid());
@@ -56,14 +58,32 @@ TEST_F(SharedKnobTest, TurnsOnAndRestores) {
 
 // A change no state file records would outlive a run that dies: it is undone at once, not held.
 TEST_F(SharedKnobTest, UnrecordedChangeIsNotHeld) {
-  std::filesystem::create_directory(dir_path_ + "/" +
-                                    std::filesystem::path(knob_).filename().string() + ".knob");
+  std::filesystem::create_directory(state_path());
   RunLock run(&dir_);
   {
     SharedKnob k(change(), dir_, run);
     EXPECT_FALSE(k.holding());
     EXPECT_EQ(value(), "0");
   }
+  EXPECT_EQ(value(), "0");
+}
+
+// A run whose record cannot be written does not join, and the holders' record stays whole: the
+// change is still undone when they end.
+TEST_F(SharedKnobTest, FailedJoinKeepsTheHoldersRecord) {
+  RunLock a(&dir_), b(&dir_);
+  auto first = std::make_unique<SharedKnob>(change(), dir_, a);
+  std::filesystem::create_directory(state_path() + ".new");
+  {
+    SharedKnob second(change(), dir_, b);
+    EXPECT_FALSE(second.holding());
+  }
+  std::filesystem::remove(state_path() + ".new");
+  EXPECT_EQ(value(), "1");
+  std::ifstream in(state_path());
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text, render_knob_state({change(), {a.id()}}));
+  first.reset();
   EXPECT_EQ(value(), "0");
 }
 
@@ -106,8 +126,7 @@ TEST_F(SharedKnobTest, NeverRevertsALaterChange) {
 TEST_F(SharedKnobTest, RecoversFromADeadHolder) {
   std::ofstream(dir_path_ + "/0123456789ab.lock");
   set("1");
-  std::ofstream(dir_path_ + "/" + std::filesystem::path(knob_).filename().string() + ".knob")
-      << render_knob_state({change(), {"0123456789ab"}});
+  std::ofstream(state_path()) << render_knob_state({change(), {"0123456789ab"}});
   auto lines = SharedKnob::recover(dir_);
   ASSERT_EQ(lines.size(), 1u);
   EXPECT_NE(lines[0].find("restored " + knob_ + " to 0"), std::string::npos);

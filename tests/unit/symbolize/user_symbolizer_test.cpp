@@ -8,8 +8,12 @@
 
 #include <cinttypes>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <set>
 #include <string>
+#include <utility>
 
 #include "temp_dir.h"
 
@@ -180,17 +184,81 @@ TEST(UserSymbolizer, AFileTruncatedAfterLoadingIsNoCrash) {
   EXPECT_GT(named, 0u);
 }
 
-// Memory and descriptors stay bounded under many processes: the one recorded longest ago goes.
-TEST(UserSymbolizer, ForgetsTheOldestProcessBeyondTheLimit) {
+// Memory and descriptors stay bounded under many processes: the one used longest ago goes.
+TEST(UserSymbolizer, ForgetsTheLeastUsedProcessBeyondTheLimit) {
   Target a(fixture("user_target")), b(fixture("user_target")), c(fixture("user_target"));
-  ProcessSymbolizer sym("", 2);
+  ProcessSymbolizer sym("", {.processes = 2});
   sym.record_process(a.pid(), 0);
   sym.record_process(b.pid(), 0);
-  sym.record_process(a.pid(), 5);  // a is recorded again: b is now the oldest
+  sym.record_process(a.pid(), 5);  // a is recorded again: b is now the least used
   sym.record_process(c.pid(), 0);
   EXPECT_TRUE(sym.symbolize(a.pid(), 6, a.ret(), true).sym.found);
   EXPECT_FALSE(sym.symbolize(b.pid(), 1, b.ret(), true).mapped);
   EXPECT_TRUE(sym.symbolize(c.pid(), 1, c.ret(), true).sym.found);
+}
+
+TEST(UserSymbolizer, SymbolizingAProcessCountsAsUse) {
+  Target a(fixture("user_target")), b(fixture("user_target")), c(fixture("user_target"));
+  ProcessSymbolizer sym("", {.processes = 2});
+  sym.record_process(a.pid(), 0);
+  sym.record_process(b.pid(), 0);
+  EXPECT_TRUE(sym.symbolize(a.pid(), 1, a.ret(), true).sym.found);  // b is now the least used
+  sym.record_process(c.pid(), 0);
+  EXPECT_TRUE(sym.symbolize(a.pid(), 1, a.ret(), true).sym.found);
+  EXPECT_FALSE(sym.symbolize(b.pid(), 1, b.ret(), true).mapped);
+}
+
+// Distinct files (device and inode) that process pid maps.
+size_t mapped_files(uint32_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/maps");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::set<std::pair<uint64_t, uint64_t>> files;
+  for (const MappedRange& r : parse_proc_maps(text)) files.insert({r.dev, r.inode});
+  return files.size();
+}
+
+size_t open_fds() {
+  return std::distance(std::filesystem::directory_iterator("/proc/self/fd"),
+                       std::filesystem::directory_iterator{});
+}
+
+// b's program is a file more than a's maps (the libraries are the same): a's program, opened
+// first and not used since, goes. Its frames keep their file and offset.
+TEST(UserSymbolizer, ForgetsTheLeastUsedFileBeyondTheLimit) {
+  Target a(fixture("user_target")), b(fixture("user_target-nodwarf"));
+  ProcessSymbolizer sym("", {.files = mapped_files(a.pid())});
+  sym.record_process(a.pid(), 0);
+  sym.record_process(b.pid(), 0);
+  UserFrame f = sym.symbolize(a.pid(), 1, a.ret(), true);
+  EXPECT_TRUE(f.mapped);
+  EXPECT_EQ(f.binary, fixture("user_target"));
+  EXPECT_FALSE(f.sym.found);
+  EXPECT_TRUE(sym.symbolize(b.pid(), 1, b.ret(), true).sym.found);
+}
+
+// Room for a's files and b's program: c's program takes the place of b's, the least used since
+// a's was symbolized (b's libraries are a's, used again when b was recorded).
+TEST(UserSymbolizer, SymbolizingAFileCountsAsUse) {
+  Target a(fixture("user_target")), b(fixture("user_target-nodwarf")),
+      c(fixture("user_target-stripped"));
+  ProcessSymbolizer sym("", {.files = mapped_files(a.pid()) + 1});
+  sym.record_process(a.pid(), 0);
+  sym.record_process(b.pid(), 0);
+  EXPECT_TRUE(sym.symbolize(a.pid(), 1, a.ret(), true).sym.found);
+  sym.record_process(c.pid(), 0);
+  EXPECT_TRUE(sym.symbolize(a.pid(), 1, a.ret(), true).sym.found);
+  EXPECT_FALSE(sym.symbolize(b.pid(), 1, b.ret(), true).sym.found);
+}
+
+// A forgotten file closes its descriptor; what stays open is the file kept and the root of the
+// process it was opened for, which a debug file is looked for under.
+TEST(UserSymbolizer, ForgottenFilesCloseTheirDescriptors) {
+  Target a(fixture("user_target")), b(fixture("user_target-nodwarf"));
+  ProcessSymbolizer sym("", {.files = 1});
+  size_t before = open_fds();
+  sym.record_process(a.pid(), 0);
+  sym.record_process(b.pid(), 0);
+  EXPECT_LE(open_fds(), before + 2);
 }
 
 TEST(UserSymbolizer, UnknownProcessOrAddress) {
