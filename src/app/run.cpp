@@ -18,12 +18,12 @@
 #include "discovery/func_plan.h"
 #include "discovery/kallsyms.h"
 #include "discovery/kernel_btf.h"
+#include "discovery/line_plan.h"
+#include "discovery/line_plan_report.h"
 #include "discovery/never_failing_entries.h"
 #include "discovery/plan_report.h"
 #include "discovery/probe_args_plan.h"
 #include "discovery/probe_plan.h"
-#include "discovery/line_plan.h"
-#include "discovery/line_plan_report.h"
 #include "discovery/vmlinux.h"
 #include "filter/arg_filter_plan.h"
 #include "kernel/attach_choice.h"
@@ -187,9 +187,8 @@ Discovery discover(const Options& opts, Selection sel, AttachKind kind) {
     for (const std::string& note : d.arg_filters.notes) logf(LOG_INFO, "%s\n", note.c_str());
   }
   if (!opts.line_trace.empty()) {
-    d.lines = timed("line probes", [&] {
-      return plan_line_probes(opts.line_trace, *d.vmlinux, d.ksyms);
-    });
+    d.lines = timed("line probes",
+                    [&] { return plan_line_probes(opts.line_trace, *d.vmlinux, d.ksyms); });
     for (const std::string& note : d.lines.notes) logf(LOG_INFO, "%s\n", note.c_str());
   }
   if (opts.success_stacks != SuccessStacks::Yes) {

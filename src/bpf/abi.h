@@ -356,8 +356,8 @@ struct rs_arg_filter {
  * n % lines.max-count, so with more hits than that the oldest kept one is at line_total % max.
  */
 struct rs_line_hit {
-	rs_u32 line_id;   /* index into the table of line probes */
-	rs_u32 call_seq;  /* struct rs_frame's seq of the innermost traced call running */
+	rs_u32 line_id;  /* index into the table of line probes */
+	rs_u32 call_seq; /* struct rs_frame's seq of the innermost traced call running */
 	rs_u32 trace_seq; /* -T: seq of the next call trace record, which places the hit among them */
 };
 

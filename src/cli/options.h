@@ -38,8 +38,8 @@ struct Options {
   int lbr_max_count = 0;        // 0: no limit
   bool interim_stacks = false;  // -I
   bool dry_run = false;
-  bool user_stacks = false;   // -U
-  bool capture_args = false;  // -A
+  bool user_stacks = false;             // -U
+  bool capture_args = false;            // -A
   std::vector<std::string> line_trace;  // --line-trace GLOB: functions whose lines are traced
   AttachMode attach_mode = AttachMode::Default;
 

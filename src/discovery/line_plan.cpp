@@ -126,8 +126,7 @@ LinePlan plan_line_probes(const std::vector<std::string>& globs, const LoadedVml
       if (added) it->second = add_function(plan, sym, vmlinux);
       any |= it->second;
       if (plan.probes.size() > kMaxLineProbes)
-        throw UserError("--line-trace '" + glob + "': more than " +
-                        std::to_string(kMaxLineProbes) +
+        throw UserError("--line-trace '" + glob + "': more than " + std::to_string(kMaxLineProbes) +
                         " line probes; narrow the globs down to the functions in question");
     }
     if (!any)

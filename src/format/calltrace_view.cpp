@@ -84,8 +84,7 @@ class TraceTable {
     if (i + 1 >= recs_.size() || recs_[i].event != TraceEvent::Entry) return false;
     const TraceRecord& exit = recs_[i + 1];
     return exit.event == TraceEvent::Exit && exit.func_id == recs_[i].func_id &&
-           exit.depth == recs_[i].depth && exit.seq == recs_[i].seq + 1 &&
-           !line_due(exit.seq);
+           exit.depth == recs_[i].depth && exit.seq == recs_[i].seq + 1 && !line_due(exit.seq);
   }
 
   bool line_due(uint32_t seq) const {
@@ -196,7 +195,7 @@ class TraceTable {
   const std::vector<TraceRecord>& recs_;
   const FormatContext& ctx_;
   size_t base_depth_ = SIZE_MAX;
-  std::map<size_t, uint32_t> open_;  // depth -> function of the entry row still open there
+  std::map<size_t, uint32_t> open_;        // depth -> function of the entry row still open there
   std::map<uint32_t, size_t> call_depth_;  // call seq -> depth of its entry record
   size_t next_line_ = 0;                   // the first line hit without a row yet
   std::vector<TraceRow> rows_;

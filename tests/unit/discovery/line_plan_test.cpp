@@ -24,8 +24,8 @@ std::vector<uint64_t> addrs(const std::vector<LineStart>& starts) {
 }
 
 TEST(LineStarts, EachRunOfALineStartsOnce) {
-  std::vector<LineTableRow> rows = {row(0x10, 1), row(0x14, 2), row(0x18, 2), row(0x1c, 3),
-                                    row(0x20, 2), end_of_sequence(0x30)};
+  std::vector<LineTableRow> rows = {row(0x10, 1), row(0x14, 2), row(0x18, 2),
+                                    row(0x1c, 3), row(0x20, 2), end_of_sequence(0x30)};
   EXPECT_EQ(addrs(line_starts(rows, {{0x10, 0x30}}, 0x10)),
             (std::vector<uint64_t>{0x14, 0x1c, 0x20}));
 }
@@ -54,9 +54,9 @@ TEST(LineStarts, OtherFileSameNumberIsAnotherLine) {
 }
 
 TEST(LineStarts, OnlyInsideTheRangesAndNoLineZero) {
-  std::vector<LineTableRow> rows = {row(0x08, 9), row(0x10, 1), row(0x14, 0), row(0x18, 2),
-                                    end_of_sequence(0x20), row(0x40, 4), row(0x44, 5),
-                                    end_of_sequence(0x48)};
+  std::vector<LineTableRow> rows = {row(0x08, 9), row(0x10, 1),          row(0x14, 0),
+                                    row(0x18, 2), end_of_sequence(0x20), row(0x40, 4),
+                                    row(0x44, 5), end_of_sequence(0x48)};
   // A second range, like a .cold part, whose first row starts a line although the previous
   // sequence ended on another.
   EXPECT_EQ(addrs(line_starts(rows, {{0x10, 0x20}, {0x40, 0x48}}, 0x10)),

@@ -75,8 +75,8 @@ TEST(SessionAssembler, HeaderCompletesSessionFromItsParts) {
 TEST(SessionAssembler, LineRingComesOldestFirst) {
   SessionAssembler a;
   feed(a, part(RS_REC_FRAMES, 7, std::vector{frame(0, 0, -22)}));
-  feed(a, part(RS_REC_LINES, 7,
-               std::vector<rs_line_hit>{{4, 0, 0}, {5, 0, 0}, {2, 0, 0}, {3, 0, 0}}));
+  feed(a,
+       part(RS_REC_LINES, 7, std::vector<rs_line_hit>{{4, 0, 0}, {5, 0, 0}, {2, 0, 0}, {3, 0, 0}}));
   rs_session_rec h = header(7, 1, 0);
   h.line_total = 6;
   auto s = feed(a, h);

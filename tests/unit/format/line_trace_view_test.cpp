@@ -81,9 +81,17 @@ TEST(LineTraceView, CallTraceRowsUnderTheirCall) {
   c.session.trace = {
       {.func_id = sys_bpf, .seq = 0, .call_seq = 0, .depth = 0, .event = TraceEvent::Entry},
       {.func_id = check, .seq = 1, .call_seq = 1, .depth = 1, .event = TraceEvent::Entry},
-      {.func_id = check, .seq = 2, .depth = 1, .event = TraceEvent::Exit, .dur_ns = 2000,
+      {.func_id = check,
+       .seq = 2,
+       .depth = 1,
+       .event = TraceEvent::Exit,
+       .dur_ns = 2000,
        .res = -22},
-      {.func_id = sys_bpf, .seq = 3, .depth = 0, .event = TraceEvent::Exit, .dur_ns = 9000,
+      {.func_id = sys_bpf,
+       .seq = 3,
+       .depth = 0,
+       .event = TraceEvent::Exit,
+       .dur_ns = 9000,
        .res = -22}};
   c.opts.calltrace = true;
   EXPECT_TRUE(matches_golden(format_calltrace(c.session, c.ctx()), "line_trace_calltrace.txt"));
