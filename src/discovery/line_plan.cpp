@@ -103,12 +103,20 @@ std::vector<LineStart> line_starts(const std::vector<LineTableRow>& rows, const 
   return out;
 }
 
+// On arm64 the symbol covers ftrace's patchable-entry NOPs, which the DWARF leaves out: the
+// subprogram's code begins a few instructions past the symbol.
+constexpr uint64_t kMaxEntryPadding = 16;
+
 std::vector<LineStart> function_line_starts(Dwarf* dwarf, uint64_t link_addr) {
   Dwarf_Die cu;
-  if (!dwarf_addrdie(dwarf, link_addr, &cu)) return {};
-  std::optional<Dwarf_Die> func = subprogram_at(&cu, link_addr);
+  std::optional<Dwarf_Die> func;
+  for (uint64_t pc = link_addr; !func && pc <= link_addr + kMaxEntryPadding; pc += 4) {
+    if (dwarf_addrdie(dwarf, pc, &cu)) func = subprogram_at(&cu, pc);
+  }
   if (!func) return {};
-  std::vector<LineStart> starts = line_starts(line_table(&cu), ranges_of(&*func), link_addr);
+  Dwarf_Addr entry = link_addr;
+  dwarf_lowpc(&*func, &entry);
+  std::vector<LineStart> starts = line_starts(line_table(&cu), ranges_of(&*func), entry);
   for (LineStart& start : starts) start.file = cu_tree_path(start.file, &cu);
   return starts;
 }

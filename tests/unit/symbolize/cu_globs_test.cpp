@@ -39,7 +39,8 @@ TEST_F(CuGlobsTest, FunctionsWithCodeInMatchingUnits) {
   EXPECT_EQ(index.functions_in_paths("kernel/bpf/*.c"),
             (Names{"leaf_fn", "main", "outer_fn", "sink", "static_helper", "twice"}));
   EXPECT_EQ(index.functions_in_paths("fs/*"), (Names{"fs_check", "fs_entry", "fs_static_fn"}));
-  EXPECT_EQ(index.functions_in_paths("*/fixture_?s.c"), (Names{"fs_check", "fs_entry", "fs_static_fn"}));
+  EXPECT_EQ(index.functions_in_paths("*/fixture_?s.c"),
+            (Names{"fs_check", "fs_entry", "fs_static_fn"}));
   EXPECT_EQ(index.functions_in_paths("include/*"), Names{});
   EXPECT_EQ(index.functions_in_paths("kernel/bpf"), Names{});
 }
