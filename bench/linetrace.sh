@@ -34,14 +34,12 @@ TRACE="-k $VMLINUX -e *sys_bpf -a array_map_alloc*"
 loop_ns() { simfail -q -t -n "$1" "$CASE" | awk '/ns per run/ { print $2 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 
+WORK=/tmp out=/tmp/lt.out
+# shellcheck source=guest-lib.sh
+. /guest/guest-lib.sh
 # start ARGS...: retsnoop in the background until it is ready (or says why it is not).
 start() {
-  retsnoop "$@" >/tmp/lt.out 2>/tmp/lt.err &
-  pid=$!
-  until grep -q 'Receiving data' /tmp/lt.out 2>/dev/null; do
-    kill -0 "$pid" 2>/dev/null || { echo "retsnoop did not start: $(head -1 /tmp/lt.err)"; exit 1; }
-    sleep 0.2
-  done
+  start_and_wait_ready "$@" || { echo "retsnoop did not start: $(head -1 "$out")"; exit 1; }
   # Once ready, the rest of kallsyms is read in the background: let it finish first.
   sleep 3
 }
@@ -54,13 +52,13 @@ for g in $GLOBS; do line_args="$line_args --line-trace=$g"; done
 # shellcheck disable=SC2086 # word lists
 start -v $TRACE $line_args
 finish
-probes=$(awk '/^Attached [0-9]+ line probes in/ { print $2, $6 }' /tmp/lt.err)
-funcs=$(grep -m1 -E '^Attached [0-9]+ functions? ' /tmp/lt.err || true)
+probes=$(awk '/^Attached [0-9]+ line probes in/ { print $2, $6 }' "$out")
+funcs=$(grep -m1 -E '^Attached [0-9]+ functions? ' "$out" || true)
 echo "attach: $probes s (line probes, seconds) for --line-trace $GLOBS"
 set -- $probes
 echo "attach per 100 line probes: $(awk -v n="$1" -v s="$2" 'BEGIN { printf "%.2f", s * 100 / n }') s"
 echo "functions: ${funcs:-no line}"
-grep -E 'refused|skipped' /tmp/lt.err | head -5
+grep -E 'refused|skipped' "$out" | head -5
 
 # mode NAME ARGS...: loop time per traced call, as a ratio to the untraced mean around it.
 mode() {
@@ -72,7 +70,7 @@ mode() {
   finish
   after=$(loop_ns $((N * 5)))
   base=$(awk -v a="$before" -v b="$after" 'BEGIN { printf "%.0f", (a + b) / 2 }')
-  sessions=$(grep -c '^[0-9].* TID/PID ' /tmp/lt.out || true)
+  sessions=$(grep -c '^[0-9].* TID/PID ' "$out" || true)
   printf '%-8s base %6s ns  traced %8s ns  %6sx untraced  (%s sessions)\n' "$name" "$base" "$ns" \
     "$(ratio "$ns" "$base")" "$sessions"
   eval "${name}_ns=$ns ${name}_base=$base"
@@ -109,7 +107,8 @@ main() {
   mkdir -p "$work"
   guest_script "$n" "$globs" >"$work/guest.sh"
   echo "=== kernel $(cat "$kdir/kernel-version"): line probes and $n failing bpf() calls per mode"
-  boot_guest "$kdir" "$work" "$work/guest.sh" "${VM_TIMEOUT:-1800}" 3072 --vmlinux
+  boot_guest "$kdir" "$work" "$work/guest.sh" "${VM_TIMEOUT:-1800}" 3072 --vmlinux \
+    -a "$REPO_DIR/bench/guest-lib.sh:/guest/guest-lib.sh"
 }
 
 main "$@"
