@@ -14,9 +14,13 @@
 #include "attach/load_diagnosis.h"
 #include "attach/probe_misses.h"
 #include "bpf/session_slots.h"
+// bpftool 7.1 declares the skeletons' bool variables as C's _Bool, which g++ takes as an
+// extension and clang++ (the fuzzing build) does not.
+#define _Bool bool
 #include "rs_tracer.skel.h"
 #include "rs_tracer_legacy.skel.h"
 #include "rs_tracer_session_noctx.skel.h"
+#undef _Bool
 #include "util/error.h"
 #include "util/file_text.h"
 #include "util/log.h"

@@ -244,6 +244,10 @@ std::string arg_hex(uint64_t v) {
   return buf;
 }
 
+ArgValue::ArgValue(const ArgValue&) = default;
+ArgValue& ArgValue::operator=(const ArgValue&) = default;
+ArgValue::~ArgValue() = default;
+
 bool ArgValue::is_zero() const {
   if (truncated) return false;
   switch (kind) {

@@ -27,6 +27,15 @@ struct ArgValue {
     Array,       // fields (names empty): elements, trailing zero ones dropped
     Pointer,     // u: address (0: NULL); fields: the pointee when captured; text: why not
   };
+  // Copies and destruction are defined out of line: clang 14 instantiates a recursive member
+  // like fields, a vector of pairs of ArgValue, before ArgValue is complete when they are inline.
+  ArgValue() = default;
+  ArgValue(const ArgValue&);
+  ArgValue(ArgValue&&) noexcept = default;
+  ArgValue& operator=(const ArgValue&);
+  ArgValue& operator=(ArgValue&&) noexcept = default;
+  ~ArgValue();
+
   Kind kind = Kind::Unsigned;
   int64_t s = 0;
   uint64_t u = 0;
