@@ -5,7 +5,9 @@
 #include <cerrno>
 #include <cstring>
 #include <optional>
+#include <unordered_set>
 
+#include "discovery/btf_types.h"
 #include "discovery/helper_kinds.h"
 #include "discovery/symbol_name.h"
 #include "util/hash_index.h"
@@ -66,17 +68,20 @@ const btf_type* member_composite(const struct btf* b, const btf_member& m) {
   return t && is_composite(t) ? t : nullptr;
 }
 
-// The member called name of composite t, searched inside anonymous members too.
-const btf_member* find_member(const struct btf* b, const btf_type* t, std::string_view name) {
+// The member called name of composite t, searched inside anonymous members too. Each composite
+// is searched once: a malformed BTF may hold one inside itself, or in many members at once.
+const btf_member* find_member(const struct btf* b, const btf_type* t, std::string_view name,
+                              std::unordered_set<const btf_type*>& searched) {
+  if (!searched.insert(t).second) return nullptr;
   const btf_member* m = btf_members(t);
   for (int i = 0; i < btf_vlen(t); ++i, ++m) {
-    const char* mname = btf__name_by_offset(b, m->name_off);
-    if (mname && *mname) {
+    const char* mname = btf_name(b, m->name_off);
+    if (*mname) {
       if (name == mname) return m;
       continue;
     }
     if (const btf_type* anon = member_composite(b, *m))
-      if (const btf_member* found = find_member(b, anon, name)) return found;
+      if (const btf_member* found = find_member(b, anon, name, searched)) return found;
   }
   return nullptr;
 }
@@ -98,7 +103,7 @@ struct KernelBtf::Source {
   }
 
   std::string_view name_of(uint32_t id) const {
-    return btf__name_by_offset(btf.get(), btf__type_by_id(btf.get(), id)->name_off);
+    return btf_name(btf.get(), btf__type_by_id(btf.get(), id)->name_off);
   }
 
   // The first FUNC called name, 0 if none.
@@ -192,7 +197,8 @@ bool KernelBtf::has_member(int kind, const char* type, std::string_view path) {
   const btf_type* t = id > 0 ? btf__type_by_id(b, id) : nullptr;
   while (t) {
     size_t dot = path.find('.');
-    const btf_member* m = find_member(b, t, path.substr(0, dot));
+    std::unordered_set<const btf_type*> searched;
+    const btf_member* m = find_member(b, t, path.substr(0, dot), searched);
     if (!m) return false;
     if (dot == std::string_view::npos) return true;
     path.remove_prefix(dot + 1);

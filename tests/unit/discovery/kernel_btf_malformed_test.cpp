@@ -1,0 +1,56 @@
+// BTF no compiler would emit but libbpf loads anyway (found by tests/fuzz/btf_fuzz): KernelBtf
+// answers "no such function" or "no such member" instead of reading past the data or recursing
+// without end.
+#include <bpf/btf.h>
+#include <gtest/gtest.h>
+#include <linux/btf.h>
+
+#include <string>
+
+#include "discovery/kernel_btf.h"
+#include "synthetic_btf.h"
+#include "temp_dir.h"
+
+namespace retsnoop {
+namespace {
+
+class MalformedBtf : public ::testing::Test {
+ protected:
+  test::TempDir dir;
+  test_support::SyntheticBtf b;
+
+  // b's type id, to edit in place before write().
+  struct btf_type* type(int id) {
+    return const_cast<struct btf_type*>(btf__type_by_id(b.get(), id));
+  }
+
+  // b as the vmlinux of a /sys/kernel/btf look-alike; returns the directory.
+  std::string write() {
+    uint32_t size = 0;
+    const void* raw = btf__raw_data(b.get(), &size);
+    dir.write("vmlinux", std::string(static_cast<const char*>(raw), size));
+    return dir.path();
+  }
+};
+
+TEST_F(MalformedBtf, FuncNamedPastTheStringsIsNoFunc) {
+  int proto = b.proto(0, {});
+  int fn = b.func("lost_name", proto);
+  type(fn)->name_off = 0xfffffff;
+  KernelBtf btf(write());
+  EXPECT_FALSE(btf.has_func("", "lost_name"));
+  EXPECT_FALSE(btf.func_type("", "lost_name").has_btf);
+}
+
+TEST_F(MalformedBtf, StructHoldingItselfAnonymouslyHasNoSuchMember) {
+  int int_id = b.int_type("int", 4, BTF_INT_SIGNED);
+  int self = btf__add_struct(b.get(), "loop", 8);
+  b.ok(btf__add_field(b.get(), "x", int_id, 0, 0));
+  b.ok(btf__add_field(b.get(), nullptr, self, 32, 0));
+  KernelBtf btf(write());
+  EXPECT_TRUE(btf.has_member(BTF_KIND_STRUCT, "loop", "x"));
+  EXPECT_FALSE(btf.has_member(BTF_KIND_STRUCT, "loop", "y"));
+}
+
+}  // namespace
+}  // namespace retsnoop
