@@ -45,13 +45,10 @@ bool clone_keeps_return_type(std::string_view name) {
   return suffix.starts_with(".constprop.") || suffix.starts_with(".llvm.");
 }
 
-// How results of a function returning BTF type type_id are judged (0 is void).
+// How results of a function returning BTF type type_id are judged (0 is void, and so is a type
+// that does not resolve).
 RetKind classify_return_type(const struct btf* btf, uint32_t type_id) {
-  const struct btf_type* t = type_id ? btf__type_by_id(btf, type_id) : nullptr;
-  while (t && (btf_is_mod(t) || btf_is_typedef(t))) {
-    type_id = t->type;
-    t = type_id ? btf__type_by_id(btf, type_id) : nullptr;
-  }
+  const struct btf_type* t = resolve_btf_type(btf, type_id).t;
   if (!t) return RetKind::Void;
   if (btf_is_ptr(t)) return RetKind::Ptr;
   if (btf_is_int(t)) return classify_int(t);
@@ -164,6 +161,8 @@ FuncType KernelBtf::lookup(Source& src, std::string_view module, std::string_vie
   if (id == 0) return {};
   const struct btf_type* func = btf__type_by_id(src.btf.get(), id);
   const struct btf_type* proto = btf__type_by_id(src.btf.get(), func->type);
+  // libbpf 1.1 loads a FUNC whose type is no prototype, or no type at all.
+  if (!proto || !btf_is_func_proto(proto)) return {};
   FuncType out{classify_return_type(src.btf.get(), proto->type), true, exact ? id : 0};
   if (module.empty()) out.ret = bpf_helper_ret_kind(name).value_or(out.ret);
   return out;

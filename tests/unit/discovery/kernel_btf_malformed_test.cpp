@@ -52,5 +52,28 @@ TEST_F(MalformedBtf, StructHoldingItselfAnonymouslyHasNoSuchMember) {
   EXPECT_FALSE(btf.has_member(BTF_KIND_STRUCT, "loop", "y"));
 }
 
+TEST_F(MalformedBtf, FuncWithoutAPrototypeHasNoBtf) {
+  int int_id = b.int_type("int", 4, BTF_INT_SIGNED);
+  int proto = b.proto(int_id, {});
+  int typed_by_int = b.func("typed_by_int", proto);
+  int dangling = b.func("dangling", proto);
+  type(typed_by_int)->type = int_id;
+  type(dangling)->type = 0xfffff;
+  KernelBtf btf(write());
+  EXPECT_FALSE(btf.func_type("", "typed_by_int").has_btf);
+  EXPECT_FALSE(btf.func_type("", "dangling").has_btf);
+}
+
+TEST_F(MalformedBtf, ReturnTypeInATypedefCycleIsVoid) {
+  int a = b.typedef_of("a_t", 0);
+  int a_to_b = b.typedef_of("b_t", a);
+  type(a)->type = a_to_b;
+  b.func("loops", b.proto(a, {}));
+  KernelBtf btf(write());
+  FuncType t = btf.func_type("", "loops");
+  EXPECT_TRUE(t.has_btf);
+  EXPECT_EQ(t.ret, RetKind::Void);
+}
+
 }  // namespace
 }  // namespace retsnoop
