@@ -29,10 +29,12 @@ uint64_t load(Bytes b, size_t n) {
   return v;
 }
 
-// nbits bits starting bit_off bits into b (little-endian bitfield layout).
+// nbits bits starting bit_off bits into b (little-endian bitfield layout); bits past b read as
+// zero, since a malformed BTF's int may place its bits beyond its size.
 uint64_t load_bits(Bytes b, uint32_t bit_off, uint32_t nbits) {
   unsigned __int128 v = 0;
   size_t first = bit_off / 8;
+  if (first >= b.size()) return 0;
   size_t n = std::min<size_t>((bit_off % 8 + nbits + 7) / 8, b.size() - first);
   std::memcpy(&v, b.data() + first, std::min(n, sizeof(v)));
   v >>= bit_off % 8;

@@ -289,6 +289,14 @@ TEST_F(ArgRender, BitfieldsSmallAndWideSignedAndUnsigned) {
       R"({"bits":{"addr":4096,"value":{"a":5,"b":-3,"big":78187493547,"c":1193046,"flag":true}}})");
 }
 
+TEST_F(ArgRender, IntBitsPastTheValueReadAsZero) {
+  // Malformed BTF (tests/fuzz/btf_fuzz): an int whose bit offset lies past its bytes.
+  int odd = b.int_type("odd", 4, 0);
+  auto* t = const_cast<struct btf_type*>(btf__type_by_id(b.get(), odd));
+  *reinterpret_cast<uint32_t*>(t + 1) |= 200u << 16;
+  EXPECT_EQ(compact(plan({{"x", odd}}), Capture().slot(7)), "› x=0");
+}
+
 TEST_F(ArgRender, AnonymousMembersAreFlattened) {
   int un = b.composite(true, nullptr, 8, {{"x", i32, 0}, {"y", u64, 0}});
   int st = b.structure(nullptr, 1, {{"tag", chr, 0}});
