@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # README command 2: a warning-free build, the style checks (scripts/lint.sh), unit tests (also
-# under ASan and UBSan), then end-to-end tests inside VMs running Debian's kernels from 5.10 to
-# sid's newest (docs/kernels.md), on x86-64 and (cross-built) arm64 guests side by side. Ends with
-# the e2e totals of both architectures.
+# under ASan and UBSan), each parser's fuzz target for a few seconds (scripts/fuzz.sh), then
+# end-to-end tests inside VMs running Debian's kernels from 5.10 to sid's newest
+# (docs/kernels.md), on x86-64 and (cross-built) arm64 guests side by side. Ends with the e2e
+# totals of both architectures.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
 build_arm64=${BUILD_DIR_ARM64:-$root/build-arm64}
 build_sanitize=${BUILD_DIR_SANITIZE:-$root/build-sanitize}
+build_fuzz=${BUILD_DIR_FUZZ:-$root/build-fuzz}
 bash "$root/scripts/build.sh" -- -DRETSNOOP_WERROR=ON
 echo "== lint"
 # clang-tidy takes several CPU minutes over the tree: RETSNOOP_TIDY=1 adds it.
@@ -21,6 +23,8 @@ BUILD_DIR=$build_sanitize bash "$root/scripts/build.sh" --target unit_tests -- \
   -DRETSNOOP_SANITIZE=address,undefined -DRETSNOOP_WERROR=ON -DRETSNOOP_BENCH=OFF \
   -DRETSNOOP_PACKAGING=OFF
 ctest --test-dir "$build_sanitize" --output-on-failure -j"$(nproc)" -R '^unit\.'
+echo "== fuzzing"
+BUILD_DIR=$build_fuzz bash "$root/scripts/fuzz.sh"
 echo "== arm64 build and package"
 BUILD_DIR=$build_arm64 BUILD_DIR_NATIVE=$build bash "$root/scripts/build.sh" --arch arm64
 version=$("$build/retsnoop" --version | sed -n 's/^retsnoop v//p')  # the same sources' version
