@@ -50,6 +50,6 @@ for t in "${targets[@]}"; do
     echo "fuzz: replay it with $fuzz_dir/${t}_fuzz ${reproducer:-FILE}"
     exit 1
   fi
-  grep -E '^#[0-9]+ +DONE' "$log" | sed "s/^/fuzz: $t: /" || true
+  grep -E '^#[0-9]+[[:space:]]+DONE' "$log" | sed "s/^/fuzz: $t: /" || true
 done
 echo "fuzz: ${#targets[@]} targets, no findings"
