@@ -72,23 +72,51 @@ struct DwarfSize {
   uint64_t bytes = 0;
 };
 
-DwarfSize dwarf_size(Elf* elf) {
-  DwarfSize size;
+// Calls fn(name, scn, shdr) for each section of elf that has a name and content in the file.
+template <class Fn>
+void for_each_section(Elf* elf, Fn fn) {
   size_t shstrndx;
-  if (elf_getshdrstrndx(elf, &shstrndx)) return size;
+  if (elf_getshdrstrndx(elf, &shstrndx)) return;
   for (Elf_Scn* scn = elf_nextscn(elf, nullptr); scn; scn = elf_nextscn(elf, scn)) {
     GElf_Shdr shdr;
     const char* name = gelf_getshdr(scn, &shdr) ? elf_strptr(elf, shstrndx, shdr.sh_name) : nullptr;
-    if (!name || shdr.sh_type == SHT_NOBITS || std::strncmp(name, ".debug_", 7) != 0) continue;
+    if (name && shdr.sh_type != SHT_NOBITS) fn(name, scn, shdr);
+  }
+}
+
+DwarfSize dwarf_size(Elf* elf) {
+  DwarfSize size;
+  for_each_section(elf, [&](const char* name, Elf_Scn*, const GElf_Shdr& shdr) {
+    if (std::strncmp(name, ".debug_", 7) != 0) return;
     size.bytes += shdr.sh_size;
     if (std::strcmp(name, ".debug_info") == 0) size.has_info = true;
-  }
+  });
   return size;
 }
 
+// libdw (0.188) reads a string that DWARF points at in .debug_str or .debug_line_str up to its
+// NUL, unbounded: in a section that does not end in one, the last string runs past its end.
+// Checked once libdw has opened the sections (and decompressed them in place).
+bool strings_terminated(Elf* elf) {
+  bool terminated = true;
+  for_each_section(elf, [&](const char* name, Elf_Scn* scn, const GElf_Shdr&) {
+    if (std::strcmp(name, ".debug_str") != 0 && std::strcmp(name, ".debug_line_str") != 0) return;
+    Elf_Data* data = elf_getdata(scn, nullptr);
+    if (data && data->d_buf && data->d_size)
+      terminated &= static_cast<const char*>(data->d_buf)[data->d_size - 1] == '\0';
+  });
+  return terminated;
+}
+
+// The DWARF of elf; null when it has none, too much, or strings libdw cannot read safely.
 Dwarf* begin_dwarf(Elf* elf) {
-  return dwarf_size(elf).bytes <= kMaxDwarfBytes ? dwarf_begin_elf(elf, DWARF_C_READ, nullptr)
-                                                 : nullptr;
+  if (dwarf_size(elf).bytes > kMaxDwarfBytes) return nullptr;
+  Dwarf* dw = dwarf_begin_elf(elf, DWARF_C_READ, nullptr);
+  if (dw && !strings_terminated(elf)) {
+    dwarf_end(dw);
+    return nullptr;
+  }
+  return dw;
 }
 
 // The compile unit whose code covers pc: through .debug_aranges when present, else by asking
