@@ -15,16 +15,23 @@
 
 namespace retsnoop::fuzz {
 
-// Every slot and every argument's data cut from bytes, as long as the plan asks for (a pointee,
-// a string or a located field may be any length: then all of bytes).
+// Bytes BPF may send for an argument captured as spec says, out of available: none for a
+// register alone, up to its type's size for a pointee, any number for a string or a located
+// field (BPF only bounds them).
+inline size_t captured_size(const rs_arg_spec& spec, size_t available) {
+  if (spec.kind == RS_ARG_REG) return 0;
+  if (spec.kind == RS_ARG_PTR) return std::min<size_t>(spec.size, available);
+  return available;
+}
+
+// Every slot and every argument's data cut from bytes.
 inline CapturedArgs capture_of(const FuncArgs& plan, std::span<const uint8_t> bytes) {
   CapturedArgs cap;
   cap.slots.resize(RS_MAX_ARG_SLOTS);
   std::memcpy(cap.slots.data(), bytes.data(),
               std::min(bytes.size(), cap.slots.size() * sizeof(uint64_t)));
   for (const ArgInfo& a : plan.args) {
-    size_t n =
-        a.spec.kind == RS_ARG_PTR ? std::min<size_t>(a.spec.size, bytes.size()) : bytes.size();
+    size_t n = captured_size(a.spec, bytes.size());
     cap.lens.push_back(static_cast<int32_t>(n));
     cap.data.emplace_back(bytes.begin(), bytes.begin() + n);
   }
