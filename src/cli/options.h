@@ -7,20 +7,14 @@
 #include <vector>
 
 #include "discovery/arg_plan.h"
-#include "util/arg_fmt_mode.h"
-#include "util/symb_level.h"
+#include "filter/retval_range.h"
+#include "format/arg_fmt_mode.h"
+#include "kernel/attach_mode.h"
+#include "symbolize/symb_level.h"
 
 namespace retsnoop {
 
-enum class AttachMode { Default, MultiKprobe, Kprobe, Fentry };
 enum class SuccessStacks { Default, Yes, No };
-
-// Return values lo..hi, both included, as result_value() reads them (an errno is negative).
-struct RetvalRange {
-  int64_t lo = 0;
-  int64_t hi = 0;
-  bool operator==(const RetvalRange&) const = default;
-};
 
 struct Options {
   // Targeting. Each glob keeps the form the user typed: "name", "name [mod]", ":path", "@file".

@@ -5,9 +5,9 @@
 
 #include <vector>
 
-#include "cli/options.h"
 #include "discovery/func_info.h"
 #include "events/session.h"
+#include "filter/retval_range.h"
 
 namespace retsnoop {
 

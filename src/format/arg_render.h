@@ -12,7 +12,7 @@
 
 #include "discovery/arg_plan.h"
 #include "events/captured_args.h"
-#include "util/arg_fmt_mode.h"
+#include "format/arg_fmt_mode.h"
 
 namespace retsnoop {
 

@@ -8,7 +8,7 @@
 #include "symbolize/symbolizer.h"
 #include "symbolize/user_symbolizer.h"
 
-#include "util/symb_level.h"
+#include "symbolize/symb_level.h"
 
 namespace retsnoop {
 

@@ -5,8 +5,8 @@
 #include <string>
 
 #include "attach/tracer_object.h"
-#include "cli/options.h"
 #include "discovery/func_plan.h"
+#include "kernel/attach_mode.h"
 #include "kernel/features.h"
 
 namespace retsnoop {

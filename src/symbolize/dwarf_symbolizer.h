@@ -8,7 +8,7 @@
 #include "discovery/vmlinux.h"
 #include "symbolize/ksym_symbolizer.h"
 
-#include "util/symb_level.h"
+#include "symbolize/symb_level.h"
 
 namespace retsnoop {
 
