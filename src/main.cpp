@@ -12,6 +12,7 @@
 #include "app/run.h"
 #include "cli/parse_options.h"
 #include "util/error.h"
+#include "util/log.h"
 
 namespace {
 
@@ -19,7 +20,8 @@ namespace {
 // closed pipe or a full disk either.
 int check_stdout(int status) {
   if (std::fflush(stdout) == 0 && !std::ferror(stdout)) return status;
-  std::fprintf(stderr, "retsnoop: cannot write to standard output: %s\n", std::strerror(errno));
+  retsnoop::logf(retsnoop::LOG_ERROR, "cannot write to standard output: %s\n",
+                 std::strerror(errno));
   return status == retsnoop::kExitOk ? retsnoop::kExitOutputLost : status;
 }
 
@@ -35,16 +37,16 @@ int main(int argc, char** argv) {
     if (opts.help_shown) return check_stdout(retsnoop::kExitOk);
     return check_stdout(retsnoop::run(opts));
   } catch (const retsnoop::UserError& e) {
-    std::fprintf(stderr, "retsnoop: %s\n", e.what());
-    if (!e.hint().empty()) std::fprintf(stderr, "%s\n", e.hint().c_str());
+    retsnoop::logf(retsnoop::LOG_ERROR, "%s\n", e.what());
+    if (!e.hint().empty()) retsnoop::logf(retsnoop::LOG_HINT, "%s\n", e.hint().c_str());
   } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "retsnoop: out of memory\n");
+    retsnoop::logf(retsnoop::LOG_ERROR, "out of memory\n");
   } catch (const std::system_error& e) {
-    std::fprintf(stderr, "retsnoop: %s\n", e.what());
+    retsnoop::logf(retsnoop::LOG_ERROR, "%s\n", e.what());
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "retsnoop: internal error: %s\n", e.what());
+    retsnoop::logf(retsnoop::LOG_ERROR, "internal error: %s\n", e.what());
   } catch (...) {
-    std::fprintf(stderr, "retsnoop: internal error\n");
+    retsnoop::logf(retsnoop::LOG_ERROR, "internal error\n");
   }
   return retsnoop::kExitError;
 }

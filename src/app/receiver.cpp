@@ -13,8 +13,8 @@ namespace retsnoop {
 namespace {
 
 // The longest a session waits in the ring buffer: the tracer wakes user space up only for a
-// batch of them. 20 ms made detaching multi-kprobes in the 6.12 test VM take 0.24-0.33 s instead
-// of 0.12-0.20 s (bench/attach.sh, 1,000 functions).
+// batch of them. A shorter wait wakes the reader up more often while probes are detached, taking
+// CPU time from detaching (bench/attach.sh measures it).
 constexpr int kPollTimeoutMs = 100;
 // A reader that went away is noticed within this, even when no session is being printed.
 constexpr auto kOutputCheckPeriod = std::chrono::milliseconds(100);
@@ -56,8 +56,8 @@ void Receiver::note_short_user_stack(const Session& s) {
   if (short_user_stack_noted_ || s.ustack.empty() || s.ustack.size() > kShortUserStack) return;
   short_user_stack_noted_ = true;
   logf(LOG_INFO,
-       "Note: a user stack of PID %u has %zu frame(s) only: code built without frame pointers "
-       "(-fno-omit-frame-pointer) cuts user stacks short.\n",
+       "a user stack of PID %u has %zu frame(s) only: code built without frame pointers "
+       "(-fno-omit-frame-pointer) cuts user stacks short\n",
        s.pid, s.ustack.size());
 }
 
@@ -118,7 +118,7 @@ StopCause Receiver::run(StopSignal& stop, const std::function<bool()>& command_e
     }
     int n = poll(kPollTimeoutMs);
     if (n < 0 && n != -EINTR)
-      throw UserError(std::string("ring buffer poll failed: ") + std::strerror(-n));
+      throw UserError(std::string("cannot poll the BPF ring buffer: ") + std::strerror(-n));
     collect_repeats(false);
     report_live();
   }
@@ -153,7 +153,8 @@ void Receiver::report_live() {
   Clock::time_point now = Clock::now();
   if (now - last_live_at_ < kLiveReportPeriod) return;
   SessionCounts c = counts();
-  std::fputs(live_loss_line(last_live_, c).c_str(), stderr);
+  std::string lost = live_loss_line(last_live_, c);
+  if (!lost.empty()) logf(LOG_WARN, "%s", lost.c_str());
   last_live_ = c;
   last_live_at_ = now;
 }

@@ -6,7 +6,6 @@
 #include <memory>
 
 #include "app/command.h"
-#include "app/malloc_tuning.h"
 #include "app/stop_signal.h"
 #include "app/trace_loop.h"
 #include "attach/cgroup_dirs.h"
@@ -80,11 +79,11 @@ std::optional<LbrPerfEvents> start_lbr(const Options& o, const Features& f) {
   if (!o.lbr) return std::nullopt;
   try {
     std::optional<LbrPerfEvents> events(open_lbr(o, f));
-    logf(LOG_INFO, "Recording kernel branches on %zu CPUs.\n", events->cpu_count());
+    logf(LOG_INFO, "recording kernel branches on %zu CPUs\n", events->cpu_count());
     return events;
   } catch (const LbrUnavailable& e) {
     logf(LOG_WARN,
-         "WARNING: %s; tracing without branch records (--line-trace FUNC shows which source "
+         "%s; tracing without branch records (--line-trace FUNC shows which source "
          "lines of FUNC ran, with no LBR needed)\n",
          e.what());
     return std::nullopt;
@@ -125,7 +124,7 @@ void report_probe_arg_plans(const ProbeTable& probes, const std::vector<FuncArgs
 std::vector<ProbeSpec> probes_to_inject(const Options& o) {
   std::vector<ProbeSpec> probes = parse_probe_args(o.probes);
   if (o.trace || probes.empty()) return probes;
-  logf(LOG_WARN, "WARNING: -J probe hits show only in the call trace (-T): not injecting them\n");
+  logf(LOG_WARN, "-J probe hits show only in the call trace (-T): not injecting them\n");
   return {};
 }
 
@@ -241,7 +240,6 @@ std::optional<Command> make_command(const Options& o) {
 }  // namespace
 
 int run(const Options& opts) {
-  keep_freed_memory();
   set_log_verbosity(opts.verbosity);
   if (log_enabled(LOG_DEBUG))
     logf(LOG_DEBUG, "phase exec to run: %.0f ms\n", process_age_s() * 1000);

@@ -35,7 +35,6 @@
 #include "util/error.h"
 #include "util/file_text.h"
 #include "util/log.h"
-#include "util/pause_gate.h"
 #include "util/phase_timer.h"
 
 namespace retsnoop {
@@ -153,7 +152,7 @@ std::unique_ptr<Attacher> make_attacher(AttachKind kind, TracerObject& obj, cons
 
 // The -v line at the start is what scripts wait for to interrupt an attach in progress.
 AttachResult attach_all(Attacher& attacher, const FuncTable& funcs, StopSignal& stop, bool debug) {
-  logf(LOG_INFO, "Attaching %zu functions with %s (start-up took %.2f s)...\n", funcs.size(),
+  logf(LOG_INFO, "attaching %zu functions with %s (start-up took %.2f s)...\n", funcs.size(),
        attacher.name(), process_age_s());
   auto t0 = Clock::now();
   AttachResult res;
@@ -166,7 +165,7 @@ AttachResult attach_all(Attacher& attacher, const FuncTable& funcs, StopSignal& 
     aopts.debug = debug;
     res = attacher.attach(funcs, aopts);
   }
-  logf(LOG_INFO, "Attached %zu functions with %s in %.3f s (%zu skipped).\n", res.attached,
+  logf(LOG_INFO, "attached %zu functions with %s in %.3f s (%zu skipped)\n", res.attached,
        attacher.name(), seconds_since(t0), res.skipped);
   return res;
 }
@@ -180,23 +179,22 @@ void report_missed_hits(const Attacher& attacher, const TracerObject& obj, Attac
   bool counted =
       kind == AttachKind::Fentry || obj.kprobe_events() || f.has(Feature::ProbeMissCounters);
   if (counted)
-    logf(LOG_INFO, "Missed probe hits: %llu.\n", (unsigned long long)attacher.missed_hits());
+    logf(LOG_INFO, "missed probe hits: %llu\n", (unsigned long long)attacher.missed_hits());
   else
     logf(LOG_INFO,
-         "Missed probe hits: not counted by this kernel for %s (Linux 6.7+ counts them).\n",
+         "missed probe hits: not counted by this kernel for %s (Linux 6.7+ counts them)\n",
          attacher.name());
 }
 
 // Discovery read kallsyms only as far as planning needed (Kallsyms::load_text()); stacks need the
 // rest (modules, BPF programs). Reading it while the tracer waits for sessions keeps it off the
-// time to attach; gate holds it until the tracer is ready and while probes are detached. Without
-// it, frames outside vmlinux text stay unnamed.
-std::shared_future<void> load_rest_in_background(Kallsyms& ksyms, PauseGate& gate) {
-  auto load = [&ksyms, &gate] {
+// time to attach. Without it, frames outside vmlinux text stay unnamed.
+std::shared_future<void> load_rest_in_background(Kallsyms& ksyms) {
+  auto load = [&ksyms] {
     try {
-      ksyms.load_rest([&gate] { gate.checkpoint(); });
+      ksyms.load_rest();
     } catch (const UserError& e) {
-      logf(LOG_WARN, "WARNING: %s: frames outside vmlinux text stay unnamed\n", e.what());
+      logf(LOG_WARN, "%s: frames outside vmlinux text stay unnamed\n", e.what());
     }
   };
   try {
@@ -213,12 +211,11 @@ std::shared_future<void> load_rest_in_background(Kallsyms& ksyms, PauseGate& gat
 void refresh_bpf_symbols(Kallsyms& ksyms) {
   auto t0 = Clock::now();
   if (!ksyms.reload_module("bpf")) {
-    logf(LOG_WARN,
-         "WARNING: can't re-read /proc/kallsyms (%s): stacks keep BPF trampoline frames\n",
+    logf(LOG_WARN, "cannot re-read /proc/kallsyms (%s): stacks keep BPF trampoline frames\n",
          std::strerror(errno));
     return;
   }
-  logf(LOG_DEBUG, "Re-read [bpf] symbols in %.1f ms.\n", seconds_since(t0) * 1000);
+  logf(LOG_DEBUG, "re-read [bpf] symbols in %.1f ms\n", seconds_since(t0) * 1000);
 }
 
 // Before the functions. Kprobe handlers sharing an address run newest first, and returns unwind
@@ -229,7 +226,7 @@ std::optional<ProbeAttacher> attach_probes(TracerObject& obj, const ProbeTable& 
   if (table.empty()) return std::nullopt;
   auto t0 = Clock::now();
   std::optional<ProbeAttacher> probes(std::in_place, obj, table);
-  logf(LOG_INFO, "Attached %zu injected probes in %.3f s.\n", probes->count(), seconds_since(t0));
+  logf(LOG_INFO, "attached %zu injected probes in %.3f s\n", probes->count(), seconds_since(t0));
   return probes;
 }
 
@@ -239,7 +236,7 @@ std::optional<LineAttacher> attach_lines(TracerObject& obj, const std::vector<Li
   if (table.empty()) return std::nullopt;
   auto t0 = Clock::now();
   std::optional<LineAttacher> lines(std::in_place, obj, table);
-  logf(LOG_INFO, "Attached %zu line probes in %.3f s.\n", lines->count(), seconds_since(t0));
+  logf(LOG_INFO, "attached %zu line probes in %.3f s\n", lines->count(), seconds_since(t0));
   if (!lines->skipped().empty())
     logf(LOG_WARN, "--line-trace: the kernel refused %zu of %zu line probes (-v lists them)\n",
          lines->skipped().size(), table.size());
@@ -262,7 +259,7 @@ void detach_all(Attacher& attacher) {
 std::optional<SharedKnob> expedite_rcu(const TraceLoopInputs& in) {
   if (!in.opts.expedite_rcu || in.kind == AttachKind::MultiKprobe) return std::nullopt;
   if (!in.state_dir || !in.run.registered()) {
-    logf(LOG_WARN, "WARNING: not expediting RCU: %s is unusable, so a crash could not undo it\n",
+    logf(LOG_WARN, "not expediting RCU: %s is unusable, so a crash could not undo it\n",
          kRunStateDir.c_str());
     return std::nullopt;
   }
@@ -286,7 +283,7 @@ void start_command(Command& cmd, TracerObject& obj, StopSignal& stop, ProcessRec
     };
   }
   cmd.release(at_exec);
-  logf(LOG_INFO, "Started %s as PID %d.\n", cmd.path().c_str(), int(pid));
+  logf(LOG_INFO, "started %s as PID %d\n", cmd.path().c_str(), int(pid));
 }
 
 // The printer or the -U process recorder still runs, blocked in the kernel (both read files that
@@ -294,9 +291,7 @@ void start_command(Command& cmd, TracerObject& obj, StopSignal& stop, ProcessRec
 // neither joined nor have its objects destroyed under it. Everything is detached by now, so the
 // process ends here.
 [[noreturn]] void end_with_stuck_thread(int status) {
-  std::fputs(
-      "retsnoop: a thread reading a traced process's files did not stop; ending without it\n",
-      stderr);
+  logf(LOG_ERROR, "a thread reading a traced process's files did not stop; ending without it\n");
   std::fflush(nullptr);
   _exit(status);
 }
@@ -305,12 +300,12 @@ void start_command(Command& cmd, TracerObject& obj, StopSignal& stop, ProcessRec
 int finish_status(StopCause cause, const StopSignal& stop, const OutputSink& out,
                   uint64_t unprinted, Command* cmd) {
   if (cause == StopCause::OutputFailed) {
-    std::fprintf(stderr, "retsnoop: cannot write to standard output: %s; stopped tracing\n",
-                 out.failure().c_str());
+    logf(LOG_ERROR, "cannot write to standard output: %s; stopped tracing\n",
+         out.failure().c_str());
     return kExitOutputLost;
   }
   if (!out.failure().empty() && unprinted) {
-    std::fprintf(stderr, "retsnoop: cannot write to standard output: %s\n", out.failure().c_str());
+    logf(LOG_ERROR, "cannot write to standard output: %s\n", out.failure().c_str());
     return kExitOutputLost;
   }
   if (cause == StopCause::CommandExited) return exit_status_of_command(*cmd->exit_status());
@@ -376,10 +371,7 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
   // completed before attaching (module globs, no tracefs) needs those symbols read again.
   if (in.kind == AttachKind::Fentry && !res.interrupted && in.ksyms.complete())
     refresh_bpf_symbols(in.ksyms);
-  PauseGate background;  // outlives every copy of ksyms_loaded, whose last one waits for the load
-  // Held until the tracer is about to be ready: what remains to set up comes first.
-  std::optional<PauseGate::Hold> until_ready(std::in_place, background);
-  std::shared_future<void> ksyms_loaded = load_rest_in_background(in.ksyms, background);
+  std::shared_future<void> ksyms_loaded = load_rest_in_background(in.ksyms);
 
   FormatOptions fopts = format_options(in.opts, in.symb_level);
   AwaitingSymbolizer symbolizer(in.symbolizer, ksyms_loaded);
@@ -420,7 +412,6 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
   if (in.command && !res.interrupted) start_command(*in.command, *obj, stop, recorder.get());
   std::function<bool()> command_exited;
   if (in.command) command_exited = [&] { return in.command->exit_status().has_value(); };
-  until_ready.reset();
   StopCause cause = res.interrupted ? StopCause::Signal : receiver.run(stop, command_exited);
 
   report_missed_hits(*attacher, *obj, in.kind, in.features);
@@ -428,7 +419,6 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
   auto t1 = Clock::now();
   SessionCounts counts;
   {
-    PauseGate::Hold hold(background);
     {
       std::optional<SharedKnob> fast = expedite_rcu(in);
       if (probes) probes->detach();
@@ -442,8 +432,8 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
   bool recorder_stuck = recorder && !recorder->stop(Clock::now() + ProcessRecorder::kWaitLimit);
   if (recorder && recorder->dropped())
     logf(LOG_INFO,
-         "User stacks of %llu processes show addresses only: they came faster than their "
-         "memory maps could be read.\n",
+         "user stacks of %llu processes show addresses only: they came faster than their "
+         "memory maps could be read\n",
          (unsigned long long)recorder->dropped());
   char done[64];
   std::snprintf(

@@ -32,8 +32,8 @@ namespace {
 
 // Enough chunks for progress and Ctrl-C to act between them, few enough that their own cost
 // (one perf event and its grace periods per event) stays small next to the probes'. Arming a
-// chunk is one uninterruptible syscall (5-10 ms per function on 6.1 under TCG), so kMaxChunk
-// bounds how long Ctrl-C waits.
+// chunk is one uninterruptible syscall that waits for RCU grace periods per function, so
+// kMaxChunk bounds how long Ctrl-C waits.
 constexpr size_t kTargetChunks = 16;
 constexpr size_t kMinChunk = 64;
 constexpr size_t kMaxChunk = 256;
@@ -43,9 +43,9 @@ size_t chunk_size(size_t nr_funcs) {
 }
 
 // Function ids by address, entry functions first. Arming in address order patches the kernel
-// text page after page: in the 6.1 guest, 1,000 functions armed in 6.4-6.6 s instead of 8.0 s
-// in name order (same boot, two runs each), with 40% fewer hits of already armed probes while
-// arming. Entry functions, usually a few, get chunks of their own (see Chunk::entry_funcs).
+// text page after page, touching each text page once rather than again for every function on it,
+// and fewer hits of already armed probes come while arming. Entry functions, usually a few, get
+// chunks of their own (see Chunk::entry_funcs).
 std::vector<size_t> attach_order(const FuncTable& funcs) {
   std::vector<size_t> ids(funcs.size());
   std::iota(ids.begin(), ids.end(), 0);
@@ -229,12 +229,11 @@ class KprobeEventAttacher : public Attacher {
     if (file_.remove_group(group_).complete) return;
     run_.keep_until_cleaned();
     if (run_.registered())
-      logf(LOG_WARN,
-           "WARNING: kprobe events of group %s stay: the next retsnoop run removes them\n",
+      logf(LOG_WARN, "kprobe events of group %s stay: the next retsnoop run removes them\n",
            group_.c_str());
     else
       logf(LOG_WARN,
-           "WARNING: kprobe events of group %s stay, and no later run will remove them (%s is "
+           "kprobe events of group %s stay, and no later run will remove them (%s is "
            "unusable)\n",
            group_.c_str(), kRunStateDir.c_str());
   }

@@ -141,8 +141,8 @@ KprobeEventsFile::GroupRemoval KprobeEventsFile::remove_group(std::string_view g
       continue;
     }
     res.complete = false;
-    logf(LOG_WARN, "WARNING: cannot remove kprobe event %s/%s: %s\n", ev.group.c_str(),
-         ev.event.c_str(), std::strerror(-err));
+    logf(LOG_WARN, "cannot remove kprobe event %s/%s: %s\n", ev.group.c_str(), ev.event.c_str(),
+         std::strerror(-err));
   }
   return res;
 }

@@ -41,7 +41,8 @@ using CommandWriter = std::function<int(const std::string& text)>;
 
 // Runs commands that each define a new probe, several per write; returns 0 or the negative
 // errno per command run, in order: fewer than commands when should_stop() turned true (polled
-// between writes; a definition costs a few ms under TCG, thousands of them many seconds). The
+// between writes; a definition waits for the kernel to look the symbol up and allocate the
+// probe, and thousands of them add up to seconds). The
 // kernel applies a write's lines in order and stops at the first it refuses without saying
 // which: the lines of a refused write are run again one by one, where a probe the refused write
 // did define answers EEXIST (an event refuses an exact duplicate) and counts as defined.

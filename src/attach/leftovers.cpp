@@ -24,8 +24,8 @@ size_t remove_dead_events(const KprobeEventsFile& file, const std::optional<RunS
     Liveness l = dir ? run_liveness(*dir, id) : Liveness::Unknown;
     if (l == Liveness::Unknown)
       logf(LOG_INFO,
-           "Leaving kprobe events of %s alone: no retsnoop run here knows of them (another "
-           "mount namespace's?).\n",
+           "leaving kprobe events of %s alone: no retsnoop run here knows of them (another "
+           "mount namespace's?)\n",
            group.c_str());
     if (l == Liveness::Dead) removed += file.remove_group(group).removed;
   }
@@ -59,7 +59,7 @@ void remove_leftovers(const std::optional<RunStateDir>& dir) {
   if (dir) guard.emplace(*dir);
   size_t removed = file ? remove_dead_events(*file, dir) : 0;
   if (removed)
-    logf(LOG_WARN, "Removed %zu kprobe events left behind by retsnoop runs that died.\n", removed);
+    logf(LOG_WARN, "removed %zu kprobe events left behind by retsnoop runs that died\n", removed);
   if (dir) forget_dead_runs(*dir, file ? &*file : nullptr);
 }
 

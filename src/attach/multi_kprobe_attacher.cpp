@@ -1,9 +1,9 @@
 // Multi-kprobes (kernel 5.18+, CONFIG_FPROBE): every function in a few links, by address with the
 // function id as cookie. Kernels with kprobe sessions (6.10+) get one session link, the others an
 // entry and a return link. Two links put two ftrace users on every call site, and the second
-// costs more than the first because it turns each site into a shared one: measured on 6.12
-// under TCG with 10,000 functions, 1.1 s (entry link alone) or 1.3 s (return link alone) but
-// 3.4 s for both; detaching, 0.6 s against 2.5 s.
+// costs more than the first because it turns each site into a shared one, whose every call then
+// walks a list of ftrace users; attaching and detaching both take more than twice as long
+// (bench/attach.sh compares them).
 #include <bpf/libbpf.h>
 
 #include <algorithm>
@@ -65,7 +65,7 @@ class MultiKprobeAttacher : public Attacher {
   const char* name() const override { return "multi-kprobe"; }
 
   AttachResult attach(const FuncTable& funcs, const AttachOpts& opts) override {
-    log_level_ = opts.debug ? LOG_WARN : LOG_DEBUG;
+    log_level_ = opts.debug ? LOG_NOTICE : LOG_DEBUG;
     Targets targets(funcs);
     if (obj_.kprobe_session()) {
       attach_batched(obj_.entry_prog(), MultiLinkKind::Session, targets, opts);
@@ -140,7 +140,7 @@ class MultiKprobeAttacher : public Attacher {
     int fd = create_multi_link(prog_fd, kind, slice);
     if (fd == -ENOMEM) return fd;  // by name needs the same memory
     if (fd < 0) {
-      logf(log_level_, "multi-kprobe by address failed (%s), retrying by name\n",
+      logf(log_level_, "multi-kprobe: cannot attach by address (%s), retrying by name\n",
            std::strerror(-fd));
       slice.addrs = nullptr;
       slice.syms = targets.names.data() + start;

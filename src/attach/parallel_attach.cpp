@@ -102,9 +102,9 @@ void detach_or_log(Attacher& attacher) noexcept {
   try {
     attacher.detach(nullptr);
   } catch (const std::exception& e) {
-    logf(LOG_WARN, "WARNING: detaching %s probes: %s\n", attacher.name(), e.what());
+    logf(LOG_WARN, "detaching %s probes: %s\n", attacher.name(), e.what());
   } catch (...) {
-    logf(LOG_WARN, "WARNING: detaching %s probes failed\n", attacher.name());
+    logf(LOG_WARN, "cannot detach %s probes\n", attacher.name());
   }
 }
 

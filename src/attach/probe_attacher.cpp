@@ -23,7 +23,7 @@ namespace retsnoop {
 namespace {
 
 [[noreturn]] void refused(const ProbeSpec& p, const std::string& why) {
-  throw UserError("Probe '" + probe_label(p) + "': " + why);
+  throw UserError("probe '" + probe_label(p) + "': " + why);
 }
 
 // The kernel's reasons, in the words of what went wrong with the spec.

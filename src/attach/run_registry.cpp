@@ -65,7 +65,7 @@ std::optional<RunStateDir> RunStateDir::open(const std::string& path, bool creat
   struct stat st;
   if (fstat(fd.get(), &st) != 0) return std::nullopt;
   if (const char* why = unsafe_reason(st)) {
-    logf(LOG_WARN, "WARNING: not using %s: %s\n", path.c_str(), why);
+    logf(LOG_WARN, "not using %s: %s\n", path.c_str(), why);
     return std::nullopt;
   }
   return RunStateDir(path, std::move(fd));

@@ -65,8 +65,7 @@ bool write_state(const RunStateDir& dir, const std::string& name, const KnobStat
     return true;
   int err = errno;
   unlinkat(dir.fd(), temp.c_str(), 0);
-  logf(LOG_WARN, "WARNING: cannot write %s/%s: %s\n", dir.path().c_str(), name.c_str(),
-       std::strerror(err));
+  logf(LOG_WARN, "cannot write %s/%s: %s\n", dir.path().c_str(), name.c_str(), std::strerror(err));
   return false;
 }
 
@@ -166,8 +165,8 @@ SharedKnob::~SharedKnob() {
   if (write_knob(knob_fd_.get(), change_.from))
     logf(LOG_DEBUG, "%s: %s off\n", change_.knob.c_str(), change_.what.c_str());
   else
-    logf(LOG_WARN, "WARNING: %s: cannot restore %c, %s stay on\n", change_.knob.c_str(),
-         change_.from, change_.what.c_str());
+    logf(LOG_WARN, "%s: cannot restore %c, %s stay on\n", change_.knob.c_str(), change_.from,
+         change_.what.c_str());
 }
 
 std::vector<std::string> SharedKnob::recover(const RunStateDir& dir) {

@@ -73,7 +73,7 @@ void create_sessions_map(bpf_map* map, uint32_t entries) {
     throw UserError("bpf.sessions-size=" + std::to_string(entries) +
                     ": the kernel could not allocate the sessions map (" + std::strerror(err) +
                     "): try a smaller value");
-  if (!fd) fail("map 'sessions': failed to create", err);
+  if (!fd) fail("map 'sessions': cannot create", err);
   err = bpf_map__reuse_fd(map, fd.get());  // keeps a duplicate of fd
   if (err) fail("map 'sessions': cannot hand the created map to libbpf", err);
 }
@@ -91,7 +91,7 @@ uint32_t filter_entries(const std::vector<T>& allow, const std::vector<T>& deny)
 // networking, so the template never fails for reasons of the traced functions' prototypes.
 constexpr const char* kFentryTemplateTarget = "bpf_fentry_test1";
 
-// One syscall per table: ten thousand single updates took 50 ms in the test VMs.
+// One syscall per table rather than one per entry: a broad glob fills ten thousand entries.
 template <typename K, typename V>
 void update_all(bpf_map* map, const std::vector<K>& keys, const std::vector<V>& values) {
   uint32_t count = keys.size();
@@ -158,7 +158,7 @@ TracerObject::TracerObject(const TracerConfig& cfg, const FuncTable& funcs)
     func_slots_ = build_func_slots(addrs);
   }
   skel_ = timed("BPF open", [&] { return open_tracer(cfg.caps); });
-  if (!skel_) fail("failed to open BPF object", errno);
+  if (!skel_) fail("cannot open the BPF object", errno);
   // The destructor does not run for an object whose constructor threw.
   try {
     timed("BPF configure", [&] { configure(cfg, funcs.size()); });
@@ -184,9 +184,9 @@ void TracerObject::load() {
   int err = timed("BPF load", [&] { return rs_tracer__load(skel_); });
   if (!err) return;
   std::string cause = load_failure_cause(warnings.text());
-  if (cause.empty()) fail("failed to load BPF programs (run with -vv for libbpf's log)", err);
+  if (cause.empty()) fail("cannot load the BPF programs (run with -vv for libbpf's log)", err);
   throw UserError(
-      "failed to load BPF programs: " + cause + " (" + std::strerror(err < 0 ? -err : err) + ")",
+      "cannot load the BPF programs: " + cause + " (" + std::strerror(err < 0 ? -err : err) + ")",
       "retsnoop -V -v shows what this kernel supports; -vv shows libbpf's whole log");
 }
 
@@ -218,7 +218,7 @@ void TracerObject::configure(const TracerConfig& cfg, size_t nr_funcs) {
   resize_map(skel_->maps.rb, cfg.ringbuf_size);
   create_sessions_map(skel_->maps.sessions, cfg.sessions_size);
   int cpus = libbpf_num_possible_cpus();
-  if (cpus < 0) fail("can't count the possible CPUs", cpus);
+  if (cpus < 0) fail("cannot count the possible CPUs", cpus);
   // Before the TIDs' words, a bit per CPU for its idle task.
   uint32_t cpu_words = (uint32_t(cpus) + 63) / 64;
   ro->cpu_bits = cpu_words * 64;
@@ -311,7 +311,7 @@ void TracerObject::configure_args(const TracerConfig& cfg) {
   ro->args_max_str = cfg.arg_limits.max_str_arg_size;
   if (!on) return;
   int cpus = libbpf_num_possible_cpus();
-  if (cpus < 0) fail("can't count the possible CPUs", cpus);
+  if (cpus < 0) fail("cannot count the possible CPUs", cpus);
   resize_map(skel_->maps.args_bufs, cpus);
   resize_map(skel_->maps.func_args, cfg.func_args.size());
   if (!cfg.probe_args.empty()) resize_map(skel_->maps.probe_args, cfg.probe_args.size());
@@ -425,7 +425,7 @@ uint64_t TracerObject::recursion_misses() const {
 void TracerObject::follow(int pid) {
   if (!fork_link_) {
     fork_link_.reset(bpf_program__attach(skel_->progs.rs_fork));
-    if (!fork_link_) fail("can't attach the sched_process_fork tracepoint", errno);
+    if (!fork_link_) fail("cannot attach the sched_process_fork tracepoint", errno);
   }
   uint32_t key = pid;
   uint8_t one = 1;
@@ -436,7 +436,7 @@ void TracerObject::follow(int pid) {
 // Before any session can open: handlers record nothing until activate().
 void TracerObject::watch_execs() {
   exec_link_.reset(bpf_program__attach(skel_->progs.rs_exec));
-  if (!exec_link_) fail("can't attach the sched_process_exec tracepoint", errno);
+  if (!exec_link_) fail("cannot attach the sched_process_exec tracepoint", errno);
 }
 
 void TracerObject::activate() { __atomic_store_n(&skel_->bss->ready, true, __ATOMIC_RELEASE); }

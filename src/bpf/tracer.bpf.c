@@ -114,8 +114,8 @@ struct {
 
 /*
  * Open addressing by thread in an array, whose lookups the verifier inlines: a hash map lookup
- * (jhash, a bucket walk, memcmp) cost as much as the rest of a probe hit's own work (6.12 guest:
- * about 120 instructions each, six per session). A thread's session takes the first slot not
+ * (jhash, a bucket walk, memcmp) cost as much as the rest of a probe hit's own work (about 120
+ * instructions each, six per session). A thread's session takes the first slot not
  * open at or after its home slot, at most RS_SESSION_PROBES on (session_slots.h); a closed slot
  * is anybody's, its contents are only read as far as the session's counts say. open_sessions
  * keeps the open ones to bpf.sessions-size.
@@ -135,8 +135,7 @@ struct task_comm {
 /*
  * Bit TID % 64 of word TID / 64: set while the thread's session may be open, so that a hit
  * outside any session, the common case, costs an array lookup the verifier inlines instead of a
- * sessions map lookup, which hashes the TID (6.1 guest, one non-entry function traced outside
- * sessions: 1.9x an untraced call with the hash lookup, 1.8x with the bit). The session's own
+ * sessions map lookup, which hashes the TID. The session's own
  * owner word decides. The first cpu_bits bits are the idle tasks' (TID 0, one per CPU, which
  * never migrates), by CPU; the TIDs' follow, up to pid_max as user space sized the map. TIDs
  * beyond it (pid_max raised later) have no bit: they always look up, which misses only after
@@ -432,8 +431,7 @@ static __always_inline void read_current_comm(struct task_comm *dst, bool leader
 
 /*
  * task_passes_filters(), judged again only when the task's comm changed: the refusal of a
- * task's every call then reads two words, no comm copy and no hashing (6.1 guest: a filtered
- * session 3.9x an untraced call with them, 3.8x without).
+ * task's every call then reads two words, no comm copy and no hashing.
  */
 static __always_inline bool task_admitted(__u32 pid)
 {

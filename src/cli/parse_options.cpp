@@ -15,7 +15,7 @@
 namespace retsnoop {
 namespace {
 
-constexpr const char* kHelpHint = "Try 'retsnoop --help' for more information.";
+constexpr const char* kHelpHint = "try 'retsnoop --help' for more information";
 
 constexpr const char* kDoc =
     "Trace kernel functions and show the call stacks, call traces and branch records that lead "

@@ -24,9 +24,9 @@ std::vector<std::string> arg_plan_notes(const FuncTable& funcs,
   if (raw_names.size() > kMaxRawNotes)
     notes.push_back("  ... and " + std::to_string(raw_names.size() - kMaxRawNotes) +
                     " more functions with raw registers\n");
-  std::string summary = "Arguments will be captured (-A) for " + std::to_string(plans.size()) +
+  std::string summary = "arguments will be captured (-A) for " + std::to_string(plans.size()) +
                         " functions: " + std::to_string(typed) + " typed from BTF, " +
-                        std::to_string(plans.size() - typed) + " as raw registers.\n";
+                        std::to_string(plans.size() - typed) + " as raw registers\n";
   notes.insert(notes.begin(), summary);
   return notes;
 }
@@ -51,7 +51,7 @@ std::string shown_names(const FuncArgs& plan) {
 std::vector<std::string> probe_arg_plan_notes(const ProbeTable& probes,
                                               const std::vector<FuncArgs>& plans) {
   size_t n = std::min(probes.size(), plans.size());
-  std::vector<std::string> notes{"Probe hits will capture (-A), for " + std::to_string(n) +
+  std::vector<std::string> notes{"probe hits will capture (-A), for " + std::to_string(n) +
                                  " probes:\n"};
   for (size_t id = 0; id < n && id < kMaxRawNotes; ++id)
     notes.push_back("  " + probe_label(probes[id]) + ": " + shown_names(plans[id]) + "\n");

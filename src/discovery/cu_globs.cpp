@@ -158,14 +158,14 @@ const CuFunctions& CuGlobIndex::index() {
     if (std::optional<std::string> text = dir->read(name))
       index_ = parse_cache(*text, image_->build_id());
     if (index_) {
-      logf(LOG_DEBUG, "Read the compile unit index from %s/%s\n", dir->path().c_str(),
+      logf(LOG_DEBUG, "read the compile unit index from %s/%s\n", dir->path().c_str(),
            name.c_str());
       return *index_;
     }
   }
   auto start = std::chrono::steady_clock::now();
   index_ = scan_compile_units(*image_);
-  logf(LOG_DEBUG, "Indexed %zu compile units of %s in %.0f ms\n", index_->size(),
+  logf(LOG_DEBUG, "indexed %zu compile units of %s in %.0f ms\n", index_->size(),
        image_->path().c_str(), ms_since(start));
   if (dir) dir->write(name, render_cache(image_->build_id(), *index_));
   return *index_;

@@ -48,7 +48,7 @@ TraceableList load_traceable(const PlanOptions& o, Kallsyms& ksyms, KernelBtf& b
     std::string why =
         "available_filter_functions is unreadable and there is no BTF in " + o.btf_dir;
     throw UserError(
-        "Can't tell which kernel functions are traceable: " + why,
+        "cannot tell which kernel functions are traceable: " + why,
         "run as root with tracefs mounted (mount -t tracefs nodev /sys/kernel/tracing)");
   }
   ksyms.load_rest();  // module functions too, and no change to the table after this
@@ -81,7 +81,7 @@ std::vector<Match> match_candidates(const std::vector<Candidate>& cands, GlobSel
 void check_entry_globs(const GlobSet& entry) {
   for (const GlobCount& g : entry.counts()) {
     if (g.must_match && g.matches == 0)
-      throw UserError("Entry glob '" + g.glob + "' doesn't match any kernel function",
+      throw UserError("entry glob '" + g.glob + "' matches no kernel function",
                       "list traceable functions with --dry-run -v, and add '*' for renamed "
                       "clones like foo.isra.0");
   }
@@ -136,7 +136,7 @@ void check_entries_left(const FuncTable& funcs) {
     if (f.is_entry) return;
   }
   throw UserError(
-      "No entry function left to attach: every function the entry globs match is "
+      "no entry function left to attach: every function the entry globs match is "
       "denied or not attachable",
       "see which with --dry-run -v");
 }
@@ -160,7 +160,7 @@ GlobSelection parse_selection(const PlanOptions& o) {
     add_fixed(s.deny, p.deny, origin);
   }
   if (s.entry.empty())
-    throw UserError("No entry point globs specified. Please provide at least one entry glob (-e).",
+    throw UserError("no entry point globs specified: at least one -e GLOB is needed",
                     "e.g. -e '*_sys_bpf', or a ready-made case with -c bpf");
   return s;
 }

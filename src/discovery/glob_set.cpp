@@ -43,7 +43,7 @@ void GlobSet::resolve_paths(SourcePathIndex* index) {
   for (Entry& e : entries_) {
     if (e.spec.kind != GlobKind::Path) continue;
     if (!index)
-      throw UserError("Source path glob '" + e.spec.text +
+      throw UserError("source path glob '" + e.spec.text +
                           "' needs a vmlinux image with DWARF, and none was found",
                       "give its path with -k PATH, or select functions by name");
     for (std::string& name : index->functions_in_paths(e.spec.pattern))

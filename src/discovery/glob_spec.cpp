@@ -90,7 +90,7 @@ std::vector<std::string> glob_file_entries(std::string_view content) {
 
 void append_file_globs(const std::string& path, std::vector<GlobSpec>& out) {
   std::vector<std::string> entries = glob_file_entries(
-      read_regular_file(path, kMaxListFileSize, "Can't read glob file '" + path + "'"));
+      read_regular_file(path, kMaxListFileSize, "cannot read glob file '" + path + "'"));
   out.reserve(out.size() + entries.size());
   for (const std::string& entry : entries) {
     if (entry.front() == '@') invalid(entry, "nested @FILE in '" + path + "' is not supported");

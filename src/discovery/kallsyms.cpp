@@ -60,7 +60,7 @@ std::optional<Line> parse_line(std::string_view line) {
 bool by_addr(const KSym& a, const KSym& b) { return a.addr < b.addr; }
 
 [[noreturn]] void read_failed(const std::string& path) {
-  throw UserError("Can't read " + path + ": " + std::strerror(errno));
+  throw UserError("cannot read " + path + ": " + std::strerror(errno));
 }
 
 Kallsyms checked(Kallsyms ks) {
@@ -125,10 +125,10 @@ Kallsyms Kallsyms::load_text(const std::string& path) {
   return checked(std::move(ks));
 }
 
-void Kallsyms::load_rest(const std::function<void()>& between_reads) {
+void Kallsyms::load_rest() {
   if (!rest_) return;
   std::unique_ptr<SplitTextFile> file = std::move(rest_);
-  std::optional<std::string> text = file->read_rest(between_reads);
+  std::optional<std::string> text = file->read_rest();
   if (!text) read_failed(file->path());
   add_text(std::move(*text));
 }

@@ -2,7 +2,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <istream>
 #include <memory>
 #include <string>
@@ -14,8 +13,8 @@
 namespace retsnoop {
 
 // name and module point into the text of the table that holds the symbol: valid as long as the
-// table lives (moving it keeps them). A string of its own per symbol cost 0.1-0.2 s of start-up
-// in the test VMs, where kallsyms lists ~100,000 functions.
+// table lives (moving it keeps them). kallsyms lists ~100,000 functions: a string of its own per
+// symbol would be as many allocations and copies on every start-up.
 struct KSym {
   uint64_t addr = 0;
   std::string_view name;
@@ -33,14 +32,13 @@ class Kallsyms {
   static Kallsyms load(const std::string& path = "/proc/kallsyms");
   // Like load(), but stops after the vmlinux text symbols (the _etext line, about two thirds of
   // the file), which is what planning needs for vmlinux functions; load_rest() reads the rest
-  // (data, modules, BPF programs). /proc/kallsyms takes 0.3 s to read in the test VMs.
+  // (data, modules, BPF programs), off the time to attach.
   static Kallsyms load_text(const std::string& path = "/proc/kallsyms");
   // Whether the whole file has been read.
   bool complete() const { return !rest_; }
   // Reads what load_text() left; nothing when complete. Throws UserError on a read error, after
-  // which the table counts as complete. Pointers into the table become invalid. between_reads:
-  // as SplitTextFile::read_rest().
-  void load_rest(const std::function<void()>& between_reads = {});
+  // which the table counts as complete. Pointers into the table become invalid.
+  void load_rest();
 
   const std::vector<KSym>& symbols() const { return syms_; }
   // Symbol containing addr (the closest one at or below it), nullptr if none.

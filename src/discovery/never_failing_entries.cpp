@@ -10,7 +10,7 @@ std::string display_name(const FuncInfo& f) {
 }
 
 std::string warning(const FuncInfo& f, const std::string& name) {
-  return "WARNING: entry function '" + name + "' returns " + std::string(ret_kind_word(f.ret)) +
+  return "entry function '" + name + "' returns " + std::string(ret_kind_word(f.ret)) +
          ", which never counts as a failure: its sessions are reported only with -S\n";
 }
 

@@ -28,7 +28,7 @@ namespace {
 
 rs_probe_key kprobe_key(const ProbeSpec& p, const Kallsyms& ksyms) {
   uint64_t addr = ksyms.addr_of(p.name);
-  if (!addr) throw UserError("Probe '" + probe_label(p) + "': kallsyms does not list " + p.name);
+  if (!addr) throw UserError("probe '" + probe_label(p) + "': kallsyms does not list " + p.name);
   bool ret = p.kind == InjectKind::Kretprobe;
   return {.value = addr + (ret ? 0 : p.offset),
           .kind = ret ? RS_PROBE_KEY_KRETPROBE : RS_PROBE_KEY_KPROBE};

@@ -32,10 +32,10 @@ const KSym* find_function(Kallsyms& ksyms, const std::string& name) {
 // only refuses offsets beyond the symbol it resolved, and kallsyms bounds the size from above.
 void check_function(const ProbeSpec& p, Kallsyms& ksyms) {
   const KSym* sym = find_function(ksyms, p.name);
-  if (!sym) throw UserError("Probe '" + probe_label(p) + "': no kernel function '" + p.name + "'");
+  if (!sym) throw UserError("probe '" + probe_label(p) + "': no kernel function '" + p.name + "'");
   uint64_t size = ksyms.extent(*sym);
   if (p.offset && size && p.offset >= size)
-    throw UserError("Probe '" + probe_label(p) + "': offset " + hex(p.offset) + " is outside " +
+    throw UserError("probe '" + probe_label(p) + "': offset " + hex(p.offset) + " is outside " +
                     p.name + ", which is at most " + hex(size) + " bytes long");
 }
 
@@ -76,7 +76,7 @@ std::vector<ProbeSpec> expand(const ProbeSpec& spec, Catalog& cat) {
       if (glob_match(spec.name, name)) out.push_back({InjectKind::RawTracepoint, {}, name});
     }
   }
-  if (out.empty()) throw UserError("Probe '" + probe_label(spec) + "' matches no tracepoint");
+  if (out.empty()) throw UserError("probe '" + probe_label(spec) + "' matches no tracepoint");
   return out;
 }
 

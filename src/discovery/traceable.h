@@ -9,8 +9,8 @@
 
 namespace retsnoop {
 
-// Views into the text the function was listed in: 40,000 strings of their own cost 10-20 ms of
-// start-up in the test VMs.
+// Views into the text the function was listed in: ~40,000 functions, each one allocation fewer at
+// start-up.
 struct TraceableFunc {
   std::string_view name;
   std::string_view module;  // empty for vmlinux

@@ -48,13 +48,13 @@ std::vector<TracepointName> list_tracepoints(const std::vector<std::string>& tra
     }
     return out;
   }
-  throw UserError("can't list tracepoints: no tracefs events directory (is tracefs mounted?)");
+  throw UserError("cannot list tracepoints: no tracefs events directory (is tracefs mounted?)");
 }
 
 std::vector<std::string> list_raw_tracepoints(const std::string& btf_path) {
   std::unique_ptr<btf, BtfFree> b(btf__parse(btf_path.c_str(), nullptr));
   if (!b)
-    throw UserError("can't list raw tracepoints: failed to read BTF '" + btf_path +
+    throw UserError("cannot list raw tracepoints: cannot read BTF '" + btf_path +
                     "': " + std::strerror(errno));
   std::vector<std::string> out;
   for (uint32_t id = 1; id < btf__type_cnt(b.get()); ++id) {

@@ -122,18 +122,18 @@ std::optional<LoadedVmlinux> verify(std::shared_ptr<Vmlinux> image, const Kallsy
   std::optional<uint64_t> offset = kaslr_offset(*image, ksyms);
   if (!offset) {
     logf(LOG_WARN,
-         "WARNING: kallsyms lacks _stext, can't relate vmlinux '%s' to the running "
+         "kallsyms lacks _stext, cannot relate vmlinux '%s' to the running "
          "kernel; using kallsyms symbols only\n",
          image->path().c_str());
     return std::nullopt;
   }
   std::string reason = mismatch_reason(*image, *offset, ksyms, root);
   if (!reason.empty()) {
-    logf(LOG_WARN, "WARNING: vmlinux '%s' is from another kernel build (%s); ignoring it\n",
+    logf(LOG_WARN, "vmlinux '%s' is from another kernel build (%s); ignoring it\n",
          image->path().c_str(), reason.c_str());
     return std::nullopt;
   }
-  logf(LOG_INFO, "Using vmlinux '%s' (KASLR offset 0x%llx).\n", image->path().c_str(),
+  logf(LOG_INFO, "using vmlinux '%s' (KASLR offset 0x%llx)\n", image->path().c_str(),
        static_cast<unsigned long long>(*offset));
   return LoadedVmlinux{std::move(image), *offset};
 }
@@ -146,7 +146,7 @@ std::optional<LoadedVmlinux> search(const std::string& root, const std::string& 
     try {
       if (auto loaded = verify(Vmlinux::open(path), ksyms, root)) return loaded;
     } catch (const UserError& e) {
-      logf(LOG_DEBUG, "Skipping %s: %s\n", path.c_str(), e.what());
+      logf(LOG_DEBUG, "skipping %s: %s\n", path.c_str(), e.what());
     }
   }
   return std::nullopt;
@@ -173,7 +173,7 @@ std::string_view strip_dir_prefix(std::string_view path, std::string_view dir) {
 }  // namespace
 
 Vmlinux::Vmlinux(std::string path)
-    : path_(std::move(path)), fd_(open_regular_file(path_, "Can't open vmlinux '" + path_ + "'")) {
+    : path_(std::move(path)), fd_(open_regular_file(path_, "cannot open vmlinux '" + path_ + "'")) {
   elf_version(EV_CURRENT);
   elf_.reset(elf_begin(fd_.get(), ELF_C_READ_MMAP, nullptr));
   if (!elf_ || elf_kind(elf_.get()) != ELF_K_ELF)
@@ -252,9 +252,9 @@ std::optional<LoadedVmlinux> load_vmlinux(const VmlinuxRequest& req, const Kalls
         "vmlinux '" + req.kernel_path + "' does not match the running kernel " + release,
         "pass the running kernel's vmlinux with -k PATH");
   if (!loaded && req.required)
-    throw UserError("No vmlinux with DWARF matching the running kernel " + release + " was found",
+    throw UserError("no vmlinux with DWARF matches the running kernel " + release,
                     "pass one with -k PATH (needed by -s, -ss, ':path' globs and --line-trace)");
-  if (!loaded) logf(LOG_DEBUG, "No usable vmlinux with DWARF; using kallsyms symbols only.\n");
+  if (!loaded) logf(LOG_DEBUG, "no usable vmlinux with DWARF; using kallsyms symbols only\n");
   return loaded;
 }
 

@@ -24,7 +24,7 @@ RingbufReader::RingbufReader(int map_fd, Handler handler, ProcessHandler on_proc
     : handler_(std::move(handler)), on_process_(std::move(on_process)) {
   rb_ = ring_buffer__new(map_fd, &RingbufReader::on_record, this, nullptr);
   if (!rb_)
-    throw UserError(std::string("failed to set up the BPF ring buffer: ") + std::strerror(errno));
+    throw UserError(std::string("cannot set up the BPF ring buffer: ") + std::strerror(errno));
 }
 
 RingbufReader::~RingbufReader() { ring_buffer__free(rb_); }

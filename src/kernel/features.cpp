@@ -57,8 +57,8 @@ int load_return_zero(bpf_prog_type type, const char* name, const bpf_prog_load_o
 // Asks for a multi-kprobe link of this kind with an address array it cannot read: a kernel that
 // has the kind fails copying it (EFAULT), one that does not answers EINVAL (unknown attach type)
 // or, built without CONFIG_FPROBE (Debian's 6.1), EOPNOTSUPP. Nothing gets attached. A symbol
-// name that cannot exist would do too, but the kernel looks a name up among all its symbols:
-// 45 ms per probe in the test VMs, against 1 ms.
+// name that cannot exist would do too, but the kernel then looks the name up among all its
+// symbols, a walk of all of kallsyms per probe.
 bool probe_multi_link(MultiLinkKind kind) {
   LIBBPF_OPTS(bpf_prog_load_opts, load_opts);
   load_opts.expected_attach_type = static_cast<bpf_attach_type>(multi_link_attach_type(kind));

@@ -56,7 +56,7 @@ std::string live_loss_line(const SessionCounts& before, const SessionCounts& now
   add_count(parts, minus(now.incomplete, before.incomplete), "incomplete");
   add_count(parts, minus(now.not_started, before.not_started), "not started (session map full)");
   if (parts.empty()) return {};
-  return "WARNING: sessions lost in the last second: " + join(parts, ", ") + "\n";
+  return "sessions lost in the last second: " + join(parts, ", ") + "\n";
 }
 
 std::string final_loss_report(const SessionCounts& c) {

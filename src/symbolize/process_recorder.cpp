@@ -82,7 +82,7 @@ void ProcessRecorder::run() {
     try {
       symbols_.record_process(current_.pid, current_.session_id);
     } catch (const std::exception& e) {
-      logf(LOG_DEBUG, "PID %u: its memory map could not be recorded: %s\n", current_.pid, e.what());
+      logf(LOG_DEBUG, "PID %u: cannot record its memory map: %s\n", current_.pid, e.what());
     }
     lock.lock();
     busy_ = false;

@@ -81,7 +81,7 @@ std::shared_ptr<ProcessSymbolizer::FileSlot> ProcessSymbolizer::open_file(
       open((proc_dir(pid) + map_file).c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
   if (!fd && *root_dir) fd = open_regular_in_root(root_dir->get(), range.path);
   if (!fd) {
-    logf(LOG_DEBUG, "PID %u: can't open %s: %s\n", pid, escaped(range.path).c_str(),
+    logf(LOG_DEBUG, "PID %u: cannot open %s: %s\n", pid, escaped(range.path).c_str(),
          std::strerror(errno));
     return nullptr;
   }

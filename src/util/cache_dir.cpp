@@ -82,12 +82,12 @@ std::optional<CacheDir> CacheDir::open(const std::string& path) {
   std::error_code ec;
   std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
   if (mkdir(path.c_str(), 0755) != 0 && errno != EEXIST) {
-    logf(LOG_DEBUG, "Not caching: can't create %s: %s\n", path.c_str(), std::strerror(errno));
+    logf(LOG_DEBUG, "not caching: cannot create %s: %s\n", path.c_str(), std::strerror(errno));
     return std::nullopt;
   }
   struct stat st;
   if (lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
-    logf(LOG_DEBUG, "Not caching in %s: a symbolic link\n", path.c_str());
+    logf(LOG_DEBUG, "not caching in %s: a symbolic link\n", path.c_str());
     return std::nullopt;
   }
   // The checks apply to what the descriptor holds, whatever the path names by now.
@@ -95,7 +95,7 @@ std::optional<CacheDir> CacheDir::open(const std::string& path) {
   const char* why = !fd || fstat(fd.get(), &st) != 0 ? std::strerror(errno)
                                                      : unsafe_cache_dir_reason(st, geteuid());
   if (why) {
-    logf(LOG_DEBUG, "Not caching in %s: %s\n", path.c_str(), why);
+    logf(LOG_DEBUG, "not caching in %s: %s\n", path.c_str(), why);
     return std::nullopt;
   }
   return CacheDir(path, std::move(fd));
@@ -109,7 +109,7 @@ std::optional<std::string> CacheDir::read(const std::string& name) const {
                                                      : unsafe_cache_file_reason(st, geteuid());
   std::optional<std::string> text;
   if (!why && !(text = read_at_most(fd.get(), kMaxCacheFileSize))) why = std::strerror(errno);
-  if (why) logf(LOG_DEBUG, "Ignoring cache file %s/%s: %s\n", path_.c_str(), name.c_str(), why);
+  if (why) logf(LOG_DEBUG, "ignoring cache file %s/%s: %s\n", path_.c_str(), name.c_str(), why);
   return text;
 }
 
@@ -119,7 +119,7 @@ bool CacheDir::write(const std::string& name, std::string_view content) const {
   bool ok = fd ? fill(fd.get(), content) && publish_unnamed(fd.get(), name)
                : (errno == EOPNOTSUPP || errno == EISDIR) && write_named(name, content);
   if (!ok)
-    logf(LOG_DEBUG, "Can't write cache file %s/%s: %s\n", path_.c_str(), name.c_str(),
+    logf(LOG_DEBUG, "cannot write cache file %s/%s: %s\n", path_.c_str(), name.c_str(),
          std::strerror(errno));
   return ok;
 }

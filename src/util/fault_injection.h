@@ -1,7 +1,7 @@
 // Failures on demand, for the end-to-end tests of the paths that must clean up after them:
 // RETSNOOP_TEST_FAULT names the point that fails ("attach", "detach" or "thread-start"). Each
 // point sits where probes are already in the kernel, so that the test proves they come off.
-// Only the binary the test VMs run and the unit tests read the variable
+// Only the end-to-end tests' binary and the unit tests read the variable
 // (faults/faults_from_env.cpp); the release binary links faults/faults_off.cpp.
 #pragma once
 

@@ -1,7 +1,6 @@
 #include "util/file_text.h"
 
 #include <cstdio>
-#include <functional>
 #include <memory>
 
 namespace retsnoop {
@@ -19,12 +18,9 @@ bool append_chunk(FILE* f, std::string& text, size_t chunk) {
 
 constexpr size_t kWholeChunk = 1 << 20;
 
-// between_reads, when given, runs before each chunk.
-std::optional<std::string> read_to_end(FILE* f, std::string text, size_t chunk = kWholeChunk,
-                                       const std::function<void()>& between_reads = {}) {
-  do {
-    if (between_reads) between_reads();
-  } while (append_chunk(f, text, chunk));
+std::optional<std::string> read_to_end(FILE* f, std::string text) {
+  while (append_chunk(f, text, kWholeChunk)) {
+  }
   if (std::ferror(f)) return std::nullopt;
   return text;
 }
@@ -64,13 +60,9 @@ std::optional<std::string> SplitTextFile::read_through_line(std::string_view lin
   return text;
 }
 
-std::optional<std::string> SplitTextFile::read_rest(const std::function<void()>& between_reads) {
+std::optional<std::string> SplitTextFile::read_rest() {
   if (!file_) return std::string();
-  // procfs and tracefs answer a page per read whatever the size asked for: a small chunk keeps
-  // a hold at between_reads prompt.
-  constexpr size_t kStep = 64 << 10;
-  std::optional<std::string> rest = read_to_end(file_.get(), std::move(rest_start_),
-                                                between_reads ? kStep : kWholeChunk, between_reads);
+  std::optional<std::string> rest = read_to_end(file_.get(), std::move(rest_start_));
   file_.reset();
   return rest;
 }

@@ -2,7 +2,6 @@
 #pragma once
 
 #include <cstdio>
-#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -26,9 +25,8 @@ class SplitTextFile {
   // Up to and including the first line that ends with line_end, or the whole file when no line
   // does; nullopt with errno set on a read error.
   std::optional<std::string> read_through_line(std::string_view line_end);
-  // What is left; empty when complete. nullopt with errno set on a read error. between_reads,
-  // when given, runs before each read of a few KB (a background reader may be held there).
-  std::optional<std::string> read_rest(const std::function<void()>& between_reads = {});
+  // What is left; empty when complete. nullopt with errno set on a read error.
+  std::optional<std::string> read_rest();
 
  private:
   using File = std::unique_ptr<FILE, int (*)(FILE*)>;

@@ -1,4 +1,5 @@
 // Leveled diagnostics on stderr. The verbosity is the one piece of process-wide configuration.
+// logf() prints each kind's prefix (docs/messages.md), so a message never spells its own.
 #pragma once
 
 #include <cstdarg>
@@ -6,10 +7,13 @@
 namespace retsnoop {
 
 enum LogLevel {
-  LOG_WARN = 0,
-  LOG_INFO = 1 /* -v */,
-  LOG_DEBUG = 2 /* -vv */,
-  LOG_TRACE = 3 /* -vvv */
+  LOG_ERROR /* "retsnoop: ", always shown */,
+  LOG_WARN /* "warning: ", always shown */,
+  LOG_HINT /* "hint: ", always shown: how to fix what the line before reported */,
+  LOG_NOTICE /* no prefix, always shown: diagnostics asked for by name (--debug FEATURE) */,
+  LOG_INFO /* -v */,
+  LOG_DEBUG /* -vv */,
+  LOG_TRACE /* -vvv */
 };
 
 void set_log_verbosity(int verbosity);

@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "util/error.h"
+#include "util/log.h"
 #include "util/owned_fd.h"
 #include "util/regular_file.h"
 
@@ -90,8 +91,7 @@ bool OutputFile::finish(std::FILE* f) {
   }
   if (ok) return true;
   unlink(temp_path_.c_str());
-  std::fprintf(stderr, "retsnoop: writing %s failed: %s\n", path_.c_str(),
-               err ? std::strerror(err) : "write error");
+  logf(LOG_ERROR, "cannot write %s: %s\n", path_.c_str(), err ? std::strerror(err) : "write error");
   return false;
 }
 

@@ -18,7 +18,7 @@ using test::parse_error;
 using Strings = std::vector<std::string>;
 using Ints = std::vector<int>;
 
-constexpr const char* kHelpHint = "Try 'retsnoop --help' for more information.";
+constexpr const char* kHelpHint = "try 'retsnoop --help' for more information";
 
 bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
@@ -418,7 +418,7 @@ TEST(ParseOptions, ConfigSettings) {
   EXPECT_TRUE(o.stacks_emit_addrs);
   UserError e = parse_error({"-C", "foo=1"});
   EXPECT_STREQ(e.what(), "Unrecognized setting 'foo'");
-  EXPECT_EQ(e.hint(), "Try 'retsnoop --config-help' for the list of settings.");
+  EXPECT_EQ(e.hint(), "try 'retsnoop --config-help' for the list of settings");
 }
 
 TEST(ParseOptions, GetoptErrorsBecomeOneLine) {

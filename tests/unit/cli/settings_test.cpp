@@ -9,7 +9,7 @@
 namespace retsnoop {
 namespace {
 
-constexpr const char* kConfigHint = "Try 'retsnoop --config-help' for the list of settings.";
+constexpr const char* kConfigHint = "try 'retsnoop --config-help' for the list of settings";
 
 Options with(std::string_view key_value) {
   Options o;

@@ -24,7 +24,7 @@ TEST(ArgPlanReport, SummarizesAndNamesRawFallbacksOnce) {
   ASSERT_EQ(notes.size(), 3u);
   EXPECT_EQ(
       notes[0],
-      "Arguments will be captured (-A) for 4 functions: 1 typed from BTF, 3 as raw registers.\n");
+      "arguments will be captured (-A) for 4 functions: 1 typed from BTF, 3 as raw registers\n");
   EXPECT_EQ(notes[1], "  dup: raw registers, no BTF\n");
   EXPECT_EQ(notes[2], "  other: raw registers, no BTF FUNC\n");
 }
@@ -52,7 +52,7 @@ TEST(ArgPlanReport, ProbesSayWhatTheyShow) {
   kp.args.push_back({"regs", 0, {}});
   std::vector<std::string> notes = probe_arg_plan_notes(probes, {tp, kp, plan("no format")});
   ASSERT_EQ(notes.size(), 4u);
-  EXPECT_EQ(notes[0], "Probe hits will capture (-A), for 3 probes:\n");
+  EXPECT_EQ(notes[0], "probe hits will capture (-A), for 3 probes:\n");
   EXPECT_EQ(notes[1], "  tp:sched:sched_process_exec: filename, pid (2 more not captured)\n");
   EXPECT_EQ(notes[2], "  kprobe:bprm_execve: regs\n");
   EXPECT_EQ(notes[3], "  tp:a:b: nothing, no format\n");

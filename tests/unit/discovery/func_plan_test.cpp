@@ -216,15 +216,14 @@ TEST_F(FuncPlanTest, UnknownPresetIsAnError) {
 
 TEST_F(FuncPlanTest, NoEntryGlobIsAnError) {
   opts.allow_globs = {"map_*"};
-  EXPECT_EQ(error(),
-            "No entry point globs specified. Please provide at least one entry glob (-e).");
+  EXPECT_EQ(error(), "no entry point globs specified: at least one -e GLOB is needed");
 }
 
 TEST_F(FuncPlanTest, EntryNameGlobMatchingNothingIsAnError) {
   opts.entry_globs = {"*_sys_bpf", "helper_fn"};
-  EXPECT_EQ(error(), "Entry glob 'helper_fn' doesn't match any kernel function");
+  EXPECT_EQ(error(), "entry glob 'helper_fn' matches no kernel function");
   opts.entry_globs = {"kvm_read_guest [kvm_intel]"};
-  EXPECT_EQ(error(), "Entry glob 'kvm_read_guest [kvm_intel]' doesn't match any kernel function");
+  EXPECT_EQ(error(), "entry glob 'kvm_read_guest [kvm_intel]' matches no kernel function");
 }
 
 TEST_F(FuncPlanTest, NoEntryFunctionLeftIsAnError) {
@@ -232,7 +231,7 @@ TEST_F(FuncPlanTest, NoEntryFunctionLeftIsAnError) {
   opts.allow_globs = {"map_create"};
   opts.deny_globs = {"__sys_bpf"};
   EXPECT_EQ(error(),
-            "No entry function left to attach: every function the entry globs match is denied or "
+            "no entry function left to attach: every function the entry globs match is denied or "
             "not attachable");
 }
 
@@ -250,7 +249,7 @@ TEST_F(FuncPlanTest, PathGlobWithoutDwarfIsAnError) {
   } catch (const UserError& e) {
     EXPECT_EQ(
         std::string(e.what()),
-        "Source path glob ':kernel/bpf/*.c' needs a vmlinux image with DWARF, and none was found");
+        "source path glob ':kernel/bpf/*.c' needs a vmlinux image with DWARF, and none was found");
     EXPECT_NE(e.hint().find("-k PATH"), std::string::npos);
   }
 }
@@ -314,7 +313,7 @@ TEST_F(FuncPlanTest, FallbackNeedsBtf) {
   opts.btf_dir = "/nonexistent/btf";
   opts.entry_globs = {"*"};
   EXPECT_EQ(error(),
-            "Can't tell which kernel functions are traceable: available_filter_functions is "
+            "cannot tell which kernel functions are traceable: available_filter_functions is "
             "unreadable and there is no BTF in /nonexistent/btf");
 }
 

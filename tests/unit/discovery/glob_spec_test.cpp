@@ -104,7 +104,7 @@ TEST(ParseGlobArgs, ExpandsAtFileInPlace) {
 
 TEST(ParseGlobArgs, FileErrorsNameTheFileAndTheGlob) {
   EXPECT_EQ(args_error_of({"@/nonexistent/globs.txt"}),
-            "Can't read glob file '/nonexistent/globs.txt': No such file or directory");
+            "cannot read glob file '/nonexistent/globs.txt': No such file or directory");
   EXPECT_EQ(args_error_of({"@"}), "Invalid glob '@': missing file name after '@'");
   EXPECT_EQ(args_error_of({"@" + kFixtures + "globs_bad.txt"}),
             "Invalid glob 'bad**': '**' is not supported, use '*'");
@@ -116,15 +116,16 @@ TEST(ParseGlobArgs, FileErrorsNameTheFileAndTheGlob) {
 // -a @/dev/zero used to read until memory ran out; a FIFO would block the open.
 TEST(ParseGlobArgs, FileMustBeARegularFileOfBoundedSize) {
   EXPECT_EQ(args_error_of({"@/dev/zero"}),
-            "Can't read glob file '/dev/zero': a character device, not a regular file");
+            "cannot read glob file '/dev/zero': a character device, not a regular file");
   test::TempDir dir;
   std::string fifo = dir.path() + "/globs.fifo";
   ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
   EXPECT_EQ(args_error_of({"@" + fifo}),
-            "Can't read glob file '" + fifo + "': a FIFO, not a regular file");
+            "cannot read glob file '" + fifo + "': a FIFO, not a regular file");
   std::string huge = dir.write("huge.txt", "foo\n");
   ASSERT_EQ(truncate(huge.c_str(), kMaxListFileSize + 1), 0);
-  EXPECT_EQ(args_error_of({"@" + huge}), "Can't read glob file '" + huge + "': larger than 16 MiB");
+  EXPECT_EQ(args_error_of({"@" + huge}),
+            "cannot read glob file '" + huge + "': larger than 16 MiB");
 }
 
 }  // namespace

@@ -173,15 +173,6 @@ TEST(Kallsyms, LoadRestCompletesTheTable) {
   EXPECT_EQ(ks.symbols().size(), full.symbols().size());
 }
 
-TEST(Kallsyms, LoadRestRunsTheStepBetweenReads) {
-  Kallsyms ks = Kallsyms::load_text(kFixtures + "kallsyms.txt");
-  int steps = 0;
-  ks.load_rest([&] { ++steps; });
-  EXPECT_TRUE(ks.complete());
-  EXPECT_GE(steps, 1);
-  EXPECT_EQ(ks.symbols().size(), Kallsyms::load(kFixtures + "kallsyms.txt").symbols().size());
-}
-
 TEST(Kallsyms, ReloadModuleCompletesATableFirst) {
   Kallsyms ks = Kallsyms::load_text(kFixtures + "kallsyms.txt");
   ASSERT_TRUE(ks.reload_module("bpf", kFixtures + "kallsyms_bpf_reloaded.txt"));

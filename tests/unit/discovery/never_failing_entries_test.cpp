@@ -12,7 +12,7 @@ FuncInfo entry(const char* name, RetKind ret, const char* module = "") {
 }
 
 std::string warning(const std::string& name, const std::string& kind) {
-  return "WARNING: entry function '" + name + "' returns " + kind +
+  return "entry function '" + name + "' returns " + kind +
          ", which never counts as a failure: its sessions are reported only with -S\n";
 }
 

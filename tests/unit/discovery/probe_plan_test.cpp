@@ -81,11 +81,11 @@ TEST(ProbePlan, KprobesAreCheckedAgainstKallsyms) {
 TEST(ProbePlan, KprobeErrors) {
   ProbeKernel k;
   EXPECT_EQ(k.error_of({"kprobe:no_such_func"}),
-            "Probe 'kprobe:no_such_func': no kernel function 'no_such_func'");
+            "probe 'kprobe:no_such_func': no kernel function 'no_such_func'");
   EXPECT_EQ(k.error_of({"kretprobe:no_such_func"}),
-            "Probe 'kretprobe:no_such_func': no kernel function 'no_such_func'");
+            "probe 'kretprobe:no_such_func': no kernel function 'no_such_func'");
   EXPECT_EQ(k.error_of({"kprobe:__sys_bpf+0x100"}),
-            "Probe 'kprobe:__sys_bpf+0x100': offset 0x100 is outside __sys_bpf, which is at most "
+            "probe 'kprobe:__sys_bpf+0x100': offset 0x100 is outside __sys_bpf, which is at most "
             "0x100 bytes long");
   EXPECT_EQ(k.error_of({"kprobe:__sys_bpf+0xff"}), "");
 }
@@ -106,20 +106,20 @@ TEST(ProbePlan, RawTracepointGlobsExpandFromBtf) {
 
 TEST(ProbePlan, GlobsThatMatchNothingAreErrors) {
   ProbeKernel k;
-  EXPECT_EQ(k.error_of({"tp:sched:no_such_*"}), "Probe 'tp:sched:no_such_*' matches no tracepoint");
-  EXPECT_EQ(k.error_of({"tp:enable:*"}), "Probe 'tp:enable:*' matches no tracepoint");
+  EXPECT_EQ(k.error_of({"tp:sched:no_such_*"}), "probe 'tp:sched:no_such_*' matches no tracepoint");
+  EXPECT_EQ(k.error_of({"tp:enable:*"}), "probe 'tp:enable:*' matches no tracepoint");
   EXPECT_EQ(k.error_of({"rawtp:not_a_tracepoint"}),
-            "Probe 'rawtp:not_a_tracepoint' matches no tracepoint");
+            "probe 'rawtp:not_a_tracepoint' matches no tracepoint");
 }
 
 TEST(ProbePlan, MissingSourcesAreNamed) {
   ProbeKernel k;
   k.sources().tracefs_dirs = {"/nonexistent"};
   EXPECT_EQ(k.error_of({"tp:sched:*"}),
-            "can't list tracepoints: no tracefs events directory (is tracefs mounted?)");
+            "cannot list tracepoints: no tracefs events directory (is tracefs mounted?)");
   k.sources().vmlinux_btf = "/nonexistent/vmlinux";
   EXPECT_EQ(k.error_of({"rawtp:*"}),
-            "can't list raw tracepoints: failed to read BTF '/nonexistent/vmlinux': No such file "
+            "cannot list raw tracepoints: cannot read BTF '/nonexistent/vmlinux': No such file "
             "or directory");
 }
 

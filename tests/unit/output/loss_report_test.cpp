@@ -49,7 +49,7 @@ TEST(LossReport, LiveLineSaysWhatChangedSinceTheLastOne) {
   now.dropped += 40;
   now.not_started += 2;
   EXPECT_EQ(live_loss_line(before, now),
-            "WARNING: sessions lost in the last second: 40 dropped (BPF ring buffer full), 2 not "
+            "sessions lost in the last second: 40 dropped (BPF ring buffer full), 2 not "
             "started (session map full)\n");
 }
 

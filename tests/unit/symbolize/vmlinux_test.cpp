@@ -109,14 +109,14 @@ TEST(VmlinuxOpen, RejectsMissingFile) {
 // -k /dev/zero would map a device as an ELF image, and a FIFO would block the open.
 TEST(VmlinuxOpen, RejectsDevicesFifosAndDirectories) {
   EXPECT_STREQ(user_error_of([] { Vmlinux::open("/dev/zero"); }).what(),
-               "Can't open vmlinux '/dev/zero': a character device, not a regular file");
+               "cannot open vmlinux '/dev/zero': a character device, not a regular file");
   TempDir dir;
   std::string fifo = dir.path() + "/vmlinux.fifo";
   ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
   EXPECT_EQ(user_error_of([&] { Vmlinux::open(fifo); }).what(),
-            "Can't open vmlinux '" + fifo + "': a FIFO, not a regular file");
+            "cannot open vmlinux '" + fifo + "': a FIFO, not a regular file");
   EXPECT_EQ(user_error_of([&] { Vmlinux::open(dir.path()); }).what(),
-            "Can't open vmlinux '" + dir.path() + "': a directory, not a regular file");
+            "cannot open vmlinux '" + dir.path() + "': a directory, not a regular file");
 }
 
 struct LoadCase {
