@@ -78,8 +78,8 @@ measure_attach() {
   # shellcheck disable=SC2046 # one word per option
   start_and_wait_ready $(mech_args "$mech") -v -e '*sys_bpf' -a "@$WORK/funcs"
   stop_retsnoop
-  startup=$(sed -n 's/^Attaching .*(start-up took \([0-9.]*\) s).*/\1/p' "$out")
-  attached=$(sed -n 's/^Attached \([0-9]*\) functions .* in \([0-9.]*\) s .*/\1 \2/p' "$out")
+  startup=$(sed -n 's/^attaching .*(start-up took \([0-9.]*\) s).*/\1/p' "$out")
+  attached=$(sed -n 's/^attached \([0-9]*\) functions .* in \([0-9.]*\) s .*/\1 \2/p' "$out")
   detach_ms=$(sed -n 's/.*DONE in \([0-9]*\) ms\./\1/p' "$out")
   if [ -z "$attached" ] || [ -z "$detach_ms" ]; then
     printf 'skip\t%s\t%s\t%s\n' "$mech" "$size" "$(grep -v '^  ' "$out" | tail -n 1)"

@@ -57,9 +57,9 @@ wait_quiet() {
 
 report() {
   echo "$1: printed $(grep -c 'TID/PID' /tmp/flood.out) sessions; retsnoop exit $2, peak RSS $HWM"
-  grep -h -e '^WARNING: sessions lost' /tmp/flood.err | head -3 | sed 's/^/  live: /'
+  grep -h -e '^warning: sessions lost' /tmp/flood.err | head -3 | sed 's/^/  live: /'
   grep -h -e 'DONE in' /tmp/flood.out | sed 's/^/  /'
-  grep -h -v -e '^WARNING: sessions lost' /tmp/flood.err | sed 's/^/  /'
+  grep -h -v -e '^warning: sessions lost' /tmp/flood.err | sed 's/^/  /'
 }
 
 flood_drain() {

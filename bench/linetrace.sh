@@ -5,7 +5,7 @@
 # line trace of array_map_alloc_check, as ratios to the untraced call of the same boot (absolute
 # times under QEMU/TCG are noise).
 #
-#   attach   retsnoop -v ... --line-trace for GLOBS: "Attached N line probes in T s", and the
+#   attach   retsnoop -v ... --line-trace for GLOBS: "attached N line probes in T s", and the
 #            functions' own attach time in the same run
 #   untraced the calling loop alone (simfail -t), measured before and after each traced mode
 #   plain    -e '*sys_bpf' -a 'array_map_alloc*'
@@ -52,8 +52,8 @@ for g in $GLOBS; do line_args="$line_args --line-trace=$g"; done
 # shellcheck disable=SC2086 # word lists
 start -v $TRACE $line_args
 finish
-probes=$(awk '/^Attached [0-9]+ line probes in/ { print $2, $6 }' "$out")
-funcs=$(grep -m1 -E '^Attached [0-9]+ functions? ' "$out" || true)
+probes=$(awk '/^attached [0-9]+ line probes in/ { print $2, $6 }' "$out")
+funcs=$(grep -m1 -E '^attached [0-9]+ functions? ' "$out" || true)
 echo "attach: $probes s (line probes, seconds) for --line-trace $GLOBS"
 set -- $probes
 echo "attach per 100 line probes: $(awk -v n="$1" -v s="$2" 'BEGIN { printf "%.2f", s * 100 / n }') s"

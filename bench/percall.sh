@@ -123,7 +123,7 @@ mode() {
   printf '%-11s %5.0f/%-5.0f %9.0f %6sx %9s %6sx %5sx %5sx %7s + %6s of %s (exit %s)\n' "$name" \
     "$before" "$after" "$ns" "$(ratio "$ns" "$BASE")" "$done_ns" "$(ratio "$done_ns" "$BASE")" \
     "$reader" "$printer" "$full" "$counted" "$N" "$rc"
-  grep -h -e 'WARNING' -e 'lost' /tmp/pc.err | head -3 | sed 's/^/  /'
+  grep -h -e 'warning:' -e 'lost' /tmp/pc.err | head -3 | sed 's/^/  /'
 }
 
 # Warm-up: the first seconds of a boot still run other work.

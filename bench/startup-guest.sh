@@ -118,14 +118,14 @@ measure_ours() {
   ready=$(secs_since "$t0")
   kill -TERM "$pid" 2>/dev/null
   wait
-  attached=$(sed -n 's/^Attached \([0-9]*\) functions .*/\1/p' "$out")
+  attached=$(sed -n 's/^attached \([0-9]*\) functions .*/\1/p' "$out")
   detach_ms=$(sed -n 's/.*DONE in \([0-9]*\) ms\./\1/p' "$out")
   printf 'ours\t%s\t%s\t%s\t%d.%03d\n' "$round" "$ready" "$attached" \
     $((detach_ms / 1000)) $((detach_ms % 1000))
   sed -n 's/^phase \(.*\): \([0-9.]*\) ms$/\1\t\2/p' "$out" | while IFS="$(printf '\t')" read -r name ms; do
     printf 'phase\t%s\t%s\t%s\n' "$round" "$name" "$ms"
   done
-  sed -n 's/^Attaching .*(start-up took \([0-9.]*\) s).*/\1/p' "$out" |
+  sed -n 's/^attaching .*(start-up took \([0-9.]*\) s).*/\1/p' "$out" |
     while read -r s; do printf 'startup\t%s\t%s\n' "$round" "$s"; done
 }
 
