@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * --line-trace: the line probes' hits of each session, kept in a ring per session slot and sent
- * with the session's report. BPF only; included by tracer.bpf.c once struct session is defined.
+ * with the session's report. BPF only; included by report.bpf.h after output_part(), which sends
+ * the hits as a part of the report.
  * Without the option the knob is false at load, the map keeps one entry and the verifier drops
  * the code.
  */

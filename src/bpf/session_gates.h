@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Gates an entry call passes before it opens a session, beside -p/-n: --cgroup/--no-cgroup on
- * the calling task, --arg-filter on the call's arguments. BPF only; included by tracer.bpf.c
- * after arg_capture.h, whose argument slots the filter reads. Without the options the knobs are
- * false at load and the verifier drops both gates.
+ * the calling task, --arg-filter on the call's arguments. BPF only; included by admission.bpf.h.
+ * Without the options the knobs are false at load and the verifier drops both gates.
  */
 #ifndef RETSNOOP_BPF_SESSION_GATES_H
 #define RETSNOOP_BPF_SESSION_GATES_H
@@ -11,6 +10,7 @@
 #include "vmlinux_min.h"
 #include <bpf/bpf_helpers.h>
 #include "abi.h"
+#include "arg_capture.h" /* the argument slots the filter reads */
 
 #define RS_FILTER_READ(dst, size, addr, user)                              \
 	((user) ? bpf_probe_read_user((dst), (size), (const void *)(addr)) \
