@@ -23,7 +23,7 @@ namespace retsnoop {
 enum class AttachKind { MultiKprobe, Kprobe, Fentry };
 
 // What the running kernel offers the programs beyond Linux 5.10; each false one makes the
-// programs take a slower path that 5.10 has (tracer.bpf.c, has_* knobs).
+// programs take a slower path that 5.10 has (bpf/globals.bpf.h, has_* knobs).
 struct KernelCaps {
   bool cookie = true;             // bpf_get_attach_cookie()
   bool func_ip = true;            // bpf_get_func_ip() in kprobes
@@ -121,7 +121,7 @@ class TracerObject {
   // Handlers ignore every hit until activated: nothing is recorded from a half-attached set.
   void activate();
   void deactivate();
-  // While set, a session header may wake the reader (tracer.bpf.c, header_wakeup()).
+  // While set, a session header may wake the reader (bpf/report.bpf.h, header_wakeup()).
   void set_reader_waiting(bool waiting);
   rs_stats stats() const;
   // -C stacks.repeats=count: the repeats map (struct rs_repeat_key), and the interval that

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * LBR mode: which branch snapshot a session keeps. Every exit takes one first thing (tracer.bpf.c:
+ * LBR mode: which branch snapshot a session keeps. Every exit takes one first thing (capture.bpf.h:
  * the branches of the program itself would push the kernel's records out of the 32 the hardware
  * holds), but only the exit that ends the chain of interest may keep it. Plain C shared with the
  * unit tests, like chain.h.

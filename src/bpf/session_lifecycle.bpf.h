@@ -59,9 +59,9 @@ static __always_inline struct session *session_refused(void)
 
 /*
  * A new session for key in a slot it claims, not yet flagged in session_bits: session_start()
- * does that once it exists. The slot taken keeps what an earlier session left: everything up to the chain's arrays is
- * cleared, the arrays are only read as far as their counts say. The owner word stays: it is
- * what makes the slot this thread's.
+ * does that once it exists. The slot taken keeps what an earlier session left: everything up to
+ * the chain's arrays is cleared, the arrays are only read as far as their counts say. The owner
+ * word stays: it is what makes the slot this thread's.
  */
 static __always_inline struct session *session_create(__u32 key, __u64 pid_tgid, __u64 now,
 						      const struct task_comm *comm)

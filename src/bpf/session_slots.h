@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Where a thread's session lives in the sessions array map: open addressing on the thread's key,
- * so that finding it costs array lookups the verifier inlines (see the map in tracer.bpf.c).
+ * so that finding it costs array lookups the verifier inlines (see the map in session_table.bpf.h).
  * Plain C, shared with user space, which sizes the map, and with the unit tests.
  */
 #ifndef RETSNOOP_BPF_SESSION_SLOTS_H

@@ -28,7 +28,8 @@ constexpr uint64_t kMaxRingbufSize = 1ull << 31;
 // Sessions are keyed by thread (by CPU for the idle tasks), so no more can be open at once than
 // the kernel can have threads: PID_MAX_LIMIT, 4M on 64-bit. The map is preallocated at about
 // 6 KiB per session (the call chains, kernel stack and LBR records of struct session in
-// tracer.bpf.c), so even this bound asks for 24 GiB; the load says when the kernel can't.
+// bpf/session_table.bpf.h), so even this bound asks for 24 GiB; the load says when the kernel
+// can't.
 constexpr uint64_t kMaxSessions = 1u << 22;
 
 // A day: a service that wants rarer reports restarts more often than that anyway.

@@ -58,7 +58,7 @@ void RingbufReader::consume(const void* data, size_t size) {
 int RingbufReader::poll(int timeout_ms) {
   batch_ = 0;
   int n = ring_buffer__poll(rb_, timeout_ms);
-  // Sessions wake the poll up only once a batch has piled up (tracer.bpf.c): a timeout must
+  // Sessions wake the poll up only once a batch has piled up (bpf/report.bpf.h): a timeout must
   // still collect what arrived.
   if (n == 0) n = ring_buffer__consume(rb_);
   if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
