@@ -413,6 +413,8 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
   std::function<bool()> command_exited;
   if (in.command) command_exited = [&] { return in.command->exit_status().has_value(); };
   StopCause cause = res.interrupted ? StopCause::Signal : receiver.run(stop, command_exited);
+  // The printer is done or given up on: a symbolizer worker still reading must not outlive it.
+  if (user_symbols) user_symbols->shutdown();
 
   report_missed_hits(*attacher, *obj, in.kind, in.features);
   print_status(out, "Detaching... ");
