@@ -1,7 +1,9 @@
 // retsnoop's side of the symbolizer worker (symbolizer_worker.h): starts it when first needed,
 // sends it requests and waits for each answer until a deadline. A worker that crashes, hangs
 // or answers nonsense is killed and reaped; the request fails, and the next one starts a new
-// worker. Thread-safe; shutdown() may run while another thread waits for an answer.
+// worker. Thread-safe; shutdown() may run while another thread waits for an answer. The worker
+// dies with the thread that started it (PR_SET_PDEATHSIG follows the thread): requests belong
+// on one long-lived thread, the printer's.
 #pragma once
 
 #include <sys/types.h>
