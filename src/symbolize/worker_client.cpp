@@ -105,8 +105,8 @@ void WorkerClient::lose(int err) {
   logf(LOG_DEBUG, "symbolizer worker %s (%u lost)\n", loss_reason(err), n);
   if (n == opts_.max_failures)
     logf(LOG_WARN,
-         "WARNING: the user-space symbolizer failed %u times; user stacks show files and offsets "
-         "from now on\n",
+         "the -U symbolizer worker was lost %u times; user stacks show files and offsets from "
+         "now on\n",
          n);
 }
 
@@ -121,7 +121,7 @@ int WorkerClient::start() {
   int err = spawn(opts_.exe, theirs.get(), pid);
   if (err) {
     if (!failures_)
-      logf(LOG_WARN, "WARNING: cannot start the user-space symbolizer: %s\n", std::strerror(-err));
+      logf(LOG_WARN, "cannot start the -U symbolizer worker: %s\n", std::strerror(-err));
     lose(err);
     return err;
   }
@@ -136,7 +136,7 @@ int WorkerClient::start() {
   if (!err && (!r.ok() || status)) err = r.ok() ? status : -EPROTO;
   if (err) {
     if (!failures_)
-      logf(LOG_WARN, "WARNING: the user-space symbolizer did not start: %s\n",
+      logf(LOG_WARN, "cannot start the -U symbolizer worker: %s\n",
            err == -EPIPE ? "it exited" : std::strerror(-err));
     lose(err);
   }

@@ -47,8 +47,10 @@ void WorkerElfFile::give_up(int err) {
                     : err == -EPIPE   ? "died reading it"
                                       : std::strerror(-err);
   int level = reported_once.exchange(true) ? LOG_INFO : LOG_WARN;
-  logf(level, "WARNING: user symbols of %s unavailable: the symbolizer %s%s\n",
-       escaped(name_).c_str(), why, level == LOG_WARN ? " (other files: -v)" : "");
+  std::string name;
+  append_escaped(name, name_, '\'');
+  logf(level, "cannot symbolize '%s': the -U symbolizer worker %s%s\n", name.c_str(), why,
+       level == LOG_WARN ? " (other files: -v)" : "");
 }
 
 // The debug file is looked for in each root, as ElfFile does, and opened here: the worker opens
