@@ -6,7 +6,7 @@
 # file as its argument; docs/testing.md).
 #
 # Usage: fuzz.sh [--seconds N] [TARGET...]
-#   --seconds  fuzzing time per target (default 10: all eight within 90 s)
+#   --seconds  fuzzing time per target (default 10: all nine within 100 s)
 #   TARGET     only these (e.g. btf elf_file); default every target
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)

@@ -11,6 +11,7 @@
 #include "app/exit_status.h"
 #include "app/run.h"
 #include "cli/parse_options.h"
+#include "symbolize/symbolizer_worker.h"
 #include "util/error.h"
 #include "util/log.h"
 
@@ -30,6 +31,9 @@ int check_stdout(int status) {
 // Every exception ends here, after the destructors on its way took every probe off and set
 // every knob back: never std::terminate with probes attached.
 int main(int argc, char** argv) {
+  // retsnoop run again as its own user-space symbolizer (-U), by itself: nothing else of a trace.
+  if (retsnoop::is_worker_invocation(argc, argv))
+    return retsnoop::symbolizer_worker_main(argc, argv);
   // A closed pipe is reported by write() (EPIPE) and handled like any output failure.
   signal(SIGPIPE, SIG_IGN);
   try {

@@ -383,6 +383,14 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
     recorder = std::make_unique<ProcessRecorder>(*user_symbols);
     on_process = [&](uint32_t pid, uint64_t session_id) { recorder->record(pid, session_id); };
   }
+  // A printer still busy at the stop deadline may be waiting for the symbolizer worker: the
+  // worker is killed then, and the printer prints the rest unsymbolized. Removed before
+  // user_symbols goes.
+  struct WaitEnder {
+    OutputSink& out;
+    ~WaitEnder() { out.set_wait_ender({}); }
+  } wait_ender{out};
+  if (user_symbols) out.set_wait_ender([&] { user_symbols->shutdown(); });
   ArgRenderOptions arg_opts = arg_render_options(in.opts, in.ksyms, ksyms_loaded);
   ArgsContext args_ctx{in.arg_plans, in.probe_arg_plans, arg_opts};
   // Used by the printer thread alone, like everything the context lends.
@@ -413,6 +421,8 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
   std::function<bool()> command_exited;
   if (in.command) command_exited = [&] { return in.command->exit_status().has_value(); };
   StopCause cause = res.interrupted ? StopCause::Signal : receiver.run(stop, command_exited);
+  // The printer is done or given up on: a symbolizer worker still reading must not outlive it.
+  if (user_symbols) user_symbols->shutdown();
 
   report_missed_hits(*attacher, *obj, in.kind, in.features);
   print_status(out, "Detaching... ");

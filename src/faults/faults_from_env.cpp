@@ -16,6 +16,8 @@ std::string_view point_name(FaultPoint p) {
     case FaultPoint::Attach: return "attach";
     case FaultPoint::Detach: return "detach";
     case FaultPoint::ThreadStart: return "thread-start";
+    case FaultPoint::SymbolizerCrash: return "symbolizer-crash";
+    case FaultPoint::SymbolizerHang: return "symbolizer-hang";
   }
   return {};
 }

@@ -66,7 +66,18 @@ bool OutputSink::write_status(std::string_view text) {
   return write(text);
 }
 
+void OutputSink::set_wait_ender(std::function<void()> fn) {
+  std::lock_guard lock(hook_mu_);
+  wait_ender_ = std::move(fn);
+}
+
+void OutputSink::end_waits() {
+  std::lock_guard lock(hook_mu_);
+  if (wait_ender_) wait_ender_();
+}
+
 void OutputSink::abandon() {
+  end_waits();
   abandoned_ = true;
   // The signal may land just before the writer enters write(): repeat until it has left.
   auto give_up = std::chrono::steady_clock::now() + kAbandonLimit;

@@ -7,6 +7,7 @@
 #include <pthread.h>
 
 #include <atomic>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -25,8 +26,14 @@ class OutputSink {
   // For a short status line from a thread that must not block: written only when the output
   // can take it at once; false otherwise (the caller says it elsewhere).
   bool write_status(std::string_view text);
-  // Makes a write() blocked in another thread return false, and every later one too.
+  // Makes a write() blocked in another thread return false, and every later one too; ends the
+  // other waits first (end_waits()).
   void abandon();
+  // What else the writer may wait for while formatting (the -U symbolizer worker): a stop that
+  // cannot wait any longer calls end_waits(), which runs fn. An empty fn removes it. From any
+  // thread.
+  void set_wait_ender(std::function<void()> fn);
+  void end_waits();
   // True when the output failed or was abandoned, or when its reader has gone (a pipe or
   // socket whose other end is closed, a hung-up terminal), which is found without writing.
   bool failed();
@@ -48,6 +55,8 @@ class OutputSink {
   bool interactive_;
   std::atomic<int> error_{0};
   std::atomic<bool> abandoned_{false};
+  std::mutex hook_mu_;
+  std::function<void()> wait_ender_;
   std::mutex writer_mu_;  // guards writer_ and writing_
   pthread_t writer_{};
   bool writing_ = false;

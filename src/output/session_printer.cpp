@@ -122,7 +122,12 @@ void SessionPrinter::finish(Clock::time_point deadline) {
     std::unique_lock lock(mu_);
     draining_ = true;
     wake_.notify_one();
-    drained_.wait_until(lock, deadline, [&] { return done_; });
+    // Past the deadline, what the printer waits for besides the output (the -U symbolizer)
+    // ends: the session being formatted goes out with what it has.
+    if (!drained_.wait_until(lock, deadline, [&] { return done_; })) {
+      lock.unlock();
+      out_.end_waits();
+    }
   }
   stop_thread(std::max(deadline, Clock::now()) + kAbandonGrace);
   if (error_ && !stuck_) std::rethrow_exception(error_);

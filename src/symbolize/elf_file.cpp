@@ -37,7 +37,7 @@ void read_symbols(Elf* elf, Elf_Scn* scn, std::vector<CodeSymbol>& out) {
   Elf_Data* data = elf_getdata(scn, nullptr);
   if (!gelf_getshdr(scn, &shdr) || !data || !shdr.sh_entsize) return;
   size_t count = shdr.sh_size / shdr.sh_entsize;
-  for (size_t i = 0; i < count; ++i) {
+  for (size_t i = 0; i < count && out.size() < ElfFile::kMaxSymbols; ++i) {
     GElf_Sym sym;
     if (!gelf_getsym(data, int(i), &sym) || !is_code_symbol(sym)) continue;
     const char* name = elf_strptr(elf, shdr.sh_link, sym.st_name);
@@ -177,18 +177,27 @@ void ElfFile::open_debug_file() {
   if (path.empty()) return;
   for (const Dir& root : debug_roots_) {
     OwnedFd fd = open_regular_in_root(root->get(), path);
-    if (!fd) continue;
-    Elf* elf = elf_begin(fd.get(), ELF_C_READ, nullptr);
-    if (!elf || read_build_id(elf) != build_id_) {
-      if (elf) elf_end(elf);
-      continue;
-    }
-    debug_fd_ = std::move(fd);
-    debug_elf_ = elf;
-    dwarf_ = begin_dwarf(elf);
-    if (symbols_.empty()) symbols_ = code_symbols(elf);
-    return;
+    if (fd && use_debug_file(std::move(fd))) return;
   }
+}
+
+bool ElfFile::wants_debug_file() {
+  load();
+  return elf_ && !dwarf_ && !debug_elf_ && !build_id_.empty() && !dwarf_size(elf_).has_info;
+}
+
+bool ElfFile::use_debug_file(OwnedFd fd) {
+  if (!wants_debug_file()) return false;
+  Elf* elf = elf_begin(fd.get(), ELF_C_READ, nullptr);
+  if (!elf || elf_kind(elf) != ELF_K_ELF || read_build_id(elf) != build_id_) {
+    if (elf) elf_end(elf);
+    return false;
+  }
+  debug_fd_ = std::move(fd);
+  debug_elf_ = elf;
+  dwarf_ = begin_dwarf(elf);
+  if (symbols_.empty()) symbols_ = code_symbols(elf);
+  return true;
 }
 
 const std::string& ElfFile::build_id() {

@@ -40,6 +40,16 @@ class ElfFile {
   SymbolizedAddr lookup(uint64_t off, bool is_return_addr);
   // Hex build id (NT_GNU_BUILD_ID), empty when the file has none or is not ELF.
   const std::string& build_id();
+  // The file has a build id but no DWARF of its own, and no debug file was taken yet: its lines
+  // (and often its full symbol table) are in the debug file of that build id.
+  bool wants_debug_file();
+  // fd, a candidate for that debug file, is taken when it is ELF of the same build id. The
+  // symbolizer worker gets its candidates this way, opened by its parent.
+  bool use_debug_file(OwnedFd fd);
+
+  // At most this many function symbols are kept per file (the largest libraries have a few
+  // hundred thousand): a crafted symbol table costs no more memory and sorting than that.
+  static constexpr size_t kMaxSymbols = size_t(1) << 21;
 
  private:
   struct Segment {

@@ -34,8 +34,14 @@ bool is_mapped_file(int fd, const MappedRange& range) {
 
 }  // namespace
 
-ProcessSymbolizer::ProcessSymbolizer(std::string host_root, UserCacheLimits limits)
-    : host_root_(open_dir(host_root.empty() ? "/" : host_root)), limits_(limits) {}
+ProcessSymbolizer::ProcessSymbolizer(std::string host_root, UserCacheLimits limits,
+                                     WorkerOptions worker)
+    : host_root_(open_dir(host_root.empty() ? "/" : host_root)),
+      limits_(limits),
+      worker_(std::make_shared<WorkerClient>(std::move(worker))) {}
+
+// The worker goes with the last file holding it, killed and reaped.
+ProcessSymbolizer::~ProcessSymbolizer() { worker_->shutdown(); }
 
 // With mu_ held. A file no process map uses any more is dropped from the cache with it.
 void ProcessSymbolizer::forget_least_used_process() {
@@ -89,8 +95,8 @@ std::shared_ptr<ProcessSymbolizer::FileSlot> ProcessSymbolizer::open_file(
     logf(LOG_DEBUG, "PID %u: %s is not the file mapped\n", pid, escaped(range.path).c_str());
     return nullptr;
   }
-  auto file =
-      std::make_shared<ElfFile>(std::move(fd), std::vector<ElfFile::Dir>{root_dir, host_root_});
+  auto file = std::make_shared<WorkerElfFile>(
+      worker_, std::move(fd), std::vector<ElfFile::Dir>{root_dir, host_root_}, range.path);
   std::lock_guard lock(mu_);
   if (auto slot = cached_file(key)) return slot;  // opened for another process meanwhile
   if (files_.size() >= limits_.files) forget_least_used_file();
@@ -149,7 +155,7 @@ const ProcessSymbolizer::ProcessMap* ProcessSymbolizer::map_for(const Process& p
 UserFrame ProcessSymbolizer::symbolize(uint32_t pid, uint64_t session_id, uint64_t addr,
                                        bool is_return_addr) {
   UserFrame out;
-  std::shared_ptr<ElfFile> file;
+  std::shared_ptr<WorkerElfFile> file;
   {
     std::lock_guard lock(mu_);
     auto proc = procs_.find(pid);
@@ -169,7 +175,7 @@ UserFrame ProcessSymbolizer::symbolize(uint32_t pid, uint64_t session_id, uint64
       file = m->slot->file;
     }
   }
-  // Outside the lock: reading a large file's DWARF must not hold up record_process().
+  // Outside the lock: the worker reading a large file's DWARF must not hold up record_process().
   if (file) out.sym = file->lookup(out.file_offset, is_return_addr);
   return out;
 }

@@ -15,6 +15,8 @@
 #include "symbolize/elf_file.h"
 #include "symbolize/proc_maps.h"
 #include "symbolize/symbolizer.h"
+#include "symbolize/worker_client.h"
+#include "symbolize/worker_elf_file.h"
 
 namespace retsnoop {
 
@@ -48,18 +50,27 @@ struct UserCacheLimits {
 class ProcessSymbolizer : public UserSymbols {
  public:
   // host_root: the root of retsnoop's own files ("" in production: /), searched for debug files
-  // after the process's root.
-  explicit ProcessSymbolizer(std::string host_root = "", UserCacheLimits limits = {});
+  // after the process's root. The files are read by a symbolizer worker (symbolizer_worker.h)
+  // that worker starts, on the first lookup.
+  explicit ProcessSymbolizer(std::string host_root = "", UserCacheLimits limits = {},
+                             WorkerOptions worker = {});
+  ~ProcessSymbolizer() override;
 
   // Reads /proc/PID/maps and opens each mapped file as the process sees it (its mount namespace).
   // The map serves the sessions from from_session on (their ids grow), until a map recorded for a
   // later session. A process already gone is skipped: its stacks show addresses only (or those
   // of the map recorded before). Thread-safe.
   void record_process(uint32_t pid, uint64_t from_session);
-  // From one thread at a time (the files' libdw handles are not thread-safe); safe to run
-  // alongside record_process().
+  // From one thread at a time; safe to run alongside record_process(). Waits for the worker
+  // at most its deadlines (WorkerOptions) per file.
   UserFrame symbolize(uint32_t pid, uint64_t session_id, uint64_t addr,
                       bool is_return_addr) override;
+
+  // Kills the worker: every lookup from now on, and one being waited for, returns at once with
+  // nothing found. From any thread.
+  void shutdown() { worker_->shutdown(); }
+  // The worker, for tests.
+  const WorkerClient& worker() const { return *worker_; }
 
   // Maps kept per process: a process that execs in a loop must not grow them without bound.
   static constexpr size_t kMapsPerProcess = 8;
@@ -68,7 +79,7 @@ class ProcessSymbolizer : public UserSymbols {
   // A cached file, shared by every mapping of it: forgetting the file empties the slot, which
   // drops it for all of them at once.
   struct FileSlot {
-    std::shared_ptr<ElfFile> file;
+    std::shared_ptr<WorkerElfFile> file;
     uint64_t last_used = 0;
   };
   struct Mapping {
@@ -95,10 +106,12 @@ class ProcessSymbolizer : public UserSymbols {
 
   ElfFile::Dir host_root_;
   UserCacheLimits limits_;
+  std::shared_ptr<WorkerClient> worker_;
   std::mutex mu_;
   uint64_t uses_ = 0;  // the clock of last_used
   std::unordered_map<uint32_t, Process> procs_;
-  // Opened and read once for every process that maps the same file.
+  // Opened and read once for every process that maps the same file; the file's descriptor and
+  // its handle in the worker.
   std::map<FileKey, std::shared_ptr<FileSlot>> files_;
 };
 

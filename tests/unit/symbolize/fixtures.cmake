@@ -77,3 +77,10 @@ add_custom_target(rs_user_fixtures DEPENDS ${rs_user_fixtures}
                   ${rs_user_fix_out}/user_target-stripped ${rs_user_fix_out}/user_target.debug
                   ${rs_user_fix_out}/libuser_lib.so ${rs_user_fix_out}/user_lib_main)
 add_dependencies(symbolize_tests rs_user_fixtures)
+
+# The symbolizer worker the unit tests start (worker_test_util.h).
+add_executable(symbolizer_worker_host ${CMAKE_CURRENT_SOURCE_DIR}/symbolize/worker_host.cpp)
+target_link_libraries(symbolizer_worker_host PRIVATE rs_symbolize rs_faults_from_env)
+add_dependencies(symbolize_tests symbolizer_worker_host)
+target_compile_definitions(symbolize_tests PRIVATE
+  RS_WORKER_EXE="$<TARGET_FILE:symbolizer_worker_host>")

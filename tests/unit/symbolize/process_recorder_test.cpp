@@ -5,6 +5,8 @@
 
 #include <cstdint>
 
+#include "worker_test_util.h"
+
 namespace retsnoop {
 namespace {
 
@@ -12,7 +14,7 @@ uint64_t code_address() { return reinterpret_cast<uint64_t>(&code_address); }
 
 // The map is read on the recorder's thread; a session that needs it waits for it.
 TEST(ProcessRecorder, WaitForSeesTheMapRecorded) {
-  ProcessSymbolizer symbols;
+  ProcessSymbolizer symbols("", {}, test::test_worker());
   ProcessRecorder recorder(symbols);
   recorder.record(uint32_t(getpid()), 1);
   recorder.wait_for(uint32_t(getpid()), 1);
@@ -23,7 +25,7 @@ TEST(ProcessRecorder, WaitForSeesTheMapRecorded) {
 
 // Nothing queued for that process, or only for later sessions: no wait.
 TEST(ProcessRecorder, WaitForReturnsWhenNothingIsPending) {
-  ProcessSymbolizer symbols;
+  ProcessSymbolizer symbols("", {}, test::test_worker());
   ProcessRecorder recorder(symbols);
   recorder.wait_for(uint32_t(getpid()), 1);
   EXPECT_FALSE(symbols.symbolize(uint32_t(getpid()), 1, code_address(), false).mapped);
@@ -31,7 +33,7 @@ TEST(ProcessRecorder, WaitForReturnsWhenNothingIsPending) {
 
 // After a stop, requests are ignored and waits end at once.
 TEST(ProcessRecorder, StoppedRecorderIgnoresRequests) {
-  ProcessSymbolizer symbols;
+  ProcessSymbolizer symbols("", {}, test::test_worker());
   ProcessRecorder recorder(symbols);
   ASSERT_TRUE(recorder.stop(ProcessRecorder::Clock::now() + std::chrono::seconds(5)));
   recorder.record(uint32_t(getpid()), 1);

@@ -6,8 +6,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cinttypes>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -16,6 +18,7 @@
 #include <utility>
 
 #include "temp_dir.h"
+#include "worker_test_util.h"
 
 namespace retsnoop {
 namespace {
@@ -91,7 +94,7 @@ class Target {
 
 TEST(UserSymbolizer, PieWithDwarfAfterTheProcessExited) {
   Target t(fixture("user_target"));
-  ProcessSymbolizer sym;
+  ProcessSymbolizer sym("", {}, test::test_worker());
   sym.record_process(t.pid(), 0);
   t.exit();
   UserFrame f = sym.symbolize(t.pid(), 1, t.func(), false);
@@ -109,7 +112,7 @@ TEST(UserSymbolizer, PieWithDwarfAfterTheProcessExited) {
 
 TEST(UserSymbolizer, PieWithoutDwarfHasSymbolsOnly) {
   Target t(fixture("user_target-nodwarf"));
-  ProcessSymbolizer sym;
+  ProcessSymbolizer sym("", {}, test::test_worker());
   sym.record_process(t.pid(), 0);
   UserFrame r = sym.symbolize(t.pid(), 1, t.ret(), true);
   EXPECT_EQ(r.sym.name, "main");
@@ -126,14 +129,14 @@ TEST(UserSymbolizer, StrippedFileUsesTheDebugFileOfItsBuildId) {
                     fixture("user_target.debug"));
 
   Target t(stripped);
-  ProcessSymbolizer without;
+  ProcessSymbolizer without("", {}, test::test_worker());
   without.record_process(t.pid(), 0);
   UserFrame bare = without.symbolize(t.pid(), 1, t.ret(), true);
   EXPECT_TRUE(bare.mapped);
   EXPECT_FALSE(bare.sym.found);  // no symbol table left
   EXPECT_GT(bare.file_offset, 0u);
 
-  ProcessSymbolizer with(host_root.path());
+  ProcessSymbolizer with(host_root.path(), {}, test::test_worker());
   with.record_process(t.pid(), 0);
   UserFrame r = with.symbolize(t.pid(), 1, t.ret(), true);
   EXPECT_EQ(r.sym.name, "main");
@@ -154,7 +157,7 @@ TEST(UserSymbolizer, DebugFileIsNeverOpenedOutsideItsRootNorIfNotRegular) {
     std::string link = root.write(debug_path, "");
     unlink(link.c_str());
     ASSERT_EQ(symlink(fixture("user_target.debug").c_str(), link.c_str()), 0);
-    ProcessSymbolizer sym(root.path());
+    ProcessSymbolizer sym(root.path(), {}, test::test_worker());
     sym.record_process(t.pid(), 0);
     EXPECT_FALSE(sym.symbolize(t.pid(), 1, t.ret(), true).sym.found);
   }
@@ -163,7 +166,7 @@ TEST(UserSymbolizer, DebugFileIsNeverOpenedOutsideItsRootNorIfNotRegular) {
     std::string fifo = root.write(debug_path, "");
     unlink(fifo.c_str());
     ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
-    ProcessSymbolizer sym(root.path());
+    ProcessSymbolizer sym(root.path(), {}, test::test_worker());
     sym.record_process(t.pid(), 0);
     UserFrame r = sym.symbolize(t.pid(), 1, t.ret(), true);
     EXPECT_TRUE(r.mapped);
@@ -187,7 +190,7 @@ TEST(UserSymbolizer, AFileTruncatedAfterLoadingIsNoCrash) {
 // Memory and descriptors stay bounded under many processes: the one used longest ago goes.
 TEST(UserSymbolizer, ForgetsTheLeastUsedProcessBeyondTheLimit) {
   Target a(fixture("user_target")), b(fixture("user_target")), c(fixture("user_target"));
-  ProcessSymbolizer sym("", {.processes = 2});
+  ProcessSymbolizer sym("", {.processes = 2}, test::test_worker());
   sym.record_process(a.pid(), 0);
   sym.record_process(b.pid(), 0);
   sym.record_process(a.pid(), 5);  // a is recorded again: b is now the least used
@@ -199,7 +202,7 @@ TEST(UserSymbolizer, ForgetsTheLeastUsedProcessBeyondTheLimit) {
 
 TEST(UserSymbolizer, SymbolizingAProcessCountsAsUse) {
   Target a(fixture("user_target")), b(fixture("user_target")), c(fixture("user_target"));
-  ProcessSymbolizer sym("", {.processes = 2});
+  ProcessSymbolizer sym("", {.processes = 2}, test::test_worker());
   sym.record_process(a.pid(), 0);
   sym.record_process(b.pid(), 0);
   EXPECT_TRUE(sym.symbolize(a.pid(), 1, a.ret(), true).sym.found);  // b is now the least used
@@ -226,7 +229,7 @@ size_t open_fds() {
 // first and not used since, goes. Its frames keep their file and offset.
 TEST(UserSymbolizer, ForgetsTheLeastUsedFileBeyondTheLimit) {
   Target a(fixture("user_target")), b(fixture("user_target-nodwarf"));
-  ProcessSymbolizer sym("", {.files = mapped_files(a.pid())});
+  ProcessSymbolizer sym("", {.files = mapped_files(a.pid())}, test::test_worker());
   sym.record_process(a.pid(), 0);
   sym.record_process(b.pid(), 0);
   UserFrame f = sym.symbolize(a.pid(), 1, a.ret(), true);
@@ -241,7 +244,7 @@ TEST(UserSymbolizer, ForgetsTheLeastUsedFileBeyondTheLimit) {
 TEST(UserSymbolizer, SymbolizingAFileCountsAsUse) {
   Target a(fixture("user_target")), b(fixture("user_target-nodwarf")),
       c(fixture("user_target-stripped"));
-  ProcessSymbolizer sym("", {.files = mapped_files(a.pid()) + 1});
+  ProcessSymbolizer sym("", {.files = mapped_files(a.pid()) + 1}, test::test_worker());
   sym.record_process(a.pid(), 0);
   sym.record_process(b.pid(), 0);
   EXPECT_TRUE(sym.symbolize(a.pid(), 1, a.ret(), true).sym.found);
@@ -254,7 +257,7 @@ TEST(UserSymbolizer, SymbolizingAFileCountsAsUse) {
 // process it was opened for, which a debug file is looked for under.
 TEST(UserSymbolizer, ForgottenFilesCloseTheirDescriptors) {
   Target a(fixture("user_target")), b(fixture("user_target-nodwarf"));
-  ProcessSymbolizer sym("", {.files = 1});
+  ProcessSymbolizer sym("", {.files = 1}, test::test_worker());
   size_t before = open_fds();
   sym.record_process(a.pid(), 0);
   sym.record_process(b.pid(), 0);
@@ -262,7 +265,7 @@ TEST(UserSymbolizer, ForgottenFilesCloseTheirDescriptors) {
 }
 
 TEST(UserSymbolizer, UnknownProcessOrAddress) {
-  ProcessSymbolizer sym;
+  ProcessSymbolizer sym("", {}, test::test_worker());
   EXPECT_FALSE(sym.symbolize(1u << 30, 1, 0x1000, false).mapped);
   sym.record_process(getpid(), 0);
   UserFrame f = sym.symbolize(getpid(), 1, 0x10, false);  // never mapped
@@ -272,7 +275,7 @@ TEST(UserSymbolizer, UnknownProcessOrAddress) {
 
 TEST(UserSymbolizer, SharedLibraryNextToThePie) {
   Target t(fixture("user_lib_main"));
-  ProcessSymbolizer sym;
+  ProcessSymbolizer sym("", {}, test::test_worker());
   sym.record_process(t.pid(), 0);
   UserFrame f = sym.symbolize(t.pid(), 1, t.func(), false);
   EXPECT_EQ(f.binary, fixture("libuser_lib.so"));
@@ -288,7 +291,7 @@ TEST(UserSymbolizer, SharedLibraryNextToThePie) {
 // Sessions before the exec are symbolized with the old program's map, later ones with the new.
 TEST(UserSymbolizer, ExecRecordsANewMapForLaterSessions) {
   Target t(fixture("user_target"), fixture("user_target-nodwarf"));
-  ProcessSymbolizer sym;
+  ProcessSymbolizer sym("", {}, test::test_worker());
   sym.record_process(t.pid(), 3);
   uint64_t old_ret = t.ret();
   t.exec_argument();
@@ -311,13 +314,70 @@ TEST(UserSymbolizer, ExecRecordsANewMapForLaterSessions) {
 }
 
 TEST(UserSymbolizer, KeepsABoundedNumberOfMapsPerProcess) {
-  ProcessSymbolizer sym;
+  ProcessSymbolizer sym("", {}, test::test_worker());
   for (uint64_t id = 1; id <= ProcessSymbolizer::kMapsPerProcess + 3; ++id)
     sym.record_process(getpid(), id * 10);
   // The oldest maps were dropped: an early session falls back to the earliest map kept, which
   // still maps this test's own code.
   UserFrame f = sym.symbolize(getpid(), 5, reinterpret_cast<uint64_t>(&call_line), false);
   EXPECT_TRUE(f.mapped);
+}
+
+// A worker that dies on a file costs that file's frames alone: the next file goes to a new
+// worker, and the file it died on is not sent again.
+TEST(UserSymbolizerWorker, CrashCostsOnlyThatFile) {
+  Target a(fixture("user_target"));
+  Target b(fixture("user_target-nodwarf"));
+  ProcessSymbolizer sym("", {}, test::test_worker());
+  sym.record_process(a.pid(), 0);
+  sym.record_process(b.pid(), 0);
+  setenv("RETSNOOP_TEST_FAULT", "symbolizer-crash", 1);
+  UserFrame lost = sym.symbolize(a.pid(), 1, a.ret(), true);
+  unsetenv("RETSNOOP_TEST_FAULT");
+  EXPECT_TRUE(lost.mapped);
+  EXPECT_EQ(lost.binary, fixture("user_target"));
+  EXPECT_FALSE(lost.sym.found);
+  EXPECT_EQ(sym.worker().failures(), 1u);
+  EXPECT_EQ(sym.symbolize(b.pid(), 1, b.ret(), true).sym.name, "main");
+  EXPECT_FALSE(sym.symbolize(a.pid(), 1, a.func(), false).sym.found);
+  EXPECT_EQ(sym.worker().failures(), 1u);
+}
+
+// A worker that stops answering is killed at the deadline; the next file is read by another.
+TEST(UserSymbolizerWorker, HangIsKilledAtTheDeadline) {
+  Target a(fixture("user_target"));
+  Target b(fixture("user_target-nodwarf"));
+  WorkerOptions opts = test::test_worker();
+  opts.load_timeout = std::chrono::milliseconds(300);
+  ProcessSymbolizer sym("", {}, opts);
+  sym.record_process(a.pid(), 0);
+  sym.record_process(b.pid(), 0);
+  setenv("RETSNOOP_TEST_FAULT", "symbolizer-hang", 1);
+  auto t0 = std::chrono::steady_clock::now();
+  UserFrame lost = sym.symbolize(a.pid(), 1, a.ret(), true);
+  auto waited = std::chrono::steady_clock::now() - t0;
+  unsetenv("RETSNOOP_TEST_FAULT");
+  EXPECT_FALSE(lost.sym.found);
+  EXPECT_TRUE(lost.mapped);
+  EXPECT_GE(waited, std::chrono::milliseconds(300));
+  EXPECT_LT(waited, std::chrono::seconds(3));
+  EXPECT_EQ(sym.worker().failures(), 1u);
+  pid_t hung = sym.worker().pid();
+  EXPECT_EQ(hung, 0);  // killed and reaped
+  EXPECT_EQ(sym.symbolize(b.pid(), 1, b.ret(), true).sym.name, "main");
+  EXPECT_NE(sym.worker().pid(), 0);
+}
+
+// shutdown() ends the worker; lookups then find nothing, at once.
+TEST(UserSymbolizerWorker, ShutdownEndsLookups) {
+  Target a(fixture("user_target"));
+  ProcessSymbolizer sym("", {}, test::test_worker());
+  sym.record_process(a.pid(), 0);
+  EXPECT_EQ(sym.symbolize(a.pid(), 1, a.ret(), true).sym.name, "main");
+  sym.shutdown();
+  UserFrame f = sym.symbolize(a.pid(), 1, a.ret(), true);
+  EXPECT_TRUE(f.mapped);
+  EXPECT_FALSE(f.sym.found);
 }
 
 }  // namespace
