@@ -160,9 +160,16 @@ class Codegen {
 
   // Member name of record type rec, looked for in its anonymous members too; adds its byte
   // offset to *bits.
+  std::optional<Ty> find_member(const Ty& rec, const std::string& name, uint32_t* bits) const {
+    std::set<const btf_type*> searched;
+    return find_member(rec, name, bits, searched);
+  }
+
+  // Each record is searched once: where it was searched, the name is not in it, and a malformed
+  // BTF may nest one in itself or in thousands of anonymous members at each level.
   std::optional<Ty> find_member(const Ty& rec, const std::string& name, uint32_t* bits,
-                                int depth = 0) const {
-    if (depth > 8) return std::nullopt;
+                                std::set<const btf_type*>& searched) const {
+    if (!searched.insert(rec.t).second) return std::nullopt;
     const struct btf_member* m = btf_members(rec.t);
     for (uint16_t i = 0; i < btf_vlen(rec.t); ++i, ++m) {
       uint32_t off = btf_member_bit_offset(rec.t, i);
@@ -180,7 +187,7 @@ class Codegen {
       }
       if (mt.kind != Ty::Record) continue;
       uint32_t inner = *bits + off;
-      if (auto found = find_member(mt, name, &inner, depth + 1)) {
+      if (auto found = find_member(mt, name, &inner, searched)) {
         *bits = inner;
         return found;
       }

@@ -203,6 +203,29 @@ TEST_F(ArgFilter, TypeErrorsNameTheColumn) {
             "--arg-filter 'path < \"a\"': at column 6: strings compare only with == and !=");
 }
 
+// A malformed BTF that nests 64 anonymous members of the level below at each of 12 levels: the
+// lookup searches each type once (64^12 paths otherwise) and still finds the leaf at the bottom.
+TEST(ArgFilterBtf, AnonymousMembersAreSearchedOncePerType) {
+  SyntheticBtf b;
+  int i32 = b.int_type("int", 4, BTF_INT_SIGNED);
+  int level = b.structure("leaf", 4, {{"leaf", i32, 0}});
+  for (int depth = 0; depth < 12; ++depth) {
+    int below = level;
+    level = btf__add_union(b.get(), nullptr, 4);
+    ASSERT_GT(level, 0);
+    for (int i = 0; i < 64; ++i) ASSERT_EQ(btf__add_field(b.get(), nullptr, below, 0, 0), 0);
+  }
+  int top = b.structure("top", 4, {{"", level, 0}});
+  FuncArgs args = plan_func_args(b.get(), b.func("g", b.proto(i32, {{"p", b.ptr(top)}})));
+
+  ArgFilterProgram found = ArgFilterCompiler({"p->leaf == 1"}).compile(args);
+  EXPECT_EQ(found.error, "");
+  EXPECT_GT(found.prog.cnt, 0u);
+  ArgFilterProgram missing = ArgFilterCompiler({"p->none == 1"}).compile(args);
+  EXPECT_NE(missing.error.find("struct top has no member 'none'"), std::string::npos)
+      << missing.error;
+}
+
 TEST_F(ArgFilter, SyntaxErrorsNameTheColumn) {
   EXPECT_EQ(error("attr->map_type =="),
             "--arg-filter 'attr->map_type ==': at column 18: expected an operand at the end");
