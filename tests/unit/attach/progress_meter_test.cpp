@@ -2,10 +2,10 @@
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <poll.h>
 #include <unistd.h>
 
 #include <string>
-#include <thread>
 
 namespace retsnoop {
 namespace {
@@ -21,15 +21,28 @@ class Screen {
     close(fds_[1]);
   }
   ProgressDisplay display(std::chrono::milliseconds delay) const { return {fds_[1], delay, 5ms}; }
-  std::string text() const {
-    std::string out;
-    char buf[4096];
-    for (ssize_t n; (n = read(fds_[0], buf, sizeof(buf))) > 0;) out.append(buf, n);
-    return out;
+  // Waits (in poll(), at most 10 s) until the display thread has drawn needle.
+  bool shows(const std::string& needle) {
+    for (int waits = 0; text_.find(needle) == std::string::npos; ++waits) {
+      pollfd pfd{fds_[0], POLLIN, 0};
+      if (waits == 1000 || poll(&pfd, 1, 10) < 0) return false;
+      read_available();
+    }
+    return true;
+  }
+  // Everything drawn so far.
+  std::string text() {
+    read_available();
+    return text_;
   }
 
  private:
+  void read_available() {
+    char buf[4096];
+    for (ssize_t n; (n = read(fds_[0], buf, sizeof(buf))) > 0;) text_.append(buf, n);
+  }
   int fds_[2];
+  std::string text_;
 };
 
 TEST(ProgressMeter, DrawsDoneOverTotalInPlaceThenErases) {
@@ -37,7 +50,7 @@ TEST(ProgressMeter, DrawsDoneOverTotalInPlaceThenErases) {
   {
     ProgressMeter m("Attaching... ", 10, ProgressMeter::Finish::Erase, screen.display(0ms));
     m.advance(4);
-    std::this_thread::sleep_for(50ms);
+    ASSERT_TRUE(screen.shows("\rAttaching... 4/10\033[K")) << screen.text();
   }
   std::string text = screen.text();
   EXPECT_NE(text.find("\rAttaching... 4/10\033[K"), std::string::npos) << text;
@@ -48,7 +61,7 @@ TEST(ProgressMeter, KeepLabelLeavesTheLabelForWhatFollows) {
   Screen screen;
   {
     ProgressMeter m("Detaching... ", 2, ProgressMeter::Finish::KeepLabel, screen.display(0ms));
-    std::this_thread::sleep_for(50ms);
+    ASSERT_TRUE(screen.shows("\rDetaching... 0/2\033[K")) << screen.text();
   }
   EXPECT_TRUE(screen.text().ends_with("\rDetaching... \033[K"));
 }

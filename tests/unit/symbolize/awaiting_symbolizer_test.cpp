@@ -4,7 +4,7 @@
 
 #include <atomic>
 #include <chrono>
-#include <thread>
+#include <future>
 
 namespace retsnoop {
 namespace {
@@ -26,13 +26,12 @@ TEST(AwaitingSymbolizer, LooksUpOnlyOnceTheLoadIsDone) {
   FakeSymbolizer inner;
   std::promise<void> done;
   AwaitingSymbolizer s(inner, done.get_future().share());
-  std::thread loader([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    inner.loaded = true;
-    done.set_value();
-  });
-  SymbolizedAddr out = s.symbolize(0x10, false);
-  loader.join();
+  auto lookup = std::async(std::launch::async, [&] { return s.symbolize(0x10, false); });
+  // Still waiting: a lookup that went ahead would have come back by now, not found.
+  EXPECT_EQ(lookup.wait_for(std::chrono::milliseconds(100)), std::future_status::timeout);
+  inner.loaded = true;
+  done.set_value();
+  SymbolizedAddr out = lookup.get();
   EXPECT_TRUE(out.found);
   EXPECT_EQ(out.offset, 0x10u);
 }
