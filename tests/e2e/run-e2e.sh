@@ -146,7 +146,7 @@ run_boot() {
   for m in $modules; do args+=(-m "$m"); done
   printf '#!/bin/sh\nexec sh /guest/run-cases.sh /guest/cases.txt\n' >"$work/guest.sh"
   args+=(-a "$E2E_DIR/guest/run-cases.sh:/guest/run-cases.sh" -a "$work/cases.txt:/guest/cases.txt"
-    -a "$E2E_DIR/scan-splats.sh:/bin/scan-splats")
+    -a "$E2E_DIR/scan-splats.sh:/bin/scan-splats" -a "$E2E_DIR/scripts:/guest/scripts")
 
   echo "=== kernel $(cat "$kdir/kernel-version") ($arch)$label: $(wc -l <"$work/names.txt") case(s)"
   boot_guest "$kdir" "$work" "$work/guest.sh" "$timeout" "$mem" "${args[@]}" |
