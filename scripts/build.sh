@@ -43,5 +43,7 @@ esac
 
 mkdir -p "$build"
 bash "$root/scripts/setup-deps.sh" --arch "$arch" --stamp-dir "$build"
+# Ninja schedules the whole tree at once; a build directory made earlier keeps its generator.
+export CMAKE_GENERATOR=${CMAKE_GENERATOR:-Ninja}
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release "${cross[@]}" "${cmake_args[@]}" >/dev/null
 cmake --build "$build" -j"$(nproc)" "${targets[@]}"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Style checks that scripts/test.sh runs: the formatter (.clang-format) over every tracked C and
 # C++ file, shellcheck over every tracked shell script, the README's length and, with --tidy,
-# clang-tidy (.clang-tidy) over the sources of a configured build.
+# clang-tidy (.clang-tidy) over src/ and tests/unit/ as a configured build compiles them.
 #
 # Usage: lint.sh [--fix] [--tidy BUILD_DIR]
 #   --fix   apply the formatter in place instead of checking it
@@ -49,16 +49,21 @@ fi
 
 if [[ -n $tidy_build ]]; then
   echo "== clang-tidy"
-  mapfile -t units < <(git ls-files 'src/*.cpp' | grep -v '^src/bpf/')
-  # clang cannot read GCC's precompiled headers: each file is checked without them, with only
-  # the headers it includes itself.
-  db=$(mktemp -d)
-  sed -E 's# -Winvalid-pch##; s# -include [^ ]*/cmake_pch\.hxx##' \
-    "$tidy_build/compile_commands.json" >"$db/compile_commands.json"
-  run-clang-tidy -quiet -p "$db" -j "$(nproc)" "${units[@]/#/$root/}" >"$db/tidy.log" 2>&1 ||
+  # What the build compiles of src/ and tests/unit/: a unity build's per-target sources, which
+  # include the .cpp files (.clang-tidy's header filter reports inside them), or the files
+  # themselves when configured with -DCMAKE_UNITY_BUILD=OFF.
+  build_abs=$(cd "$tidy_build" && pwd)
+  mapfile -t units < <(sed -n 's/^ *"file": "\(.*\)",\?$/\1/p' "$build_abs/compile_commands.json" |
+    grep -E "^($build_abs/(src|tests/unit)/CMakeFiles/[^/]+/Unity/|$root/(src|tests/unit)/)" |
+    grep -v '/fixtures/' | sort -u)
+  log=$(mktemp)
+  if ! printf '%s\n' "${units[@]}" | xargs -P "$(nproc)" -n 1 clang-tidy -quiet -p "$build_abs" \
+    --config-file="$root/.clang-tidy" >"$log" 2>&1; then
+    grep -E '(warning|error):' "$log" | sort -u
     failed=1
-  grep -E 'warning:|error:' "$db/tidy.log" | sort -u || true
-  rm -rf "$db"
+  fi
+  echo "lint: clang-tidy checked ${#units[@]} compile units"
+  rm -f "$log"
 fi
 
 exit $failed

@@ -24,7 +24,7 @@ done
 # libclang-rt-dev: clang's runtimes (libFuzzer, its ASan and UBSan) for scripts/fuzz.sh; clang
 # only recommends them.
 PKGS=(
-  build-essential cmake pkg-config clang llvm clang-format clang-tidy shellcheck libclang-rt-dev
+  build-essential cmake ninja-build pkg-config clang llvm clang-format clang-tidy shellcheck libclang-rt-dev
   libbpf-dev libelf-dev libdw-dev zlib1g-dev libzstd-dev liblzma-dev libbz2-dev
   bpftool libgtest-dev libbenchmark-dev nlohmann-json3-dev
   qemu-system-x86 busybox-static

@@ -12,10 +12,7 @@ build_sanitize=${BUILD_DIR_SANITIZE:-$root/build-sanitize}
 build_fuzz=${BUILD_DIR_FUZZ:-$root/build-fuzz}
 bash "$root/scripts/build.sh" -- -DRETSNOOP_WERROR=ON
 echo "== lint"
-# clang-tidy takes several CPU minutes over the tree: RETSNOOP_TIDY=1 adds it.
-tidy=()
-[[ -z ${RETSNOOP_TIDY:-} ]] || tidy=(--tidy "$build")
-bash "$root/scripts/lint.sh" "${tidy[@]}"
+bash "$root/scripts/lint.sh" --tidy "$build"
 echo "== unit tests"
 ctest --test-dir "$build" --output-on-failure -j"$(nproc)"
 echo "== unit tests with AddressSanitizer and UndefinedBehaviorSanitizer"

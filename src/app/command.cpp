@@ -118,12 +118,14 @@ void Command::run_child(char* const* argv, char* const* envp, int go_fd, int err
 pid_t Command::start() {
   // Built before fork: the child must not allocate.
   std::vector<char*> argv;
+  argv.reserve(argv_.size() + 1);
   for (auto& a : argv_) argv.push_back(a.data());
   argv.push_back(nullptr);
   std::vector<std::string> env;
   for (char** e = environ; *e; ++e) env.emplace_back(*e);
   env = command_environment(env, user_);
   std::vector<char*> envp;
+  envp.reserve(env.size() + 1);
   for (auto& e : env) envp.push_back(e.data());
   envp.push_back(nullptr);
   int go[2], err[2];

@@ -36,7 +36,7 @@ constexpr auto kRepeatInterval = std::chrono::milliseconds(500);
 Receiver::Receiver(TracerObject& obj, const FuncTable& funcs, const SessionFilter& filter,
                    SessionPrinter::Format format, OutputSink& out,
                    RingbufReader::ProcessHandler on_process,
-                   SessionPrinter::RepeatFormat format_repeats)
+                   const SessionPrinter::RepeatFormat& format_repeats)
     : obj_(obj),
       out_(out),
       funcs_(funcs),

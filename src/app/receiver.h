@@ -36,7 +36,7 @@ class Receiver {
   Receiver(TracerObject& obj, const FuncTable& funcs, const SessionFilter& filter,
            SessionPrinter::Format format, OutputSink& out,
            RingbufReader::ProcessHandler on_process = {},
-           SessionPrinter::RepeatFormat format_repeats = {});
+           const SessionPrinter::RepeatFormat& format_repeats = {});
 
   // Activates the tracer, says "Receiving data..." and receives until a stop is requested or
   // the output fails. Then it deactivates the tracer and gives the printer a short grace

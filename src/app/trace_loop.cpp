@@ -119,7 +119,7 @@ ReportOptions report_options(const Options& o) {
 // -A: function pointer arguments name their target when it is a function start in kallsyms,
 // which is complete once the background read is done.
 ArgRenderOptions arg_render_options(const Options& o, const Kallsyms& ksyms,
-                                    std::shared_future<void> ksyms_loaded) {
+                                    const std::shared_future<void>& ksyms_loaded) {
   ArgRenderOptions a;
   a.mode = o.arg_fmt_mode;
   a.max_arg_width = o.arg_max_width;
@@ -335,10 +335,9 @@ void find_running_kprobe(Kallsyms& ksyms, TracerConfig& cfg) {
         "(no bpf_get_func_ip()), and kallsyms lists neither");
 }
 
-}  // namespace
-
-int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
-  SessionReport report(report_options(in.opts));
+// Everything the BPF object needs to know before it loads: the options' part, then what this
+// kernel and this run add.
+TracerConfig loop_tracer_config(const TraceLoopInputs& in) {
   TracerConfig cfg = tracer_config(in.opts, in.kind, in.probes, in.arg_plans, in.probe_arg_plans);
   cfg.kprobe_session = in.features.has(Feature::KprobeSession);
   cfg.kprobe_events =
@@ -356,54 +355,125 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
     cfg.probe_keys = plan_probe_keys(in.probes, in.ksyms);
     cfg.kretprobe_pre_handler_addr = in.ksyms.addr_of("pre_handler_kretprobe");
   }
-  auto obj =
-      timed("BPF object load", [&] { return std::make_unique<TracerObject>(cfg, in.funcs); });
-  std::optional<ProbeAttacher> probes = attach_probes(*obj, in.probes);
-  std::optional<LineAttacher> lines =
-      in.line_probes ? attach_lines(*obj, *in.line_probes) : std::nullopt;
-  auto attacher = make_attacher(in.kind, *obj, in.ksyms, in.run);
-  AttachResult res;
-  {
-    std::optional<SharedKnob> fast = expedite_rcu(in);
-    res = attach_all(*attacher, in.funcs, stop, in.opts.debug_multi_kprobe);
+  return cfg;
+}
+
+// -U: the user-space symbolizer, and the recorder that reads each new process's memory map.
+struct UserStacks {
+  std::unique_ptr<ProcessSymbolizer> symbols;
+  std::unique_ptr<ProcessRecorder> recorder;
+};
+
+UserStacks user_stacks_for(const Options& o) {
+  UserStacks u;
+  if (!o.user_stacks) return u;
+  u.symbols = std::make_unique<ProcessSymbolizer>();
+  u.recorder = std::make_unique<ProcessRecorder>(*u.symbols);
+  return u;
+}
+
+// What the printer thread formats sessions with, used by it alone, like everything the context
+// lends.
+struct Formatting {
+  Formatting(const TraceLoopInputs& in, const std::shared_future<void>& ksyms_loaded,
+             const HostIdentity& host, UserSymbols* user)
+      : opts(format_options(in.opts, in.symb_level)),
+        symbolizer(in.symbolizer, ksyms_loaded),
+        arg_opts(arg_render_options(in.opts, in.ksyms, ksyms_loaded)),
+        args{in.arg_plans, in.probe_arg_plans, arg_opts},
+        ctx{in.funcs,
+            symbolizer,
+            opts,
+            &host,
+            in.probes,
+            user,
+            in.opts.capture_args ? &args : nullptr,
+            &cache,
+            in.line_probes ? *in.line_probes : kNoLineProbes} {}
+
+  FormatOptions opts;
+  AwaitingSymbolizer symbolizer;
+  ArgRenderOptions arg_opts;
+  ArgsContext args;
+  FormatCache cache;
+  FormatContext ctx;
+};
+
+void report_dropped_processes(const ProcessRecorder& recorder) {
+  if (!recorder.dropped()) return;
+  logf(LOG_INFO,
+       "user stacks of %llu processes show addresses only: they came faster than their memory "
+       "maps could be read\n",
+       (unsigned long long)recorder.dropped());
+}
+
+void print_detach_done(OutputSink& out, Clock::time_point t0) {
+  char done[64];
+  std::snprintf(
+      done, sizeof(done), "DONE in %lld ms.\n",
+      (long long)std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count());
+  print_status(out, done);
+}
+
+// The loaded BPF object and everything attached to it, detached together.
+struct Attached {
+  Attached(const TraceLoopInputs& in, const TracerConfig& cfg)
+      : obj(timed("BPF object load",
+                  [&] { return std::make_unique<TracerObject>(cfg, in.funcs); })),
+        probes(attach_probes(*obj, in.probes)),
+        lines(in.line_probes ? attach_lines(*obj, *in.line_probes) : std::nullopt),
+        attacher(make_attacher(in.kind, *obj, in.ksyms, in.run)) {}
+
+  void attach(const TraceLoopInputs& in, StopSignal& stop) {
+    {
+      std::optional<SharedKnob> fast = expedite_rcu(in);
+      res = attach_all(*attacher, in.funcs, stop, in.opts.debug_multi_kprobe);
+    }
+    // The rest of kallsyms, read from here on, lists [bpf] as the attach left it; only a table
+    // completed before attaching (module globs, no tracefs) needs those symbols read again.
+    if (in.kind == AttachKind::Fentry && !res.interrupted && in.ksyms.complete())
+      refresh_bpf_symbols(in.ksyms);
   }
-  // The rest of kallsyms, read from here on, lists [bpf] as the attach left it; only a table
-  // completed before attaching (module globs, no tracefs) needs those symbols read again.
-  if (in.kind == AttachKind::Fentry && !res.interrupted && in.ksyms.complete())
-    refresh_bpf_symbols(in.ksyms);
+
+  void detach(const TraceLoopInputs& in) {
+    std::optional<SharedKnob> fast = expedite_rcu(in);
+    if (probes) probes->detach();
+    if (lines) lines->detach();
+    detach_all(*attacher);
+  }
+
+  std::unique_ptr<TracerObject> obj;
+  std::optional<ProbeAttacher> probes;
+  std::optional<LineAttacher> lines;
+  std::unique_ptr<Attacher> attacher;
+  AttachResult res;
+};
+
+// The printer may wait for the symbolizer worker only while the worker exists.
+struct WaitEnderReset {
+  OutputSink& out;
+  ~WaitEnderReset() { out.set_wait_ender({}); }
+};
+
+}  // namespace
+
+int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
+  SessionReport report(report_options(in.opts));
+  Attached a(in, loop_tracer_config(in));
+  a.attach(in, stop);
   std::shared_future<void> ksyms_loaded = load_rest_in_background(in.ksyms);
 
-  FormatOptions fopts = format_options(in.opts, in.symb_level);
-  AwaitingSymbolizer symbolizer(in.symbolizer, ksyms_loaded);
-  std::unique_ptr<ProcessSymbolizer> user_symbols;
-  std::unique_ptr<ProcessRecorder> recorder;
+  UserStacks user = user_stacks_for(in.opts);
   RingbufReader::ProcessHandler on_process;
-  if (in.opts.user_stacks) {
-    user_symbols = std::make_unique<ProcessSymbolizer>();
-    recorder = std::make_unique<ProcessRecorder>(*user_symbols);
-    on_process = [&](uint32_t pid, uint64_t session_id) { recorder->record(pid, session_id); };
-  }
+  if (user.recorder)
+    on_process = [r = user.recorder.get()](uint32_t pid, uint64_t session_id) {
+      r->record(pid, session_id);
+    };
   // A printer still busy at the stop deadline may be waiting for the symbolizer worker: the
-  // worker is killed then, and the printer prints the rest unsymbolized. Removed before
-  // user_symbols goes.
-  struct WaitEnder {
-    OutputSink& out;
-    ~WaitEnder() { out.set_wait_ender({}); }
-  } wait_ender{out};
-  if (user_symbols) out.set_wait_ender([&] { user_symbols->shutdown(); });
-  ArgRenderOptions arg_opts = arg_render_options(in.opts, in.ksyms, ksyms_loaded);
-  ArgsContext args_ctx{in.arg_plans, in.probe_arg_plans, arg_opts};
-  // Used by the printer thread alone, like everything the context lends.
-  FormatCache format_cache;
-  FormatContext ctx{in.funcs,
-                    symbolizer,
-                    fopts,
-                    &report.host(),
-                    in.probes,
-                    user_symbols.get(),
-                    in.opts.capture_args ? &args_ctx : nullptr,
-                    &format_cache,
-                    in.line_probes ? *in.line_probes : kNoLineProbes};
+  // worker is killed then, and the printer prints the rest unsymbolized.
+  WaitEnderReset wait_ender{out};
+  if (user.symbols) out.set_wait_ender([&] { user.symbols->shutdown(); });
+  Formatting fmt(in, ksyms_loaded, report.host(), user.symbols.get());
   int64_t clock_offset = mono_to_real_ns();
   SessionFilter filter{ErrorFilter(in.opts.allow_errors, in.opts.deny_errors),
                        RetvalFilter(in.opts.allow_retvals, in.opts.deny_retvals)};
@@ -411,45 +481,31 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
   if (in.opts.count_repeats)
     format_repeats = [&](const RepeatGroup& g) { return report.format_repeats(g, clock_offset); };
   Receiver receiver(
-      *obj, in.funcs, filter,
+      *a.obj, in.funcs, filter,
       [&](const Session& s, std::string& text) {
-        if (recorder && !s.ustack.empty()) recorder->wait_for(s.pid, s.id);
-        report.append(text, s, ctx, clock_offset);
+        if (user.recorder && !s.ustack.empty()) user.recorder->wait_for(s.pid, s.id);
+        report.append(text, s, fmt.ctx, clock_offset);
       },
-      out, std::move(on_process), std::move(format_repeats));
-  if (in.command && !res.interrupted) start_command(*in.command, *obj, stop, recorder.get());
+      out, std::move(on_process), format_repeats);
+  if (in.command && !a.res.interrupted)
+    start_command(*in.command, *a.obj, stop, user.recorder.get());
   std::function<bool()> command_exited;
   if (in.command) command_exited = [&] { return in.command->exit_status().has_value(); };
-  StopCause cause = res.interrupted ? StopCause::Signal : receiver.run(stop, command_exited);
+  StopCause cause = a.res.interrupted ? StopCause::Signal : receiver.run(stop, command_exited);
   // The printer is done or given up on: a symbolizer worker still reading must not outlive it.
-  if (user_symbols) user_symbols->shutdown();
+  if (user.symbols) user.symbols->shutdown();
 
-  report_missed_hits(*attacher, *obj, in.kind, in.features);
+  report_missed_hits(*a.attacher, *a.obj, in.kind, in.features);
   print_status(out, "Detaching... ");
   auto t1 = Clock::now();
-  SessionCounts counts;
-  {
-    {
-      std::optional<SharedKnob> fast = expedite_rcu(in);
-      if (probes) probes->detach();
-      if (lines) lines->detach();
-      detach_all(*attacher);
-    }
-    counts = receiver.final_counts();
-    attacher.reset();
-    obj.reset();
-  }
-  bool recorder_stuck = recorder && !recorder->stop(Clock::now() + ProcessRecorder::kWaitLimit);
-  if (recorder && recorder->dropped())
-    logf(LOG_INFO,
-         "user stacks of %llu processes show addresses only: they came faster than their "
-         "memory maps could be read\n",
-         (unsigned long long)recorder->dropped());
-  char done[64];
-  std::snprintf(
-      done, sizeof(done), "DONE in %lld ms.\n",
-      (long long)std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t1).count());
-  print_status(out, done);
+  a.detach(in);
+  SessionCounts counts = receiver.final_counts();
+  a.attacher.reset();
+  a.obj.reset();
+  bool recorder_stuck =
+      user.recorder && !user.recorder->stop(Clock::now() + ProcessRecorder::kWaitLimit);
+  if (user.recorder) report_dropped_processes(*user.recorder);
+  print_detach_done(out, t1);
   bool stuck = receiver.printer_stuck() || recorder_stuck;
   // A stuck printer may be in the middle of the report: its summary and exports stay unwritten.
   if (!stuck) print_status(out, report.finish());

@@ -26,7 +26,7 @@ ProgressMeter::ProgressMeter(std::string label, size_t total, Finish finish,
   if (display_.fd < 0) return;
   // A progress display is no reason to fail, least of all while detaching at a task limit.
   try {
-    thread_ = std::jthread([this](std::stop_token st) { display_loop(st); });
+    thread_ = std::jthread([this](std::stop_token st) { display_loop(std::move(st)); });
   } catch (const std::system_error&) {
   }
 }

@@ -197,6 +197,15 @@ TracerObject::~TracerObject() {
 }
 
 void TracerObject::configure(const TracerConfig& cfg, size_t nr_funcs) {
+  configure_flags(cfg);
+  configure_caps(cfg);
+  configure_gates(cfg, nr_funcs);
+  size_maps(cfg, nr_funcs);
+  configure_args(cfg);
+  choose_programs(cfg);
+}
+
+void TracerObject::configure_flags(const TracerConfig& cfg) {
   auto* ro = skel_->rodata;
   ro->success_stacks = cfg.success_stacks;
   ro->emit_trace = cfg.emit_trace;
@@ -212,9 +221,12 @@ void TracerObject::configure(const TracerConfig& cfg, size_t nr_funcs) {
   ro->count_repeats = cfg.count_repeats;
   ro->max_sessions = cfg.sessions_size;
   ro->session_slots = rs_session_slots(cfg.sessions_size);
-  configure_caps(cfg);
-  configure_gates(cfg, nr_funcs);
+  ro->trace_lines = cfg.line_max > 0;
+  ro->line_max = std::clamp<uint32_t>(cfg.line_max, 1, RS_MAX_LINES);
+}
 
+void TracerObject::size_maps(const TracerConfig& cfg, size_t nr_funcs) {
+  auto* ro = skel_->rodata;
   resize_map(skel_->maps.rb, cfg.ringbuf_size);
   create_sessions_map(skel_->maps.sessions, cfg.sessions_size);
   int cpus = libbpf_num_possible_cpus();
@@ -228,16 +240,15 @@ void TracerObject::configure(const TracerConfig& cfg, size_t nr_funcs) {
   ro->func_slot_mask = func_slots_.empty() ? 0 : uint32_t(func_slots_.size() - 1);
   resize_map(skel_->maps.pid_filter, filter_entries(cfg.allow_pids, cfg.deny_pids));
   resize_map(skel_->maps.comm_filter, filter_entries(cfg.allow_comms, cfg.deny_comms));
-  configure_args(cfg);
   // Distinct failures per interval (two intervals live at a time); beyond it they print in full.
   constexpr uint32_t kRepeatEntries = 4096;
   resize_map(skel_->maps.repeats, cfg.count_repeats ? kRepeatEntries : 1);
-  ro->trace_lines = cfg.line_max > 0;
-  ro->line_max = std::clamp<uint32_t>(cfg.line_max, 1, RS_MAX_LINES);
   resize_map(skel_->maps.line_rings, cfg.line_max ? rs_session_slots(cfg.sessions_size) : 1);
+}
 
-  // Only the programs of the chosen mechanism are loaded: a kernel without multi-kprobe or
-  // session support would reject the others, and trampoline programs need a target.
+// Only the programs of the chosen mechanism are loaded: a kernel without multi-kprobe or session
+// support would reject the others, and trampoline programs need a target.
+void TracerObject::choose_programs(const TracerConfig& cfg) {
   auto load_pair = [&](bpf_program* entry, bpf_program* exit, bool load) {
     bpf_program__set_autoload(entry, load);
     bpf_program__set_autoload(exit, load);

@@ -131,6 +131,9 @@ class TracerObject {
 
  private:
   void configure(const TracerConfig& cfg, size_t nr_funcs);
+  void configure_flags(const TracerConfig& cfg);
+  void size_maps(const TracerConfig& cfg, size_t nr_funcs);
+  void choose_programs(const TracerConfig& cfg);
   void load();
   void configure_caps(const TracerConfig& cfg);
   void fill_func_descs(const FuncTable& funcs);

@@ -82,6 +82,7 @@ const CasePreset& find_case_preset(std::string_view name) {
 
 std::vector<std::string_view> case_preset_names() {
   std::vector<std::string_view> names;
+  names.reserve(std::size(kPresets));
   for (const CasePreset& p : kPresets) names.push_back(p.name);
   return names;
 }

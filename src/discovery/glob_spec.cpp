@@ -10,7 +10,7 @@ namespace retsnoop {
 
 namespace {
 
-[[noreturn]] void invalid(std::string_view text, const std::string& why) {
+[[noreturn]] void invalid_glob(std::string_view text, const std::string& why) {
   throw UserError("Invalid glob '" + std::string(text) + "': " + why);
 }
 
@@ -29,28 +29,30 @@ void check_chars(std::string_view text, std::string_view part, Allowed allowed,
                  std::string_view what) {
   for (char c : part) {
     if (!allowed(c))
-      invalid(text, "character '" + std::string(1, c) + "' can never match a " + std::string(what));
+      invalid_glob(text,
+                   "character '" + std::string(1, c) + "' can never match a " + std::string(what));
   }
 }
 
 void check_pattern(std::string_view text, std::string_view part, std::string_view what) {
-  if (part.empty()) invalid(text, "empty " + std::string(what) + " glob");
-  if (part.find("**") != std::string_view::npos) invalid(text, "'**' is not supported, use '*'");
+  if (part.empty()) invalid_glob(text, "empty " + std::string(what) + " glob");
+  if (part.find("**") != std::string_view::npos)
+    invalid_glob(text, "'**' is not supported, use '*'");
 }
 
 GlobSpec parse_path_glob(std::string_view text, std::string_view path) {
   check_pattern(text, path, "source path");
   for (char c : path) {
     if (kWhitespace.find(c) != std::string_view::npos)
-      invalid(text, "source path contains whitespace");
+      invalid_glob(text, "source path contains whitespace");
   }
   return {GlobKind::Path, std::string(path), {}, std::string(text)};
 }
 
 std::string parse_module_glob(std::string_view text, std::string_view rest) {
   size_t close = rest.find(']');
-  if (close == std::string_view::npos) invalid(text, "unterminated '['");
-  if (!trim(rest.substr(close + 1)).empty()) invalid(text, "unexpected text after ']'");
+  if (close == std::string_view::npos) invalid_glob(text, "unterminated '['");
+  if (!trim(rest.substr(close + 1)).empty()) invalid_glob(text, "unexpected text after ']'");
   std::string mod(trim(rest.substr(0, close)));
   for (char& c : mod) {
     if (c == '-') c = '_';
@@ -93,7 +95,8 @@ void append_file_globs(const std::string& path, std::vector<GlobSpec>& out) {
       read_regular_file(path, kMaxListFileSize, "cannot read glob file '" + path + "'"));
   out.reserve(out.size() + entries.size());
   for (const std::string& entry : entries) {
-    if (entry.front() == '@') invalid(entry, "nested @FILE in '" + path + "' is not supported");
+    if (entry.front() == '@')
+      invalid_glob(entry, "nested @FILE in '" + path + "' is not supported");
     out.push_back(parse_glob(entry));
   }
 }
@@ -102,7 +105,7 @@ void append_file_globs(const std::string& path, std::vector<GlobSpec>& out) {
 
 GlobSpec parse_glob(std::string_view text) {
   std::string_view body = trim(text);
-  if (body.empty()) invalid(text, "empty glob");
+  if (body.empty()) invalid_glob(text, "empty glob");
   if (body.front() == ':') return parse_path_glob(text, body.substr(1));
   return parse_name_glob(text);
 }
@@ -112,7 +115,7 @@ std::vector<GlobSpec> parse_glob_args(const std::vector<std::string>& typed) {
   for (const std::string& text : typed) {
     std::string_view body = trim(text);
     if (!body.empty() && body.front() == '@') {
-      if (body.size() == 1) invalid(text, "missing file name after '@'");
+      if (body.size() == 1) invalid_glob(text, "missing file name after '@'");
       append_file_globs(std::string(body.substr(1)), out);
     } else {
       out.push_back(parse_glob(text));

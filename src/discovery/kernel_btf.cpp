@@ -7,6 +7,7 @@
 #include <optional>
 #include <unordered_set>
 
+#include "discovery/btf_ptr.h"
 #include "discovery/btf_types.h"
 #include "discovery/helper_kinds.h"
 #include "discovery/symbol_name.h"
@@ -16,11 +17,6 @@
 namespace retsnoop {
 
 namespace {
-
-struct BtfDeleter {
-  void operator()(struct btf* b) const { btf__free(b); }
-};
-using BtfPtr = std::unique_ptr<struct btf, BtfDeleter>;
 
 RetKind classify_int(const struct btf_type* t) {
   uint8_t enc = btf_int_encoding(t);

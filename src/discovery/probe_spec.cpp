@@ -16,7 +16,7 @@ namespace {
 constexpr const char* kForms =
     "expected kprobe:FUNC[+OFFSET], kretprobe:FUNC, tp:CATEGORY:NAME or rawtp:NAME";
 
-[[noreturn]] void invalid(std::string_view text, const std::string& why) {
+[[noreturn]] void invalid_probe(std::string_view text, const std::string& why) {
   throw UserError("Invalid probe '" + std::string(text) + "': " + why + "; " + kForms);
 }
 
@@ -32,11 +32,11 @@ bool glob_char(char c) { return ident_char(c) || c == '*' || c == '?'; }
 template <typename Allowed>
 std::string checked(std::string_view text, std::string_view part, std::string_view what,
                     Allowed allowed) {
-  if (part.empty()) invalid(text, "empty " + std::string(what));
+  if (part.empty()) invalid_probe(text, "empty " + std::string(what));
   for (char c : part) {
     if (!allowed(c))
-      invalid(text,
-              "character '" + std::string(1, c) + "' is not allowed in a " + std::string(what));
+      invalid_probe(
+          text, "character '" + std::string(1, c) + "' is not allowed in a " + std::string(what));
   }
   return std::string(part);
 }
@@ -48,10 +48,10 @@ uint64_t parse_offset(std::string_view text, std::string_view digits) {
   std::string s(body);
   if (s.empty() ||
       s.find_first_not_of(hex ? "0123456789abcdefABCDEF" : "0123456789") != std::string::npos)
-    invalid(text, "offset '" + std::string(digits) + "' is not a decimal or 0x hex number");
+    invalid_probe(text, "offset '" + std::string(digits) + "' is not a decimal or 0x hex number");
   errno = 0;
   unsigned long long v = std::strtoull(s.c_str(), nullptr, hex ? 16 : 10);
-  if (errno == ERANGE) invalid(text, "offset '" + std::string(digits) + "' is out of range");
+  if (errno == ERANGE) invalid_probe(text, "offset '" + std::string(digits) + "' is out of range");
   return v;
 }
 
@@ -65,13 +65,13 @@ ProbeSpec parse_kprobe(std::string_view text, std::string_view rest) {
 
 ProbeSpec parse_kretprobe(std::string_view text, std::string_view rest) {
   if (rest.find('+') != std::string_view::npos)
-    invalid(text, "a kretprobe fires at the return and takes no offset");
+    invalid_probe(text, "a kretprobe fires at the return and takes no offset");
   return {InjectKind::Kretprobe, {}, checked(text, rest, "function name", func_char)};
 }
 
 ProbeSpec parse_tracepoint(std::string_view text, std::string_view rest) {
   size_t colon = rest.find(':');
-  if (colon == std::string_view::npos) invalid(text, "a tracepoint needs CATEGORY:NAME");
+  if (colon == std::string_view::npos) invalid_probe(text, "a tracepoint needs CATEGORY:NAME");
   return {InjectKind::Tracepoint,
           checked(text, rest.substr(0, colon), "tracepoint category", glob_char),
           checked(text, rest.substr(colon + 1), "tracepoint name", glob_char)};
@@ -115,13 +115,13 @@ std::string probe_label(const ProbeSpec& p) {
 
 ProbeSpec parse_probe_spec(std::string_view text) {
   size_t colon = text.find(':');
-  if (colon == std::string_view::npos) invalid(text, "no probe kind");
+  if (colon == std::string_view::npos) invalid_probe(text, "no probe kind");
   std::string_view kind = text.substr(0, colon), rest = text.substr(colon + 1);
   if (kind == "kprobe") return parse_kprobe(text, rest);
   if (kind == "kretprobe") return parse_kretprobe(text, rest);
   if (kind == "tp") return parse_tracepoint(text, rest);
   if (kind == "rawtp") return parse_raw_tracepoint(text, rest);
-  invalid(text, "unknown probe kind '" + std::string(kind) + "'");
+  invalid_probe(text, "unknown probe kind '" + std::string(kind) + "'");
 }
 
 std::vector<ProbeSpec> parse_probe_args(const std::vector<std::string>& typed) {

@@ -10,6 +10,7 @@
 #include <memory>
 #include <string_view>
 
+#include "discovery/btf_ptr.h"
 #include "discovery/btf_types.h"
 #include "util/error.h"
 
@@ -31,10 +32,6 @@ std::vector<std::string> subdirs(const fs::path& dir) {
 
 constexpr std::string_view kBtfTracePrefix = "btf_trace_";
 
-struct BtfFree {
-  void operator()(btf* b) const { btf__free(b); }
-};
-
 }  // namespace
 
 std::vector<TracepointName> list_tracepoints(const std::vector<std::string>& tracefs_dirs) {
@@ -52,7 +49,7 @@ std::vector<TracepointName> list_tracepoints(const std::vector<std::string>& tra
 }
 
 std::vector<std::string> list_raw_tracepoints(const std::string& btf_path) {
-  std::unique_ptr<btf, BtfFree> b(btf__parse(btf_path.c_str(), nullptr));
+  BtfPtr b(btf__parse(btf_path.c_str(), nullptr));
   if (!b)
     throw UserError("cannot list raw tracepoints: cannot read BTF '" + btf_path +
                     "': " + std::strerror(errno));

@@ -54,8 +54,11 @@ class TextPrinter {
     if ((!record && !nested_array) || (v.fields.empty() && !v.truncated)) return compact(v);
     std::string inner = indent + "  ";
     std::string out = record ? "{\n" : "[\n";
-    for (const auto& [name, f] : v.fields)
-      out += inner + (record ? "." + name + " = " : "") + verbose(f, inner) + "\n";
+    for (const auto& [name, f] : v.fields) {
+      out += inner;
+      if (record) out.append(".").append(name).append(" = ");
+      out.append(verbose(f, inner)).append("\n");
+    }
     if (v.truncated) out += inner + "...\n";
     return out + indent + (record ? "}" : "]");
   }

@@ -22,7 +22,7 @@ constexpr const char* kGapText = "[...]";
 // The reference layout of the -T table: columns never get narrower than this, only wider.
 constexpr size_t kMinFuncWidth = 47;
 constexpr size_t kMinResultWidth = 20;
-constexpr size_t kMinDurationWidth = 9;
+constexpr size_t kMinCalltraceDurationWidth = 9;
 
 struct TraceRow {
   std::string func;  // indentation, arrow, name
@@ -169,7 +169,7 @@ class TraceTable {
       row.args.clear();
     }
     std::string arg_indent(display_width(row.func) - display_width(label), ' ');
-    for (std::string& line : row.args) line = arg_indent + line;
+    for (std::string& line : row.args) line.insert(0, arg_indent);
   }
 
   void add_probe(const TraceRecord& r) {
@@ -204,7 +204,7 @@ class TraceTable {
 struct TraceWidths {
   size_t func = kMinFuncWidth;
   size_t result = kMinResultWidth;
-  size_t duration = kMinDurationWidth;
+  size_t duration = kMinCalltraceDurationWidth;
 };
 
 TraceWidths measure(const std::vector<TraceRow>& rows) {

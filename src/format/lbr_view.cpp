@@ -93,8 +93,12 @@ std::string render(const BranchText& t, const LbrWidths& w) {
     const TextLine& to = i < t.to.size() ? t.to[i] : blank;
     std::string lead = i == 0 ? t.label : std::string(t.label.size(), ' ');
     std::string arrow = i == 0 ? kArrow : std::string(display_width(kArrow), ' ');
-    std::string line = lead + side(from, w.from_symbol, w.from_source) + arrow +
-                       side(to, w.to_symbol, 0) + " " + to.source;
+    std::string line = lead;
+    line.append(side(from, w.from_symbol, w.from_source))
+        .append(arrow)
+        .append(side(to, w.to_symbol, 0))
+        .append(" ")
+        .append(to.source);
     out += std::string(trim_right(line)) + "\n";
   }
   return out;

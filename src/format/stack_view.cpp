@@ -18,7 +18,7 @@ namespace {
 
 // "73us" and "374us" share one 5-wide column: durations under a millisecond do not shift the
 // other columns from one session to the next.
-constexpr size_t kMinDurationWidth = 5;
+constexpr size_t kMinStackDurationWidth = 5;
 // A typical rendered row, so that the text grows once or twice.
 constexpr size_t kRowBytes = 80;
 
@@ -81,7 +81,7 @@ class RowBuilder {
 };
 
 struct StackWidths {
-  size_t duration = kMinDurationWidth;
+  size_t duration = kMinStackDurationWidth;
   size_t result = 0;
   size_t symbol = 0;
 };

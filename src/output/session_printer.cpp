@@ -16,9 +16,9 @@ size_t args_bytes(const std::map<uint32_t, CapturedArgs>& args) {
   constexpr size_t kTreeNode = 4 * sizeof(void*);  // links and colour of a std::map node
   size_t bytes = 0;
   for (const auto& [seq, a] : args) {
-    bytes += kTreeNode + sizeof(seq) + sizeof(CapturedArgs) +
+    bytes += kTreeNode + sizeof(std::map<uint32_t, CapturedArgs>::value_type) +
              a.slots.capacity() * sizeof(uint64_t) + a.lens.capacity() * sizeof(int32_t) +
-             a.data.capacity() * sizeof(a.data[0]);
+             a.data.capacity() * sizeof(std::vector<uint8_t>);
     for (const auto& d : a.data) bytes += d.capacity();
   }
   return bytes;

@@ -132,13 +132,12 @@ bool cu_of(Dwarf* dw, Dwarf_Addr pc, Dwarf_Die* cu) {
   return false;
 }
 
-// The separate debug file of a build id: /usr/lib/debug/.build-id/xx/yyyy.debug in a root.
+}  // namespace
+
 std::string build_id_debug_path(const std::string& build_id) {
   if (build_id.size() < 3) return "";
   return "/usr/lib/debug/.build-id/" + build_id.substr(0, 2) + "/" + build_id.substr(2) + ".debug";
 }
-
-}  // namespace
 
 ElfFile::ElfFile(OwnedFd fd, std::vector<Dir> debug_roots)
     : fd_(std::move(fd)), debug_roots_(std::move(debug_roots)) {}

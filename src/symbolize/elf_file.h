@@ -73,4 +73,8 @@ class ElfFile {
   Dwarf* dwarf_ = nullptr;
 };
 
+// The separate debug file of a build id inside a root, /usr/lib/debug/.build-id/xx/yyyy.debug;
+// empty for an id too short to split.
+std::string build_id_debug_path(const std::string& build_id);
+
 }  // namespace retsnoop

@@ -34,7 +34,7 @@ bool is_mapped_file(int fd, const MappedRange& range) {
 
 }  // namespace
 
-ProcessSymbolizer::ProcessSymbolizer(std::string host_root, UserCacheLimits limits,
+ProcessSymbolizer::ProcessSymbolizer(const std::string& host_root, UserCacheLimits limits,
                                      WorkerOptions worker)
     : host_root_(open_dir(host_root.empty() ? "/" : host_root)),
       limits_(limits),

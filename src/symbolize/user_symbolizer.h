@@ -52,7 +52,7 @@ class ProcessSymbolizer : public UserSymbols {
   // host_root: the root of retsnoop's own files ("" in production: /), searched for debug files
   // after the process's root. The files are read by a symbolizer worker (symbolizer_worker.h)
   // that worker starts, on the first lookup.
-  explicit ProcessSymbolizer(std::string host_root = "", UserCacheLimits limits = {},
+  explicit ProcessSymbolizer(const std::string& host_root = "", UserCacheLimits limits = {},
                              WorkerOptions worker = {});
   ~ProcessSymbolizer() override;
 

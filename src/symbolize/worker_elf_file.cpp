@@ -20,10 +20,6 @@ bool is_build_id(const std::string& id) {
                      [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
 }
 
-std::string build_id_debug_path(const std::string& build_id) {
-  return "/usr/lib/debug/.build-id/" + build_id.substr(0, 2) + "/" + build_id.substr(2) + ".debug";
-}
-
 // The first file lost is reported always, the others under -v.
 std::atomic<bool> reported_once{false};
 

@@ -94,6 +94,7 @@ struct FakeKprobeEvents {
 
 std::vector<std::string> definitions(int n) {
   std::vector<std::string> commands;
+  commands.reserve(n);
   for (int i = 0; i < n; ++i) commands.push_back("p:g/ev _text+0x" + std::to_string(1000 + i));
   return commands;
 }

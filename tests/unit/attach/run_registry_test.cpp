@@ -62,7 +62,7 @@ TEST_F(RunRegistryTest, RunThatLeftStateKeepsItsLockFileUnlocked) {
 // A killed run's lock file stays, with nobody holding its lock.
 TEST_F(RunRegistryTest, UnheldLockFileMeansDead) {
   RunStateDir d = dir();
-  std::ofstream(path_ + "/0123456789ab.lock");
+  ASSERT_TRUE(std::ofstream(path_ + "/0123456789ab.lock"));
   EXPECT_EQ(run_liveness(d, "0123456789ab"), Liveness::Dead);
   forget_run(d, "0123456789ab");
   EXPECT_EQ(run_liveness(d, "0123456789ab"), Liveness::Unknown);
@@ -81,7 +81,7 @@ TEST_F(RunRegistryTest, LockHeldByAnotherDescriptionMeansAlive) {
 
 TEST_F(RunRegistryTest, MalformedIdsAreNeverJudged) {
   RunStateDir d = dir();
-  std::ofstream(path_ + "/..lock");
+  ASSERT_TRUE(std::ofstream(path_ + "/..lock"));
   EXPECT_EQ(run_liveness(d, "."), Liveness::Unknown);
   EXPECT_EQ(run_liveness(d, "../../etc/passwd"), Liveness::Unknown);
 }

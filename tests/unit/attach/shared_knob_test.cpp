@@ -124,9 +124,9 @@ TEST_F(SharedKnobTest, NeverRevertsALaterChange) {
 
 // A run that died holding it (its lock file left, unlocked) is undone by the next run's recovery.
 TEST_F(SharedKnobTest, RecoversFromADeadHolder) {
-  std::ofstream(dir_path_ + "/0123456789ab.lock");
+  ASSERT_TRUE(std::ofstream(dir_path_ + "/0123456789ab.lock"));
   set("1");
-  std::ofstream(state_path()) << render_knob_state({change(), {"0123456789ab"}});
+  ASSERT_TRUE(std::ofstream(state_path()) << render_knob_state({change(), {"0123456789ab"}}));
   auto lines = SharedKnob::recover(dir_);
   ASSERT_EQ(lines.size(), 1u);
   EXPECT_NE(lines[0].find("restored " + knob_ + " to 0"), std::string::npos);

@@ -4,14 +4,13 @@
 
 #include <gtest/gtest.h>
 
+#include <cerrno>
+
 #include <memory>
 #include <vector>
 
 namespace retsnoop {
 namespace {
-
-constexpr int64_t kEnomem = -12;
-constexpr int64_t kEinval = -22;
 
 // Function ids are the letters of the tests' call trees; time advances 10 ns per event.
 class ChainDriver {
@@ -20,7 +19,7 @@ class ChainDriver {
 
   bool enter(char func) { return rs_chain_enter(c_.get(), func, tick()); }
   // A failing return, as the BPF side judges an errno result.
-  int fail(char func, int64_t res = kEinval) {
+  int fail(char func, int64_t res = -EINVAL) {
     return rs_chain_exit(c_.get(), func, res, true, success_stacks_, tick());
   }
   int ok(char func, int64_t res = 0) {
@@ -51,12 +50,12 @@ TEST(Chain, DeepestFailureIsCapturedOnceOnTheWayUp) {
   d.enter('A');
   d.enter('B');
   d.enter('C');
-  EXPECT_EQ(d.fail('C', kEnomem), RS_STEP_CAPTURE);
+  EXPECT_EQ(d.fail('C', -ENOMEM), RS_STEP_CAPTURE);
   EXPECT_EQ(d.fail('B'), 0);
   EXPECT_EQ(d.fail('A'), RS_STEP_CLOSE);
   EXPECT_TRUE(d.chain().is_err);
   EXPECT_EQ(d.reported(), "ABC");
-  EXPECT_EQ(d.chain().frames[2].res, kEnomem);
+  EXPECT_EQ(d.chain().frames[2].res, -ENOMEM);
   EXPECT_EQ(d.chain().frames[2].dur_ns, 10u);
   EXPECT_EQ(d.chain().frames[0].dur_ns, 50u);
 }
@@ -104,9 +103,9 @@ TEST(Chain, FailedSubChainOverwrittenBySiblingIsStitched) {
   d.fail('D', 0);
   d.enter('E');
   d.ok('E');
-  EXPECT_EQ(d.fail('C', kEnomem), RS_STEP_CAPTURE);
-  d.fail('B', kEnomem);
-  d.fail('A', kEnomem);
+  EXPECT_EQ(d.fail('C', -ENOMEM), RS_STEP_CAPTURE);
+  d.fail('B', -ENOMEM);
+  d.fail('A', -ENOMEM);
   EXPECT_EQ(d.reported(), "ABC|D");
   EXPECT_EQ(d.chain().saved[3].res, 0);
 }
@@ -158,7 +157,7 @@ TEST(Chain, StitchedSubChainsNest) {
   d.fail('B');
   d.fail('A');
   EXPECT_EQ(d.reported(), "AB|CX");
-  EXPECT_EQ(d.chain().saved[2].res, kEinval);  // C's own result, known when it was saved
+  EXPECT_EQ(d.chain().saved[2].res, -EINVAL);  // C's own result, known when it was saved
 }
 
 TEST(Chain, LaterFailingSiblingReplacesTheSavedChain) {

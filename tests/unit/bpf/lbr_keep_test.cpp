@@ -4,12 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <cerrno>
+
 namespace retsnoop {
 namespace {
 
 constexpr rs_s64 kFullSnapshot = RS_MAX_LBR * sizeof(rs_lbr_entry);
-constexpr int64_t kEinval = -22;
-constexpr int64_t kEnoent = -2;
 
 // a() calls b(), which fails; a() fails too. Returns the steps of b's and a's exits.
 struct TwoLevelFailure {
@@ -21,8 +21,8 @@ TwoLevelFailure fail_twice(bool success_stacks = false) {
   rs_chain c{};
   rs_chain_enter(&c, 'a', 0);
   rs_chain_enter(&c, 'b', 10);
-  int inner = rs_chain_exit(&c, 'b', kEinval, true, success_stacks, 20);
-  int outer = rs_chain_exit(&c, 'a', kEinval, true, success_stacks, 30);
+  int inner = rs_chain_exit(&c, 'b', -EINVAL, true, success_stacks, 20);
+  int outer = rs_chain_exit(&c, 'a', -EINVAL, true, success_stacks, 30);
   return {inner, outer};
 }
 
@@ -54,7 +54,7 @@ TEST(LbrKeep, CountsWhatTheSnapshotHolds) {
   EXPECT_EQ(rs_lbr_keep_cnt(capture, 3 * sizeof(rs_lbr_entry)), 3u);
   EXPECT_EQ(rs_lbr_keep_cnt(capture, 0), 0u);
   // No branch-stack PMU: bpf_get_branch_snapshot() fails with -ENOENT.
-  EXPECT_EQ(rs_lbr_keep_cnt(capture, kEnoent), 0u);
+  EXPECT_EQ(rs_lbr_keep_cnt(capture, -ENOENT), 0u);
   EXPECT_EQ(rs_lbr_keep_cnt(capture, 2 * kFullSnapshot), static_cast<rs_u32>(RS_MAX_LBR));
 }
 

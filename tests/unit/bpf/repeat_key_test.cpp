@@ -4,14 +4,13 @@
 
 #include <gtest/gtest.h>
 
+#include <cerrno>
+
 #include <memory>
 #include <vector>
 
 namespace retsnoop {
 namespace {
-
-constexpr int64_t kEinval = -22;
-constexpr int64_t kEnomem = -12;
 
 struct Failure {
   std::vector<std::pair<uint32_t, int64_t>> chain;  // function id, result; outermost first
@@ -36,7 +35,7 @@ uint64_t key_of(const Failure& f) {
   return rs_repeat_key(c.get(), f.kstack.data(), uint32_t(f.kstack.size()));
 }
 
-const Failure kBase{{{1, kEinval}, {2, kEinval}}, {0xffffffff81000010, 0xffffffff81000020}};
+const Failure kBase{{{1, -EINVAL}, {2, -EINVAL}}, {0xffffffff81000010, 0xffffffff81000020}};
 
 TEST(RepeatKey, RepeatsOfOneFailureShareTheKey) {
   Failure later = kBase;
@@ -47,7 +46,7 @@ TEST(RepeatKey, RepeatsOfOneFailureShareTheKey) {
 
 TEST(RepeatKey, AnotherResultIsAnotherFailure) {
   Failure f = kBase;
-  f.chain[1].second = kEnomem;
+  f.chain[1].second = -ENOMEM;
   EXPECT_NE(key_of(kBase), key_of(f));
 }
 
@@ -75,8 +74,8 @@ TEST(RepeatKey, ShallowerChainIsAnotherFailure) {
 // The frame count and stack length end their lists: moving an element from one to the other
 // must not produce the same words in the same order.
 TEST(RepeatKey, ChainAndStackDoNotRunTogether) {
-  Failure a{{{1, kEinval}}, {2}};
-  Failure b{{{1, kEinval}, {2, 0}}, {}};
+  Failure a{{{1, -EINVAL}}, {2}};
+  Failure b{{{1, -EINVAL}, {2, 0}}, {}};
   EXPECT_NE(key_of(a), key_of(b));
 }
 

@@ -14,6 +14,7 @@ using Strings = std::vector<std::string>;
 
 CommandSplit split(std::vector<std::string> args) {
   std::vector<char*> argv;
+  argv.reserve(args.size() + 1);
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
   return split_at_command(static_cast<int>(args.size()), argv.data());

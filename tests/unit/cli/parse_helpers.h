@@ -21,6 +21,7 @@ struct ParseOutcome {
 inline ParseOutcome parse_capturing(std::vector<std::string> args) {
   args.insert(args.begin(), "retsnoop");
   std::vector<char*> argv;
+  argv.reserve(args.size() + 1);
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
 

@@ -25,7 +25,7 @@ bool contains(const std::string& text, const std::string& part) {
 }
 
 void expect_error(std::vector<std::string> args, const std::string& message) {
-  UserError e = parse_error(args);
+  UserError e = parse_error(std::move(args));
   EXPECT_EQ(e.what(), message);
   EXPECT_EQ(e.hint(), kHelpHint);
 }

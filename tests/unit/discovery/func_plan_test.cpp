@@ -5,12 +5,11 @@
 #include <map>
 
 #include "btf_fixture.h"
+#include "discovery/fixtures_dir.h"
 #include "util/error.h"
 
 namespace retsnoop {
 namespace {
-
-const std::string kFixtures = std::string(RS_FIXTURES_DIR) + "/discovery/";
 
 // Stands in for the DWARF compile-unit index.
 class FakeSourceIndex : public SourcePathIndex {

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "discovery/fixtures_dir.h"
 #include "temp_dir.h"
 #include "util/error.h"
 #include "util/regular_file.h"
@@ -11,9 +12,7 @@
 namespace retsnoop {
 namespace {
 
-const std::string kFixtures = std::string(RS_FIXTURES_DIR) + "/discovery/";
-
-std::string error_of(std::string_view text) {
+std::string glob_error_of(std::string_view text) {
   try {
     parse_glob(text);
   } catch (const UserError& e) {
@@ -65,26 +64,27 @@ TEST(ParseGlob, PathGlob) {
 }
 
 TEST(ParseGlob, ErrorsNameTheGlob) {
-  EXPECT_EQ(error_of(""), "Invalid glob '': empty glob");
-  EXPECT_EQ(error_of("   "), "Invalid glob '   ': empty glob");
-  EXPECT_EQ(error_of("foo**"), "Invalid glob 'foo**': '**' is not supported, use '*'");
-  EXPECT_EQ(error_of("foo [kvm"), "Invalid glob 'foo [kvm': unterminated '['");
-  EXPECT_EQ(error_of("foo [kvm] x"), "Invalid glob 'foo [kvm] x': unexpected text after ']'");
-  EXPECT_EQ(error_of("foo []"), "Invalid glob 'foo []': empty module glob");
-  EXPECT_EQ(error_of("[kvm]"), "Invalid glob '[kvm]': empty function glob");
-  EXPECT_EQ(error_of("* [**]"), "Invalid glob '* [**]': '**' is not supported, use '*'");
-  EXPECT_EQ(error_of(":"), "Invalid glob ':': empty source path glob");
-  EXPECT_EQ(error_of(":kernel/**"), "Invalid glob ':kernel/**': '**' is not supported, use '*'");
-  EXPECT_EQ(error_of(":kernel/a b.c"),
+  EXPECT_EQ(glob_error_of(""), "Invalid glob '': empty glob");
+  EXPECT_EQ(glob_error_of("   "), "Invalid glob '   ': empty glob");
+  EXPECT_EQ(glob_error_of("foo**"), "Invalid glob 'foo**': '**' is not supported, use '*'");
+  EXPECT_EQ(glob_error_of("foo [kvm"), "Invalid glob 'foo [kvm': unterminated '['");
+  EXPECT_EQ(glob_error_of("foo [kvm] x"), "Invalid glob 'foo [kvm] x': unexpected text after ']'");
+  EXPECT_EQ(glob_error_of("foo []"), "Invalid glob 'foo []': empty module glob");
+  EXPECT_EQ(glob_error_of("[kvm]"), "Invalid glob '[kvm]': empty function glob");
+  EXPECT_EQ(glob_error_of("* [**]"), "Invalid glob '* [**]': '**' is not supported, use '*'");
+  EXPECT_EQ(glob_error_of(":"), "Invalid glob ':': empty source path glob");
+  EXPECT_EQ(glob_error_of(":kernel/**"),
+            "Invalid glob ':kernel/**': '**' is not supported, use '*'");
+  EXPECT_EQ(glob_error_of(":kernel/a b.c"),
             "Invalid glob ':kernel/a b.c': source path contains whitespace");
 }
 
 TEST(ParseGlob, RejectsCharactersNoKernelSymbolHas) {
-  EXPECT_EQ(error_of("foo()"),
+  EXPECT_EQ(glob_error_of("foo()"),
             "Invalid glob 'foo()': character '(' can never match a kernel function name");
-  EXPECT_EQ(error_of("foo bar"),
+  EXPECT_EQ(glob_error_of("foo bar"),
             "Invalid glob 'foo bar': character ' ' can never match a kernel function name");
-  EXPECT_EQ(error_of("foo [kvm.ko]"),
+  EXPECT_EQ(glob_error_of("foo [kvm.ko]"),
             "Invalid glob 'foo [kvm.ko]': character '.' can never match a module name");
 }
 

@@ -5,12 +5,11 @@
 #include <algorithm>
 #include <sstream>
 
+#include "discovery/fixtures_dir.h"
 #include "util/error.h"
 
 namespace retsnoop {
 namespace {
-
-const std::string kFixtures = std::string(RS_FIXTURES_DIR) + "/discovery/";
 
 class KallsymsFixture : public ::testing::Test {
  protected:

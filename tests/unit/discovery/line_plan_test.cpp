@@ -19,6 +19,7 @@ LineTableRow end_of_sequence(uint64_t addr) { return {addr, "", 0, false, true};
 
 std::vector<uint64_t> addrs(const std::vector<LineStart>& starts) {
   std::vector<uint64_t> out;
+  out.reserve(starts.size());
   for (const LineStart& s : starts) out.push_back(s.addr);
   return out;
 }

@@ -11,7 +11,7 @@ namespace {
 constexpr const char* kForms =
     "; expected kprobe:FUNC[+OFFSET], kretprobe:FUNC, tp:CATEGORY:NAME or rawtp:NAME";
 
-std::string error_of(std::string_view text) {
+std::string probe_error_of(std::string_view text) {
   try {
     parse_probe_spec(text);
   } catch (const UserError& e) {
@@ -73,7 +73,8 @@ TEST(ProbeSpec, EveryErrorNamesTheSpecAndTheForms) {
       {"rawtp:a/b", "character '/' is not allowed in a raw tracepoint name"},
   };
   for (const auto& [spec, why] : cases)
-    EXPECT_EQ(error_of(spec), "Invalid probe '" + std::string(spec) + "': " + why + kForms) << spec;
+    EXPECT_EQ(probe_error_of(spec), "Invalid probe '" + std::string(spec) + "': " + why + kForms)
+        << spec;
 }
 
 TEST(ProbeSpec, ArgsReadFilesOneSpecPerLineWithComments) {

@@ -129,8 +129,8 @@ TEST(SessionAssembler, InterleavedSessionsStayApart) {
 // other CPUs), all reach it; none of theirs do.
 TEST(SessionAssembler, TraceOfARunningSessionOutlivesShorterSessions) {
   SessionAssembler a;
-  rs_call_rec entry{RS_REC_CALL, 0, 1, 0, 4, 2, 0, 100, 0};
-  rs_call_rec exit{RS_REC_CALL, 0, 0, 0, 4, 2, 1, 200, 5};
+  rs_call_rec entry{RS_REC_CALL, 0, 1, 0, 4, 2, 0, 100, {0}};
+  rs_call_rec exit{RS_REC_CALL, 0, 0, 0, 4, 2, 1, 200, {5}};
   a.consume(&entry, sizeof(entry));
   for (uint64_t sid = 5; sid <= 7; ++sid) {
     feed(a, part(RS_REC_FRAMES, sid, std::vector{frame(1, 0, -1)}));
@@ -176,7 +176,7 @@ TEST(SessionAssembler, MissingPartMarksSessionIncomplete) {
 
 TEST(SessionAssembler, DiscardedSessionFreesTraceRecords) {
   SessionAssembler a;
-  rs_call_rec c{RS_REC_CALL, 0, 1, 0, 9, 4, 0, 50, 0};
+  rs_call_rec c{RS_REC_CALL, 0, 1, 0, 9, 4, 0, 50, {0}};
   EXPECT_FALSE(a.consume(&c, sizeof(c)));
   EXPECT_EQ(a.pending(), 1u);
   EXPECT_FALSE(feed(a, header(9, 0, 0, RS_SESS_DISCARD)));
@@ -186,8 +186,8 @@ TEST(SessionAssembler, DiscardedSessionFreesTraceRecords) {
 
 TEST(SessionAssembler, TraceRecordsAndLossesReachTheSession) {
   SessionAssembler a;
-  rs_call_rec entry{RS_REC_CALL, 0, 1, 0, 4, 2, 0, 100, 0};
-  rs_call_rec exit{RS_REC_CALL, 0, 0, 0, 4, 2, 2, 200, 5};  // seq 1 was lost; took 200 ns
+  rs_call_rec entry{RS_REC_CALL, 0, 1, 0, 4, 2, 0, 100, {0}};
+  rs_call_rec exit{RS_REC_CALL, 0, 0, 0, 4, 2, 2, 200, {5}};  // seq 1 was lost; took 200 ns
   a.consume(&entry, sizeof(entry));
   a.consume(&exit, sizeof(exit));
   feed(a, part(RS_REC_FRAMES, 4, std::vector{frame(2, 0, 5)}));
@@ -202,9 +202,9 @@ TEST(SessionAssembler, TraceRecordsAndLossesReachTheSession) {
 }
 
 // Session 4: one call of function 2, during which probe 7 hit.
-const rs_call_rec kProbedEntry{RS_REC_CALL, 1, 1, 0, 4, 2, 0, 100, 0};
+const rs_call_rec kProbedEntry{RS_REC_CALL, 1, 1, 0, 4, 2, 0, 100, {0}};
 const rs_probe_rec kProbeHit{RS_REC_PROBE, 2, 0, 4, 7, 1, 150};
-const rs_call_rec kProbedExit{RS_REC_CALL, 1, 0, 0, 4, 2, 2, 200, 0};
+const rs_call_rec kProbedExit{RS_REC_CALL, 1, 0, 0, 4, 2, 2, 200, {0}};
 
 TEST(SessionAssembler, ProbeHitsKeepTheirPlaceAmongCalls) {
   SessionAssembler a;
@@ -260,7 +260,7 @@ std::vector<char> args_record(uint64_t sid, uint32_t call_seq) {
 TEST(SessionAssembler, ArgumentsReachTheSessionByCallSeq) {
   SessionAssembler a;
   feed(a, args_record(4, 7));
-  rs_call_rec entry{RS_REC_CALL, 0, 1, 0, 4, 2, 0, 100, 0};
+  rs_call_rec entry{RS_REC_CALL, 0, 1, 0, 4, 2, 0, 100, {0}};
   entry.call_seq = 7;
   a.consume(&entry, sizeof(entry));
   feed(a, part(RS_REC_FRAMES, 4, std::vector{frame(2, 7, -22)}));

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cerrno>
+
 #include "filter/session_filter.h"
 
 namespace retsnoop {
@@ -9,7 +11,7 @@ namespace {
 
 // Entry functions by id: 0 __x64_sys_bpf (Int64), 1 map_create (Int32), 2 bpf_map_alloc (Ptr),
 // 3 bpf_fn_void (Void), 4 bpf_fn_bool (Bool), 5 array_map_alloc_check (Int32).
-const FuncTable kFuncs = {
+const FuncTable kRetvalFuncs = {
     {.name = "__x64_sys_bpf", .ret = RetKind::Int64},
     {.name = "map_create", .ret = RetKind::Int32},
     {.name = "bpf_map_alloc", .ret = RetKind::Ptr},
@@ -18,44 +20,42 @@ const FuncTable kFuncs = {
     {.name = "array_map_alloc_check", .ret = RetKind::Int32},
 };
 
-constexpr int64_t kEinval = -22, kEnomem = -12, kE2big = -7;
-
 // A session opened by entry function `entry` returning res, above a deeper call failing with
 // -EINVAL.
 Session session(uint32_t entry, int64_t res) {
   Session s;
   s.is_error = true;
   s.calls.push_back({.func_id = entry, .res = res});
-  s.calls.push_back({.func_id = 5, .res = kEinval});
+  s.calls.push_back({.func_id = 5, .res = -EINVAL});
   return s;
 }
 
-bool reports(const RetvalFilter& f, const Session& s) { return f.reports(s, kFuncs); }
+bool reports(const RetvalFilter& f, const Session& s) { return f.reports(s, kRetvalFuncs); }
 
 RetvalRange one(int64_t v) { return {v, v}; }
 
 TEST(RetvalFilter, NoRangesReportEverySession) {
-  EXPECT_TRUE(reports(RetvalFilter({}, {}), session(0, kEinval)));
+  EXPECT_TRUE(reports(RetvalFilter({}, {}), session(0, -EINVAL)));
   EXPECT_TRUE(reports(RetvalFilter({}, {}), session(3, 0)));
 }
 
 TEST(RetvalFilter, AllowJudgesTheEntryCallOnly) {
-  RetvalFilter einval({one(kEinval)}, {});
-  EXPECT_TRUE(reports(einval, session(0, kEinval)));
+  RetvalFilter einval({one(-EINVAL)}, {});
+  EXPECT_TRUE(reports(einval, session(0, -EINVAL)));
   // A deeper -EINVAL the entry turned into -ENOMEM does not count.
-  EXPECT_FALSE(reports(einval, session(0, kEnomem)));
+  EXPECT_FALSE(reports(einval, session(0, -ENOMEM)));
 }
 
 TEST(RetvalFilter, DenyDropsTheEntryResult) {
-  RetvalFilter no_einval({}, {one(kEinval)});
-  EXPECT_FALSE(reports(no_einval, session(0, kEinval)));
-  EXPECT_TRUE(reports(no_einval, session(0, kE2big)));
+  RetvalFilter no_einval({}, {one(-EINVAL)});
+  EXPECT_FALSE(reports(no_einval, session(0, -EINVAL)));
+  EXPECT_TRUE(reports(no_einval, session(0, -E2BIG)));
 }
 
 TEST(RetvalFilter, DenyWinsOverAllow) {
-  RetvalFilter f({{-4095, -1}}, {one(kEinval)});
-  EXPECT_FALSE(reports(f, session(0, kEinval)));
-  EXPECT_TRUE(reports(f, session(0, kEnomem)));
+  RetvalFilter f({{-4095, -1}}, {one(-EINVAL)});
+  EXPECT_FALSE(reports(f, session(0, -EINVAL)));
+  EXPECT_TRUE(reports(f, session(0, -ENOMEM)));
 }
 
 TEST(RetvalFilter, RangesIncludeBothBounds) {
@@ -69,10 +69,10 @@ TEST(RetvalFilter, RangesIncludeBothBounds) {
 // Results are read in the width of the entry's type, as they are printed.
 TEST(RetvalFilter, ResultsAreReadInTheirTypesWidth) {
   // An int's upper register bits are garbage: the low 32 bits, sign-extended, are -22.
-  EXPECT_TRUE(reports(RetvalFilter({one(kEinval)}, {}), session(1, 0x12345678ffffffea)));
+  EXPECT_TRUE(reports(RetvalFilter({one(-EINVAL)}, {}), session(1, 0x12345678ffffffea)));
   EXPECT_TRUE(reports(RetvalFilter({one(1)}, {}), session(4, 0x7701)));
   EXPECT_TRUE(reports(RetvalFilter({one(0)}, {}), session(2, 0)));              // NULL
-  EXPECT_TRUE(reports(RetvalFilter({one(kEnomem)}, {}), session(2, kEnomem)));  // ERR_PTR
+  EXPECT_TRUE(reports(RetvalFilter({one(-ENOMEM)}, {}), session(2, -ENOMEM)));  // ERR_PTR
 }
 
 TEST(RetvalFilter, NoResultLiesInNoRange) {
@@ -94,14 +94,14 @@ TEST(RetvalFilter, SessionsThatDidNotFailAreJudgedToo) {
 
 // -x/-X judge every failure in the stack, the retval filters the entry result: both must pass.
 TEST(SessionFilter, ErrorAndRetvalFiltersMustBothPass) {
-  Session s = session(0, kEnomem);  // the entry fails with -ENOMEM above a deeper -EINVAL
+  Session s = session(0, -ENOMEM);  // the entry fails with -ENOMEM above a deeper -EINVAL
   auto filter = [](std::vector<int> allow_errors, std::vector<RetvalRange> allow_retvals) {
     return SessionFilter{ErrorFilter(std::move(allow_errors), {}),
                          RetvalFilter(std::move(allow_retvals), {})};
   };
-  EXPECT_TRUE(filter({22}, {one(kEnomem)}).reports(s, kFuncs));
-  EXPECT_FALSE(filter({22}, {one(kEinval)}).reports(s, kFuncs));
-  EXPECT_FALSE(filter({7}, {one(kEnomem)}).reports(s, kFuncs));
+  EXPECT_TRUE(filter({22}, {one(-ENOMEM)}).reports(s, kRetvalFuncs));
+  EXPECT_FALSE(filter({22}, {one(-EINVAL)}).reports(s, kRetvalFuncs));
+  EXPECT_FALSE(filter({7}, {one(-ENOMEM)}).reports(s, kRetvalFuncs));
 }
 
 }  // namespace

@@ -169,7 +169,7 @@ TEST_F(ArgRender, RawPointerValuesOnRequest) {
                   .slot(0x1000)
                   .slot(0)
                   .bytes(attr_bytes())
-                  .bytes(bytes_of(std::string("x", 2)))
+                  .bytes(bytes_of(std::string("x\0", 2)))
                   .none();
   EXPECT_EQ(compact(p, c),
             "› attr=(0xffff888100001000)&{.map_type=2,.key_size=4,.value_size=4} name=(0x1000)'x' "
@@ -387,7 +387,7 @@ TEST_F(ArgRender, DepthLimitStopsSelfContainingTypes) {
   SyntheticBtf::ok(btf__add_field(b.get(), "in", self, 0, 0));
   std::vector<uint8_t> d = ints_at({{0, 1}});
   std::string want = "{...}";
-  for (int i = 0; i < 17; ++i) want = "{.x=1,.in=" + want + "}";
+  for (int i = 0; i < 17; ++i) want.insert(0, "{.x=1,.in=").append("}");
   opts.max_arg_width = 0;
   EXPECT_EQ(compact(plan({{"s", b.ptr(self)}}), Capture().slot(0x1000).bytes(d)), "› s=&" + want);
 }
@@ -404,7 +404,7 @@ TEST_F(ArgRender, NotesForUncapturedAndVariadicArguments) {
   EXPECT_EQ(l[1], "› ... (2 more arguments not captured)");
 
   FuncArgs printf_like = plan({{"fmt", cchar_p}, {nullptr, 0}});
-  EXPECT_EQ(lines(printf_like, Capture().slot(0x1000).bytes(bytes_of(std::string("%d\n", 4)))),
+  EXPECT_EQ(lines(printf_like, Capture().slot(0x1000).bytes(bytes_of(std::string("%d\n\0", 4)))),
             (Lines{R"(› fmt='%d\n')", "› ... (variadic arguments not captured)"}));
   printf_like.uncaptured = 1;
   EXPECT_EQ(lines(printf_like, Capture().slot(0).none())[1],

@@ -15,8 +15,8 @@ namespace {
 
 using nlohmann::json;
 
-json format(ExampleCase& c, const FormatOptions& opts, const ProbeTable& probes = kNoProbes,
-            UserSymbols* user = nullptr) {
+json format_json(ExampleCase& c, const FormatOptions& opts, const ProbeTable& probes = kNoProbes,
+                 UserSymbols* user = nullptr) {
   use_utc();
   std::string line = format_session_json(
       c.session, {c.funcs.table, c.symbolizer, opts, nullptr, probes, user}, kMonoToRealNs);
@@ -27,7 +27,7 @@ json format(ExampleCase& c, const FormatOptions& opts, const ProbeTable& probes 
 
 TEST(JsonView, HeaderFieldsMatchTheTextHeader) {
   ExampleCase c = percpu_array_case();
-  json j = format(c, {});
+  json j = format_json(c, {});
   EXPECT_EQ(j["start"], "20:19:36.372607");
   EXPECT_EQ(j["end"], "20:19:36.372682");
   EXPECT_EQ(j["tid"], 8346);
@@ -45,7 +45,7 @@ TEST(JsonView, UserStack) {
   using U = FakeUserSymbols;
   c.session.ustack = {U::kCreateMap, U::kNoSymbol, U::kUnmapped};
   FakeUserSymbols user;
-  json j = format(c, {}, kNoProbes, &user);
+  json j = format_json(c, {}, kNoProbes, &user);
   EXPECT_EQ(j["user_stack_failed"], false);
   json stack = j["user_stack"];
   ASSERT_EQ(stack.size(), 3u);
@@ -64,7 +64,7 @@ TEST(JsonView, UserStack) {
 // traced calls that lost their frames ('!'), the last one stitched ('*').
 TEST(JsonView, StackCarriesFramesCallsAndInlines) {
   ExampleCase c = percpu_array_case();
-  json stack = format(c, {})["stack"];
+  json stack = format_json(c, {})["stack"];
   ASSERT_EQ(stack.size(), 6u);
   EXPECT_EQ(stack[0]["symbol"], "entry_SYSCALL_64_after_hwframe");
   EXPECT_EQ(stack[0]["offset"], 0x63);
@@ -96,19 +96,19 @@ TEST(JsonView, CarriesHostAndFingerprint) {
   EXPECT_EQ(j["kernel_release"], "6.12.9-amd64");
   EXPECT_EQ(j["boot_id"], host.boot_id);
   EXPECT_EQ(j["fingerprint"], stack_fingerprint(stack_signature(c.session, ctx)));
-  EXPECT_FALSE(format(c, opts).contains("host")) << "no host named, none printed";
+  EXPECT_FALSE(format_json(c, opts).contains("host")) << "no host named, none printed";
 }
 
 TEST(JsonView, KallsymsOnlyLevelLeavesSourceOut) {
   ExampleCase c = percpu_array_case();
-  json stack = format(c, {.symb = SymbLevel::None})["stack"];
+  json stack = format_json(c, {.symb = SymbLevel::None})["stack"];
   EXPECT_FALSE(stack[2].contains("source"));
   EXPECT_FALSE(stack[1].contains("inlines"));
 }
 
 TEST(JsonView, CallTraceRecordsWithResults) {
   ExampleCase c = simple_obj_case();
-  json j = format(c, {.calltrace = true});
+  json j = format_json(c, {.calltrace = true});
   json trace = j["trace"];
   ASSERT_FALSE(trace.empty());
   EXPECT_EQ(trace.front()["event"], "entry");
@@ -130,13 +130,13 @@ TEST(JsonView, ProbeRecordsInTheCallTrace) {
   t.enter("bpf_prog_load").probe(1).enter("bpf_check").probe(0).leave(0, 900);
   t.probe(2).probe(7).leave(5, 2000);
   c.session.trace = t.records();
-  json trace = format(c, {.calltrace = true}, probes)["trace"];
+  json trace = format_json(c, {.calltrace = true}, probes)["trace"];
   EXPECT_TRUE(matches_golden(trace.dump(1) + "\n", "json_trace_probes.txt"));
 }
 
 TEST(JsonView, LbrRecordsOldestFirst) {
   ExampleCase c = lbr_any_case();
-  json lbr = format(c, {.lbr = true})["lbr"];
+  json lbr = format_json(c, {.lbr = true})["lbr"];
   ASSERT_EQ(lbr.size(), c.session.lbr.size());
   EXPECT_EQ(lbr[0]["from"]["addr"], c.session.lbr[0].from);
   EXPECT_TRUE(lbr[0]["to"].contains("symbol"));
@@ -145,7 +145,7 @@ TEST(JsonView, LbrRecordsOldestFirst) {
 TEST(JsonView, InvalidUtf8InCommsIsReplacedNotFatal) {
   ExampleCase c = percpu_array_case();
   c.session.task_comm = "bad\xff";
-  EXPECT_NO_THROW(format(c, {}));
+  EXPECT_NO_THROW(format_json(c, {}));
 }
 
 // The JSON line itself is plain ASCII: control bytes and C1 controls (U+009B) are \u escapes,

@@ -37,26 +37,21 @@ ExampleCase lbr_any_return_case() {
   return c;
 }
 
-std::string format(ExampleCase& c, const FormatOptions& opts) {
-  use_utc();
-  return format_session(c.session, {c.funcs.table, c.symbolizer, opts}, kMonoToRealNs);
-}
-
 TEST(LbrExample, AnyReturnExampleWithDwarf) {
   ExampleCase c = lbr_any_return_case();
-  EXPECT_TRUE(matches_golden(format(c, {.lbr = true}), "lbr_any_return_session.txt"));
+  EXPECT_TRUE(matches_golden(format_example(c, {.lbr = true}), "lbr_any_return_session.txt"));
 }
 
 TEST(LbrExample, AnyReturnExampleWithoutDwarf) {
   ExampleCase c = lbr_any_return_case();
-  EXPECT_TRUE(matches_golden(format(c, {.symb = SymbLevel::None, .lbr = true}),
+  EXPECT_TRUE(matches_golden(format_example(c, {.symb = SymbLevel::None, .lbr = true}),
                              "lbr_any_return_kallsyms.txt"));
 }
 
 TEST(LbrExample, AnyExampleWithoutDwarf) {
   ExampleCase c = lbr_any_case();
-  EXPECT_TRUE(
-      matches_golden(format(c, {.symb = SymbLevel::None, .lbr = true}), "lbr_any_kallsyms.txt"));
+  EXPECT_TRUE(matches_golden(format_example(c, {.symb = SymbLevel::None, .lbr = true}),
+                             "lbr_any_kallsyms.txt"));
 }
 
 }  // namespace

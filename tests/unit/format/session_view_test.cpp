@@ -8,30 +8,25 @@
 namespace retsnoop::test {
 namespace {
 
-std::string format(ExampleCase& c, const FormatOptions& opts) {
-  use_utc();
-  return format_session(c.session, {c.funcs.table, c.symbolizer, opts}, kMonoToRealNs);
-}
-
 TEST(SessionView, PerCpuArrayExample) {
   ExampleCase c = percpu_array_case();
-  EXPECT_TRUE(matches_golden(format(c, {}), "percpu_array_session.txt"));
+  EXPECT_TRUE(matches_golden(format_example(c, {}), "percpu_array_session.txt"));
 }
 
 TEST(SessionView, SimpleObjExampleWithCallTrace) {
   ExampleCase c = simple_obj_case();
-  EXPECT_TRUE(matches_golden(format(c, {.calltrace = true}), "simple_obj_session.txt"));
+  EXPECT_TRUE(matches_golden(format_example(c, {.calltrace = true}), "simple_obj_session.txt"));
 }
 
 TEST(SessionView, LbrExample) {
   ExampleCase c = lbr_any_case();
-  EXPECT_TRUE(matches_golden(format(c, {.lbr = true}), "lbr_any_session.txt"));
+  EXPECT_TRUE(matches_golden(format_example(c, {.lbr = true}), "lbr_any_session.txt"));
 }
 
 TEST(SessionView, ViewsFollowTheOptionsInFixedOrder) {
   ExampleCase c = simple_obj_case();
   c.session.lbr = lbr_any_records();
-  std::string out = format(c, {.calltrace = true, .lbr = true});
+  std::string out = format_example(c, {.calltrace = true, .lbr = true});
   size_t table = out.find("FUNCTION CALL TRACE");
   size_t lbr = out.find("[#31]");
   size_t stack = out.find("entry_SYSCALL_64_after_hwframe+0x63");
@@ -46,7 +41,7 @@ TEST(SessionView, InterimSessionIsMarkedInItsHeader) {
   c.session.interim = true;
   std::string header =
       "20:19:36.372607 -> 20:19:36.372682 TID/PID 8346/8346 (simfail/simfail) [interim]:\n";
-  EXPECT_EQ(format(c, {}).substr(0, header.size()), header);
+  EXPECT_EQ(format_example(c, {}).substr(0, header.size()), header);
 }
 
 TEST(SessionView, LostRecordsAndFailedStackCaptureAreSaidAfterTheViews) {
@@ -54,7 +49,7 @@ TEST(SessionView, LostRecordsAndFailedStackCaptureAreSaidAfterTheViews) {
   c.session.incomplete = true;
   c.session.kstack_failed = true;
   c.session.kstack.clear();
-  std::string out = format(c, {});
+  std::string out = format_example(c, {});
   std::string tail =
       "!*   2us [NULL]     bpf_map_alloc_percpu\n"
       "WARNING: records of this session were lost (BPF ring buffer full): the views above are "
@@ -66,7 +61,7 @@ TEST(SessionView, LostRecordsAndFailedStackCaptureAreSaidAfterTheViews) {
 
 TEST(SessionView, NoEmptyViewForASessionWithoutBranchRecords) {
   ExampleCase c = percpu_array_case();
-  EXPECT_EQ(format(c, {.lbr = true}), format(c, {}));
+  EXPECT_EQ(format_example(c, {.lbr = true}), format_example(c, {}));
 }
 
 }  // namespace

@@ -23,7 +23,7 @@ constexpr const char* kFormat =
     "\tfield:long delta;\toffset:56;\tsize:8;\tsigned:1;\n";
 
 template <typename T>
-void put(std::vector<uint8_t>& rec, size_t off, T v) {
+void put_field(std::vector<uint8_t>& rec, size_t off, T v) {
   std::memcpy(rec.data() + off, &v, sizeof(v));
 }
 

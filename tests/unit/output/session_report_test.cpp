@@ -21,7 +21,7 @@ std::string read_file(const std::string& path) {
 }
 
 // Formats the sessions as the printer thread would, then finishes the run.
-std::string run(SessionReport& report, std::vector<ExampleCase*> cases) {
+std::string run(SessionReport& report, const std::vector<ExampleCase*>& cases) {
   std::string out;
   FormatOptions opts;
   opts.calltrace = true;

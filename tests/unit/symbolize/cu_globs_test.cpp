@@ -77,10 +77,11 @@ TEST_F(CuGlobsTest, ReadsValidCacheInsteadOfDwarf) {
 TEST_F(CuGlobsTest, IgnoresCacheOfOtherBuildOrWithWrongTrailer) {
   const std::string body = "kernel/bpf/cached.c\n\tfrom_cache\n";
   const std::string id = image_->build_id();
-  std::string good = cache_text(id, body, 1, 1);
-  for (const std::string& bad :
-       {cache_text("0123", body, 1, 1), cache_text(id, body, 1, 2),
-        "retsnoop-cuidx 2 " + id + "\n" + body + "end 1 1\n", good + "\tlate\n"}) {
+  const std::string good = cache_text(id, body, 1, 1);
+  const std::string old_version =
+      std::string("retsnoop-cuidx 2 ").append(id).append("\n").append(body).append("end 1 1\n");
+  for (const std::string& bad : {cache_text("0123", body, 1, 1), cache_text(id, body, 1, 2),
+                                 old_version, good + "\tlate\n"}) {
     cache_.write(image_->build_id() + ".cuidx", bad);
     EXPECT_EQ(CuGlobIndex(image_, cache_.path()).functions_in_paths("kernel/*"), kDwarfKernelFuncs)
         << bad;

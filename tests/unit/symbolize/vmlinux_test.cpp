@@ -29,8 +29,8 @@ std::string kernel_notes(const std::string& hex_id) {
   std::string id;
   for (size_t i = 0; i + 1 < hex_id.size(); i += 2)
     id += char(std::stoi(hex_id.substr(i, 2), 0, 16));
-  return note(6, std::string("Xen", 4), std::string("linux", 6)) +
-         note(3, std::string("GNU", 4), id);
+  return note(6, std::string("Xen\0", 4), std::string("linux\0", 6)) +
+         note(3, std::string("GNU\0", 4), id);
 }
 
 std::string build_id_of(const std::string& image) {
@@ -69,7 +69,7 @@ TEST(KernelTreePath, StripsToTreeRoot) {
 
 TEST(BuildIdFromNotes, FindsGnuNoteAfterOthers) {
   EXPECT_EQ(build_id_from_notes(kernel_notes("0a1b2c")), "0a1b2c");
-  EXPECT_EQ(build_id_from_notes(note(6, std::string("Xen", 4), "abcd")), "");
+  EXPECT_EQ(build_id_from_notes(note(6, std::string("Xen\0", 4), "abcd")), "");
   std::string truncated = kernel_notes("0a1b2c");
   EXPECT_EQ(build_id_from_notes(truncated.substr(0, truncated.size() - 4)), "");
 }
@@ -124,7 +124,7 @@ struct LoadCase {
   bool required = false;
 };
 
-std::optional<LoadedVmlinux> load(const TempDir& root, const Kallsyms& ksyms, LoadCase c) {
+std::optional<LoadedVmlinux> load(const TempDir& root, const Kallsyms& ksyms, const LoadCase& c) {
   return load_vmlinux({c.kernel_path, c.required, root.path(), kRelease}, ksyms);
 }
 
