@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Style checks that scripts/test.sh runs: the formatter (.clang-format) over every tracked C and
-# C++ file, shellcheck over every tracked shell script, the README's length and, with --tidy,
-# clang-tidy (.clang-tidy) over src/ and tests/unit/ as a configured build compiles them.
+# C++ file, shellcheck over every tracked shell script, e2e case lines of at most 300 characters,
+# the README's length and, with --tidy, clang-tidy (.clang-tidy) over src/ and tests/unit/ as a
+# configured build compiles them.
 #
 # Usage: lint.sh [--fix] [--tidy BUILD_DIR]
 #   --fix   apply the formatter in place instead of checking it
@@ -39,6 +40,14 @@ rm -f /tmp/lint-format.$$
 
 echo "== shellcheck"
 shellcheck -x -P SCRIPTDIR "${scripts[@]}" || failed=1
+
+echo "== e2e case lines"
+# A step longer than this belongs in a script of tests/e2e/scripts/.
+mapfile -t cases < <(git ls-files 'tests/e2e/cases/*.case')
+if awk 'length > 300 { print FILENAME ":" FNR ": " length " characters, at most 300"; bad = 1 }
+        END { exit !bad }' "${cases[@]}"; then
+  failed=1
+fi
 
 echo "== README length"
 lines=$(wc -l <README.md)

@@ -122,9 +122,11 @@ void SessionPrinter::finish(Clock::time_point deadline) {
     std::unique_lock lock(mu_);
     draining_ = true;
     wake_.notify_one();
-    // Past the deadline, what the printer waits for besides the output (the -U symbolizer)
-    // ends: the session being formatted goes out with what it has.
+    // Past the deadline nothing more is taken from the queue, and what the printer waits for
+    // besides the output (the -U symbolizer) ends: the session being formatted goes out with
+    // what it has.
     if (!drained_.wait_until(lock, deadline, [&] { return done_; })) {
+      abandon_ = true;
       lock.unlock();
       out_.end_waits();
     }

@@ -1,15 +1,17 @@
 #include "app/command.h"
 
 #include <gtest/gtest.h>
+#include <poll.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
-#include <fstream>
+#include <climits>
 #include <string>
-#include <thread>
 
 #include "app/exit_status.h"
 #include "temp_dir.h"
@@ -25,31 +27,26 @@ std::string make_script(const test::TempDir& dir, const std::string& name, const
   return path;
 }
 
-int wait_for_exit(Command& cmd) {
-  for (int i = 0; i < 500; ++i) {
-    if (auto st = cmd.exit_status()) return *st;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  ADD_FAILURE() << "the command did not exit";
-  return -1;
-}
-
-// Whether pid has exited: gone, or a zombie not reaped yet (its new parent may not reap it).
-bool has_exited(pid_t pid) {
-  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-  std::string text;
-  if (!std::getline(stat, text)) return true;
-  size_t paren = text.rfind(')');
-  return paren + 2 < text.size() && text[paren + 2] == 'Z';
-}
-
+// Whether pid exits within limit, waited for on a pidfd, which works for a process that is not
+// our child too (a zombie counts as exited; so does a process already reaped).
 bool exits_within(pid_t pid, std::chrono::milliseconds limit) {
-  for (auto waited = std::chrono::milliseconds(0); waited < limit;
-       waited += std::chrono::milliseconds(10)) {
-    if (has_exited(pid)) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  return false;
+  int fd = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
+  if (fd < 0) return errno == ESRCH;
+  pollfd p{fd, POLLIN, 0};
+  bool exited = poll(&p, 1, static_cast<int>(limit.count())) == 1;
+  close(fd);
+  return exited;
+}
+
+int wait_for_exit(Command& cmd, pid_t pid) {
+  EXPECT_TRUE(exits_within(pid, std::chrono::seconds(5))) << "the command did not exit";
+  return cmd.exit_status().value_or(-1);
+}
+
+std::string exe_of(pid_t pid) {
+  char exe[PATH_MAX] = {};
+  EXPECT_GT(readlink(("/proc/" + std::to_string(pid) + "/exe").c_str(), exe, sizeof(exe) - 1), 0);
+  return exe;
 }
 
 // Plays retsnoop in a child process: makes a command of tool, starts it, releases it when asked,
@@ -105,11 +102,13 @@ TEST(Command, RunsAfterReleaseAndReportsItsStatus) {
   Command cmd({tool}, std::nullopt);
   pid_t pid = cmd.start();
   EXPECT_GT(pid, 0);
-  std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  EXPECT_EQ(cmd.exit_status(), std::nullopt);  // held before exec
+  // Held before exec: still this test's program, and it does not exit until released.
+  EXPECT_FALSE(exits_within(pid, std::chrono::milliseconds(50)));
+  EXPECT_EQ(exe_of(pid), exe_of(getpid()));
+  EXPECT_EQ(cmd.exit_status(), std::nullopt);
   EXPECT_NE(access(marker.c_str(), F_OK), 0);
   cmd.release();
-  EXPECT_EQ(exit_status_of_command(wait_for_exit(cmd)), 7);
+  EXPECT_EQ(exit_status_of_command(wait_for_exit(cmd, pid)), 7);
   EXPECT_EQ(access(marker.c_str(), F_OK), 0);
 }
 
@@ -123,13 +122,11 @@ TEST(Command, HeldAtExecBeforeItRuns) {
   cmd.release([&](pid_t p) {
     held = true;
     EXPECT_EQ(p, pid);
-    EXPECT_NE(access(marker.c_str(), F_OK), 0);  // exec'd, not run yet
-    char exe[256] = {};
-    EXPECT_GT(readlink(("/proc/" + std::to_string(p) + "/exe").c_str(), exe, sizeof(exe) - 1), 0);
-    EXPECT_NE(std::string(exe).find("sh"), std::string::npos);  // the script's interpreter
+    EXPECT_NE(access(marker.c_str(), F_OK), 0);          // exec'd, not run yet
+    EXPECT_NE(exe_of(p).find("sh"), std::string::npos);  // the script's interpreter
   });
   EXPECT_TRUE(held);
-  EXPECT_EQ(exit_status_of_command(wait_for_exit(cmd)), 5);
+  EXPECT_EQ(exit_status_of_command(wait_for_exit(cmd, pid)), 5);
   EXPECT_EQ(access(marker.c_str(), F_OK), 0);
 }
 
@@ -143,9 +140,9 @@ TEST(Command, ChildGetsDefaultSignalsAndAnEmptyMask) {
   sigprocmask(SIG_BLOCK, &block, &old);
   auto old_pipe = signal(SIGPIPE, SIG_IGN);
   Command cmd({tool}, std::nullopt);
-  cmd.start();
+  pid_t pid = cmd.start();
   cmd.release();
-  int status = wait_for_exit(cmd);
+  int status = wait_for_exit(cmd, pid);
   sigprocmask(SIG_SETMASK, &old, nullptr);
   signal(SIGPIPE, old_pipe);
   EXPECT_EQ(exit_status_of_command(status), 128 + SIGINT);
@@ -162,9 +159,9 @@ TEST(Command, ChildGetsTheLimitsInForceWhenItWasMade) {
   std::string tool = make_script(d, "tool", "[ \"$(ulimit -n)\" = 200 ]\n");
   Command cmd({tool}, std::nullopt);
   ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &saved), 0);
-  cmd.start();
+  pid_t pid = cmd.start();
   cmd.release();
-  EXPECT_EQ(exit_status_of_command(wait_for_exit(cmd)), 0);
+  EXPECT_EQ(exit_status_of_command(wait_for_exit(cmd, pid)), 0);
 }
 
 TEST(Command, AnUnreleasedChildIsKilled) {

@@ -10,6 +10,7 @@
 #include <future>
 #include <optional>
 #include <span>
+#include <utility>
 #include <vector>
 
 namespace retsnoop {
@@ -52,9 +53,13 @@ class BlockedPrinter : public ::testing::Test {
  protected:
   std::promise<void> release_;
   std::shared_future<void> released_ = release_.get_future().share();
+  std::promise<void> blocked_;  // set once the printer waits in session 1
   MemFile out_;
   SessionPrinter::Format format_ = [this](const Session& s, std::string& out) {
-    if (s.id == 1) released_.wait();
+    if (s.id == 1) {
+      blocked_.set_value();
+      released_.wait();
+    }
     id_line(s, out);
   };
 };
@@ -163,13 +168,15 @@ TEST_F(BlockedPrinter, BatchQueuesWhatFitsAndLeavesTheRest) {
 TEST_F(BlockedPrinter, StopLeavesTheBacklogUnprinted) {
   SessionPrinter p(format_, out_.get(), 1 << 20);
   for (uint64_t id = 1; id <= 100; ++id) ASSERT_TRUE(p.push(numbered(id)));
-  // Released well after the 20 ms deadline (so a descheduled finish() still flags the stop
-  // first) and well before the abandon grace that follows it.
-  auto releaser = std::async(std::launch::async, [&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(150));
-    release_.set_value();
+  blocked_.get_future().wait();
+  // The stop ends the printer's waits past the deadline, as it ends the -U symbolizer's: that
+  // releases session 1, which goes out, and nothing queued after it does. Abandoning the output
+  // would end the waits a second time.
+  bool released = false;
+  out_.get().set_wait_ender([&] {
+    if (!std::exchange(released, true)) release_.set_value();
   });
-  p.finish(Clock::now() + std::chrono::milliseconds(20));
+  p.finish(Clock::now());
   EXPECT_EQ(p.printed(), 1u);  // the one being printed when the grace period ended
   EXPECT_EQ(out_.text(), "1\n");
 }
@@ -209,8 +216,8 @@ TEST(SessionPrinter, FormattingErrorReachesFinish) {
   SessionPrinter p([](const Session&, std::string&) { throw std::runtime_error("no memory"); },
                    out.get(), 1 << 20);
   ASSERT_TRUE(p.push(numbered(1)));
-  while (!p.failed()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  EXPECT_THROW(p.finish(Clock::now()), std::runtime_error);
+  EXPECT_THROW(p.finish(Clock::now() + std::chrono::seconds(10)), std::runtime_error);
+  EXPECT_TRUE(p.failed());
 }
 
 }  // namespace
