@@ -24,6 +24,7 @@ done
 
 mkdir -p "$build"
 bash "$root/scripts/setup-deps.sh" --stamp-dir "$build"
+export CMAKE_GENERATOR=${CMAKE_GENERATOR:-Ninja}  # as scripts/build.sh
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=clang \
   -DCMAKE_CXX_COMPILER=clang++ -DRETSNOOP_FUZZ=ON -DRETSNOOP_SANITIZE=address,undefined \
   -DRETSNOOP_BENCH=OFF -DRETSNOOP_PACKAGING=OFF >/dev/null
