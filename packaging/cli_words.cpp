@@ -1,9 +1,12 @@
 // Build-time helper, not installed: the words of retsnoop's command line, taken from the option
-// and settings tables themselves, so that shell completions can never fall behind them and a
-// test can hold the man page to them.
+// and settings tables themselves, so that shell completions and the man page can never fall
+// behind them.
 //
 //   cli_words list              every option spelling and -C key, one per line
-//   cli_words fill TEMPLATE     TEMPLATE with its @WORDS@ placeholders filled in
+//   cli_words fill TEMPLATE     TEMPLATE with its placeholders filled in: @WORDS@ lists for the
+//                               completions; for the man page, @OPTION name@ (an option's
+//                               spellings and argument, as an scdoc term) and @SETTINGS@ (every
+//                               setting with its default, values and description)
 #include <cctype>
 #include <cstdio>
 #include <fstream>
@@ -67,6 +70,69 @@ std::string setting_values() {
   return out;
 }
 
+// scdoc: '*' toggles bold; '_' only at a word's edge, which our texts never have.
+std::string scdoc_text(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '*' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+// "*-R*, *-B*, *--lbr*[=_SPEC_]": the short spellings, the aliases' ones, then the long one with
+// the argument. Empty when no option has that long name.
+std::string option_term(const std::string& name) {
+  auto specs = option_specs();
+  for (size_t i = 0; i < specs.size(); ++i) {
+    const argp_option& o = specs[i].argp;
+    if (!o.name || name != o.name || (o.flags & OPTION_ALIAS)) continue;
+    std::string term;
+    for (size_t j = i; j < specs.size() && (j == i || (specs[j].argp.flags & OPTION_ALIAS)); ++j) {
+      if (is_short(specs[j].argp.key))
+        term.append("*-").append(1, char(specs[j].argp.key)).append("*, ");
+    }
+    term.append("*--").append(o.name).append("*");
+    if (o.arg) {
+      std::string arg = "_" + scdoc_text(o.arg) + "_";
+      term += (o.flags & OPTION_ARG_OPTIONAL) ? "[=" + arg + "]" : " " + arg;
+    }
+    return term;
+  }
+  return "";
+}
+
+std::string settings_section() {
+  std::string out;
+  for (const SettingInfo& s : setting_infos()) {
+    out.append("*").append(s.key).append("* (default ").append(scdoc_text(s.default_value));
+    // A line that starts with '-' would open a list.
+    out.append(")\n\t").append(s.doc.starts_with('-') ? "\\" : "").append(scdoc_text(s.doc));
+    out.append(" Values: ");
+    out.append(scdoc_text(s.values)).append(".\n\n");
+  }
+  out.pop_back();  // the template's line break ends the last one
+  return out;
+}
+
+// Replaces each "@OPTION name@" with the option's term; false, naming it, for an unknown name.
+bool fill_option_terms(std::string& text) {
+  const std::string open = "@OPTION ";
+  for (size_t at = text.find(open); at != std::string::npos; at = text.find(open, at)) {
+    size_t end = text.find('@', at + open.size());
+    if (end == std::string::npos) end = text.size();
+    std::string name = text.substr(at + open.size(), end - at - open.size());
+    std::string term = option_term(name);
+    if (term.empty()) {
+      std::fprintf(stderr, "cli_words: no option named '%s'\n", name.c_str());
+      return false;
+    }
+    text.replace(at, end + 1 - at, term);
+    at += term.size();
+  }
+  return true;
+}
+
 std::map<std::string, std::string> placeholders() {
   return {
       {"@OPTIONS@", joined(option_words(false), " ")},
@@ -76,6 +142,7 @@ std::map<std::string, std::string> placeholders() {
       {"@PRESETS@", joined(case_preset_names(), " ")},
       {"@LBR_SPECS@", joined(lbr_spec_names(), " ")},
       {"@ERRNOS@", joined(errno_words(), " ")},
+      {"@SETTINGS@", settings_section()},
   };
 }
 
@@ -91,6 +158,7 @@ int fill(const char* path) {
          at = text.find(token, at + value.size()))
       text.replace(at, token.size(), value);
   }
+  if (!fill_option_terms(text)) return 1;
   std::cout << text;
   return 0;
 }

@@ -165,8 +165,8 @@ void print_help(CliState& st, unsigned flags) {
   st.opts.help_shown = true;
 }
 
-// Help text is the user's reference; the man page (packaging/retsnoop.8.scd) explains it
-// at length.
+// Help text is the user's reference; the man page (packaging/retsnoop.8.scd.in, whose option
+// terms come from this table) explains it at length.
 const OptionSpec kOptions[] = {
     {{nullptr, 0, nullptr, 0, "Choosing functions:", kTargeting}, nullptr},
     {{"entry", 'e', "GLOB", 0,

@@ -105,7 +105,10 @@ const Setting kSettings[] = {
     {"bpf.ringbuf-size", ringbuf_values, "Size of the BPF ring buffer carrying records, in bytes.",
      [](Options& o, std::string_view v) { o.ringbuf_size = parse_ringbuf_size(v); },
      [](const Options& o) { return show_byte_size(o.ringbuf_size); }},
-    {"bpf.sessions-size", sessions_values, "How many sessions can be recorded at the same time.",
+    {"bpf.sessions-size", sessions_values,
+     "How many sessions can be recorded at the same time. Up to half as many threads recording at "
+     "once are never refused; with all of them, about one session in 20 finds no slot near its "
+     "thread's and counts as one that could not start.",
      [](Options& o, std::string_view v) { o.sessions_size = parse_positive(v, kMaxSessions); },
      [](const Options& o) { return std::to_string(o.sessions_size); }},
     {"attach.kprobe-events", bool_values,
@@ -115,7 +118,8 @@ const Setting kSettings[] = {
      [](const Options& o) { return show_bool(o.kprobe_events); }, kBoolWords},
     {"attach.expedite-rcu", bool_values,
      "Turn on /sys/kernel/rcu_expedited (system-wide: an IPI to every CPU per grace period) "
-     "while attaching and detaching single kprobes or fentry, which wait for many grace periods.",
+     "while attaching and detaching single kprobes or fentry, which wait for many grace periods. "
+     "How it is restored: FILES AND SYSTEM CHANGES in retsnoop(8).",
      [](Options& o, std::string_view v) { o.expedite_rcu = parse_bool(v); },
      [](const Options& o) { return show_bool(o.expedite_rcu); }, kBoolWords},
     {"stacks.symb-mode", symbolize_level_choices,
@@ -135,13 +139,17 @@ const Setting kSettings[] = {
      [](const Options& o) { return show_bool(o.stacks_dec_offs); }, kBoolWords},
     {"stacks.repeats", repeats_values,
      "count: a failing session with the same call chain, results and kernel stack as one printed "
-     "in the same half second is counted in BPF instead of sent; each printed one is followed by "
-     "a '... and N more identical sessions' line within a second.",
+     "in the same half second is counted in BPF instead of sent. The printed one is followed "
+     "within a second by '... and N more identical sessions (fingerprint F, TID/PID ..., first "
+     "T, last T)', F being its stack fingerprint as --json and --summary give it (the summary "
+     "counts the repeats too). At exit, the account on standard error says how many sessions "
+     "were printed and how many counted.",
      [](Options& o, std::string_view v) { o.count_repeats = parse_repeats(v); },
      [](const Options& o) { return std::string(o.count_repeats ? "count" : "print"); },
      kRepeatsWords},
     {"lines.max-count", line_count_values,
-     "With --line-trace: how many of a session's latest line hits are kept and printed.",
+     "With --line-trace: how many of a session's latest line hits are kept and printed; the "
+     "older ones are counted in a '[...] N earlier line hits not kept' row.",
      [](Options& o, std::string_view v) { o.line_max_count = parse_positive(v, RS_MAX_LINES); },
      [](const Options& o) { return std::to_string(o.line_max_count); }},
     {"fmt.lbr-max-count", int_values, "Print at most this many of the most relevant LBR records.",
@@ -173,7 +181,7 @@ const Setting kSettings[] = {
      [](const Options& o) { return show_bool(o.arg_limits.capture_raw_ptrs); }, kBoolWords},
     {"args.fmt-mode", arg_fmt_mode_choices,
      "-A: all arguments of a call on one line (compact), one line per argument (multiline), "
-     "or one line per struct field too (verbose).",
+     "or one line per struct field too, nothing cut (verbose).",
      [](Options& o, std::string_view v) { o.arg_fmt_mode = parse_arg_fmt_mode(v); },
      [](const Options& o) { return std::string(arg_fmt_mode_name(o.arg_fmt_mode)); },
      kFmtModeWords},
@@ -183,7 +191,8 @@ const Setting kSettings[] = {
      [](const Options& o) { return std::to_string(o.arg_max_width); }},
     {"summary.interval", seconds_values,
      "With --summary, also report the summary so far every this many seconds (service mode), "
-     "when a session arrives after the interval ran out.",
+     "when a session arrives after the interval ran out; a summary that would repeat the last one "
+     "unchanged is not printed.",
      [](Options& o, std::string_view v) { o.summary_interval_s = parse_seconds(v); },
      [](const Options& o) { return std::to_string(o.summary_interval_s); }},
 };
@@ -213,19 +222,20 @@ void apply_setting(Options& opts, std::string_view key_value) {
 }
 
 std::string settings_help() {
-  const Options defaults;
   std::string text = "Settings for -C KEY=VALUE:\n";
-  for (const auto& s : kSettings) {
-    text.append("  ").append(s.key).append(" (default: ").append(s.show(defaults)).append(")\n");
-    text.append("      Values: ").append(s.values()).append("\n");
+  for (const SettingInfo& s : setting_infos()) {
+    text.append("  ").append(s.key).append(" (default: ").append(s.default_value).append(")\n");
+    text.append("      Values: ").append(s.values).append("\n");
     text.append("      ").append(s.doc).append("\n");
   }
   return text;
 }
 
 std::vector<SettingInfo> setting_infos() {
+  const Options defaults;
   std::vector<SettingInfo> infos;
-  for (const auto& s : kSettings) infos.push_back({s.key, s.words});
+  for (const auto& s : kSettings)
+    infos.push_back({s.key, s.words, s.show(defaults), s.values(), s.doc});
   return infos;
 }
 

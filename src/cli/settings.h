@@ -19,9 +19,13 @@ std::string settings_help();
 struct SettingInfo {
   std::string key;
   std::vector<std::string> words;  // the values a shell can offer; empty for free-form ones
+  std::string default_value;       // as --config-help shows it
+  std::string values;              // what it accepts, in words
+  std::string doc;                 // what it does, in sentences
 };
 
-// Every setting, in --config-help order: what the man page and shell completions must cover.
+// Every setting, in --config-help order: what the man page (generated from it) and shell
+// completions show.
 std::vector<SettingInfo> setting_infos();
 
 }  // namespace retsnoop

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Every option and -C key of the option tables must be documented in the man page (as a bold
-# term, *--entry*) and known to both shell completions.
+# Every option and -C key of the option tables must be documented in the generated man page (as
+# a bold term, *--entry*) and known to both shell completions; a man page template that names an
+# option the table lacks does not build.
 # Usage: docs_cover_options.sh CLI_WORDS MAN_SCD BASH_COMPLETION ZSH_COMPLETION
 set -euo pipefail
 cli_words=$1 man=$2
@@ -20,4 +21,12 @@ while read -r word; do
     fi
   done
 done < <("$cli_words" list)
+
+template=$(mktemp)
+trap 'rm -f "$template"' EXIT
+printf '@OPTION entry@\n@OPTION no-such-option@\n' >"$template"
+if out=$("$cli_words" fill "$template" 2>&1) || [[ $out != *"no option named 'no-such-option'"* ]]; then
+  echo "cli_words fill accepted an unknown option: $out"
+  missing=1
+fi
 exit $missing
