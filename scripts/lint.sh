@@ -65,6 +65,10 @@ if [[ -n $tidy_build ]]; then
   mapfile -t units < <(sed -n 's/^ *"file": "\(.*\)",\?$/\1/p' "$build_abs/compile_commands.json" |
     grep -E "^($build_abs/(src|tests/unit)/CMakeFiles/[^/]+/Unity/|$root/(src|tests/unit)/)" |
     grep -v '/fixtures/' | sort -u)
+  if ((${#units[@]} == 0)); then
+    echo "lint: no compile units of src/ or tests/unit/ in $build_abs/compile_commands.json"
+    exit 1
+  fi
   log=$(mktemp)
   if ! printf '%s\n' "${units[@]}" | xargs -P "$(nproc)" -n 1 clang-tidy -quiet -p "$build_abs" \
     --config-file="$root/.clang-tidy" >"$log" 2>&1; then
