@@ -29,6 +29,10 @@ KERNELS_ARM64=(6.1 6.12 sid)
 FULL_KERNELS=" 6.1 sid "
 ESSENTIAL_KERNELS=" 6.12 "
 CASES_DIR=${RS_E2E_CASES:-$E2E_DIR/cases}
+# A case's limit when it sets no TIMEOUT. CI hosts have run the guests three times slower than a
+# quiet 2-core host, and a generous limit costs nothing while the case passes; a hung guest still
+# ends at its silence limit (run-vm.sh -s).
+CASE_TIMEOUT_SEC=300
 BOOT_MARGIN_SEC=120  # boot, poweroff and per-case leak checks on top of the cases' timeouts
 PASSED=0
 FAILED=0
@@ -51,10 +55,12 @@ kernel_features() {
 }
 
 # Writes the cases selected for kernel $1 and regex $2 that want the DWARF vmlinux ($3 = 1) or
-# not ($3 = 0) to $4 (blocks) and $5 (names); prints "COUNT TIMEOUT_SUM MODULE..." for them.
+# not ($3 = 0) to $4 (blocks) and $5 (names); prints "COUNT TIMEOUT_SUM SKIPPED TIMEOUT_MAX
+# MODULE..." for them.
 select_cases() {
   awk -v kver="$1" -v filter="$2" -v want_vmlinux="$3" -v blocks="$4" -v names="$5" -v arch="$E2E_ARCH" \
-    -v full="$FULL_KERNELS" -v ess_kernels="$ESSENTIAL_KERNELS" -v features=" $(kernel_features "$1") " '
+    -v full="$FULL_KERNELS" -v ess_kernels="$ESSENTIAL_KERNELS" -v features=" $(kernel_features "$1") " \
+    -v default_timeout="$CASE_TIMEOUT_SEC" '
     function flush(   i, n, need) {
       if (name == "") return
       if (seen[name]++) { print "duplicate case NAME " name > "/dev/stderr"; dup = 1; exit 2 }
@@ -73,8 +79,9 @@ select_cases() {
       printf "%s", block > blocks
       print name > names
       count++; total += timeout; mods = mods mod
+      if (timeout > longest) longest = timeout
     }
-    /^NAME / { flush(); name = $2; block = ""; kernels = ""; archs = "amd64"; timeout = 120; needs_vmlinux = 0; mod = ""
+    /^NAME / { flush(); name = $2; block = ""; kernels = ""; archs = "amd64"; timeout = default_timeout; needs_vmlinux = 0; mod = ""
       essential = 0; requires = "" }
     /^ESSENTIAL/ { essential = 1 }
     /^REQUIRES / { requires = substr($0, 10) }
@@ -84,7 +91,7 @@ select_cases() {
     /^VMLINUX/ { needs_vmlinux = 1 }
     /^MODULE / { mod = mod " " $2 }
     { block = block $0 "\n" }
-    END { if (dup) exit 2; flush(); printf "%d %d %d%s\n", count, total, skipped, mods }
+    END { if (dup) exit 2; flush(); printf "%d %d %d %d%s\n", count, total, skipped, longest, mods }
   ' "$CASES_DIR"/*.case
 }
 
@@ -112,14 +119,15 @@ tally() {
 # DWARF vmlinux in the standard place changes what every case prints (source lines) and costs
 # memory and boot time: the cases that ask for it get a VM of their own.
 plan_boot() {
-  local arch=$1 kver=$2 vmlinux=$3 work=$4 filter=$5 count total skipped modules
+  local arch=$1 kver=$2 vmlinux=$3 work=$4 filter=$5 count total skipped longest modules
   E2E_ARCH=$arch
   rm -rf "$work" && mkdir -p "$work"
-  read -r count total skipped modules < <(select_cases "$kver" "$filter" "$vmlinux" "$work/cases.txt" \
+  read -r count total skipped longest modules < <(select_cases "$kver" "$filter" "$vmlinux" "$work/cases.txt" \
     "$work/names.txt") || die "cannot read the case files"
   SKIPPED=$((SKIPPED + skipped))
   ((count > 0)) || return 0
-  echo "$((total + BOOT_MARGIN_SEC)) $modules" >"$work/boot.txt"
+  # The guest prints a line per case: silence past the longest case's limit is a hung guest.
+  echo "$((total + BOOT_MARGIN_SEC)) $((longest + BOOT_MARGIN_SEC)) $modules" >"$work/boot.txt"
   # Longest boots first, so that the last to finish is a short one; emulated arm64 runs slower.
   local weight=$((count * 2))
   [[ $arch == amd64 ]] || weight=$((count * 3))
@@ -129,11 +137,11 @@ plan_boot() {
 # run_boot ARCH KVER VMLINUX WORK: boots the kernel for the cases plan_boot chose; its output,
 # the guest's included, goes to stdout. Leaves the counts in WORK/result.
 run_boot() {
-  local arch=$1 kver=$2 vmlinux=$3 work=$4 timeout modules kdir mem=2048 args=() m status=0
+  local arch=$1 kver=$2 vmlinux=$3 work=$4 timeout silence modules kdir mem=2048 args=() m status=0
   local vm=vm-$arch-$kver label=""
   E2E_ARCH=$arch
   guest_binaries "${BUILD_OF[$arch]}" optional
-  read -r timeout modules <"$work/boot.txt"
+  read -r timeout silence modules <"$work/boot.txt"
   if ((vmlinux)); then
     kdir=$("$E2E_DIR/fetch-kernel.sh" "$kver" --dbg --arch "$arch")
     args+=(--vmlinux)
@@ -144,12 +152,12 @@ run_boot() {
     kdir=$("$E2E_DIR/fetch-kernel.sh" "$kver" --arch "$arch")
   fi
   for m in $modules; do args+=(-m "$m"); done
-  printf '#!/bin/sh\nexec sh /guest/run-cases.sh /guest/cases.txt\n' >"$work/guest.sh"
+  printf '#!/bin/sh\nexec sh /guest/run-cases.sh /guest/cases.txt %d\n' "$CASE_TIMEOUT_SEC" >"$work/guest.sh"
   args+=(-a "$E2E_DIR/guest/run-cases.sh:/guest/run-cases.sh" -a "$work/cases.txt:/guest/cases.txt"
     -a "$E2E_DIR/scan-splats.sh:/bin/scan-splats" -a "$E2E_DIR/scripts:/guest/scripts")
 
   echo "=== kernel $(cat "$kdir/kernel-version") ($arch)$label: $(wc -l <"$work/names.txt") case(s)"
-  boot_guest "$kdir" "$work" "$work/guest.sh" "$timeout" "$mem" "${args[@]}" |
+  RS_VM_SILENCE=$silence boot_guest "$kdir" "$work" "$work/guest.sh" "$timeout" "$mem" "${args[@]}" |
     tee "$work/cases.log" || status=$?
   tally "$work" "$vm" "$status"
 }

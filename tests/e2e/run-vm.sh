@@ -2,10 +2,13 @@
 # Boots a kernel with an initramfs from mkinitramfs.sh under QEMU, never longer than a hard
 # timeout, and reports what the guest script printed and how it ended.
 #
-# Usage: run-vm.sh -k VMLINUZ -i INITRD [-o OUTDIR] [-t SECONDS] [-m MIB] [-a amd64|arm64]
+# Usage: run-vm.sh -k VMLINUZ -i INITRD [-o OUTDIR] [-t SECONDS] [-s SECONDS] [-m MIB]
+#                  [-a amd64|arm64]
 #   -o DIR   where console.log (kernel console + dmesg) and guest.log (script output) go
 #            (default: a new temp dir, printed on stderr)
 #   -t SEC   hard timeout for the whole VM run (env RS_VM_TIMEOUT, default 300)
+#   -s SEC   stop the VM once the script has printed nothing for SEC seconds (env RS_VM_SILENCE,
+#            default 0: no limit)
 #   -m MIB   guest memory (env RS_VM_MEM, default 2048; about 3072 with a DWARF vmlinux)
 #   -a ARCH  the guest's architecture (default amd64)
 #   env RS_VM_ICOUNT=SHIFT: guest time counts instructions (2^SHIFT ns each), not host time, so
@@ -18,7 +21,7 @@ set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 say() { echo "run-vm: $*" >&2; }
-usage() { sed -n '5,16s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2; exit 2; }
+usage() { sed -n '5,19s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2; exit 2; }
 
 # Single-threaded TCG on purpose: KVM guests hang on our hosts, and multi-threaded TCG sometimes
 # kills the guest with "Oops: int3" while probes are being attached. Serial ports go to files
@@ -55,19 +58,38 @@ boot() {
   QEMU_PID=$!
 }
 
+# Stops the VM (pid $2) once its script's output ($1) has not grown for $3 seconds, and leaves
+# that limit in $4 for the report.
+watch_silence() {
+  local log=$1 pid=$2 limit=$3 mark=$4 size last=-1 quiet=0
+  while kill -0 "$pid" 2>/dev/null; do
+    sleep 5
+    size=$(stat -c %s "$log" 2>/dev/null || echo 0)
+    if [[ $size != "$last" ]]; then
+      last=$size quiet=0
+    elif (((quiet += 5) >= limit)); then
+      echo "$limit" >"$mark"
+      kill "$pid" 2>/dev/null
+      return
+    fi
+  done
+}
+
 # Follows the script's output (its port holds nothing else but init's two markers) until qemu exits.
 stream_guest_output() {
   tail -n +1 -s 0.2 -F --pid="$2" "$1" 2>/dev/null | sed -u 's/\r$//; /^RS-GUEST-\(START\|EXIT\) /d'
 }
 
 main() {
-  local kernel="" initrd="" out="" timeout=${RS_VM_TIMEOUT:-300} mem=${RS_VM_MEM:-2048} arch=amd64
+  local kernel="" initrd="" out="" timeout=${RS_VM_TIMEOUT:-300} silence=${RS_VM_SILENCE:-0}
+  local mem=${RS_VM_MEM:-2048} arch=amd64 watcher=""
   while (($#)); do
     case "$1" in
       -k) kernel=${2:?}; shift ;;
       -i) initrd=${2:?}; shift ;;
       -o) out=${2:?}; shift ;;
       -t) timeout=${2:?}; shift ;;
+      -s) silence=${2:?}; shift ;;
       -m) mem=${2:?}; shift ;;
       -a) arch=${2:?}; shift ;;
       *) usage ;;
@@ -80,13 +102,21 @@ main() {
     say "logs in $out"
   fi
   mkdir -p "$out"
-  rm -f "$out"/{console,guest,qemu}.log
+  rm -f "$out"/{console,guest,qemu}.log "$out/silent"
 
   local start_us=${EPOCHREALTIME/./} qemu_rc=0 status=0 started rc took_ms
   boot "$kernel" "$initrd" "$out" "$timeout" "$mem" "$arch"
+  if ((silence > 0)); then
+    watch_silence "$out/guest.log" "$QEMU_PID" "$silence" "$out/silent" &
+    watcher=$!
+  fi
   stream_guest_output "$out/guest.log" "$QEMU_PID" || true
   wait "$QEMU_PID" || qemu_rc=$?
   QEMU_PID=""
+  if [[ -n $watcher ]]; then
+    kill "$watcher" 2>/dev/null || true
+    wait "$watcher" 2>/dev/null || true
+  fi
   if [[ ! -f $out/console.log ]]; then
     say "FAIL: qemu did not start (exit $qemu_rc):"
     cat "$out/qemu.log" >&2
@@ -100,7 +130,10 @@ main() {
   say "guest script started ${started:-never} s after kernel start;" \
     "VM round trip $((took_ms / 1000)).$((took_ms % 1000 / 100)) s"
 
-  if ((qemu_rc == 124 || qemu_rc == 137)); then
+  if [[ -f $out/silent ]]; then
+    say "FAIL: VM stopped: its script printed nothing for $(cat "$out/silent") s (console: $out/console.log)"
+    status=2
+  elif ((qemu_rc == 124 || qemu_rc == 137)); then
     say "FAIL: VM killed after the ${timeout} s timeout (console: $out/console.log)"
     status=2
   elif [[ -z $rc ]]; then

@@ -3,7 +3,7 @@
 # tests/e2e/README.md. Prints "PASS NAME (T s)" or "FAIL NAME (T s): REASONS" for each case,
 # followed by what it ran and printed when it failed or says SHOW; exits 1 if any case failed.
 #
-# Usage: run-cases.sh CASEFILE
+# Usage: run-cases.sh CASEFILE DEFAULT_TIMEOUT_SEC
 set -u
 
 WORK=/tmp/rs-case
@@ -20,7 +20,7 @@ alive() { kill -0 "$1" 2>/dev/null; }
 
 reset_case() {
   NAME="" RUN="" TRIGGERS="" READY="Receiving data..." WAIT=1 SIGNAL=INT
-  EXPECTS="" REGEXES="" NOTS="" DISTINCTS="" EXIT_CODE=0 TIMEOUT=120 MODULES="" PARSE_ERRORS="" SHOW=0
+  EXPECTS="" REGEXES="" NOTS="" DISTINCTS="" EXIT_CODE=0 TIMEOUT=$DEFAULT_TIMEOUT MODULES="" PARSE_ERRORS="" SHOW=0
 }
 
 # Appends a line to a newline-separated list held in the variable named $1.
@@ -258,6 +258,7 @@ parse_and_run() {
   run_case </dev/null
 }
 
-[ $# -eq 1 ] || { echo "usage: run-cases.sh CASEFILE" >&2; exit 2; }
+[ $# -eq 2 ] || { echo "usage: run-cases.sh CASEFILE DEFAULT_TIMEOUT_SEC" >&2; exit 2; }
+DEFAULT_TIMEOUT=$2
 parse_and_run <"$1"
 exit "$FAILED"
