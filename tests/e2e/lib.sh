@@ -33,8 +33,11 @@ guest_busybox() {
     command -v busybox || die "busybox not found (install busybox-static)"
     return
   fi
-  local dir=${RETSNOOP_CACHE:-/var/cache/retsnoop-vm}/busybox-$E2E_ARCH tmp
+  local root=${RETSNOOP_CACHE:-/var/cache/retsnoop-vm} dir tmp
+  dir=$root/busybox-$E2E_ARCH
   if [[ ! -x $dir/busybox ]]; then
+    # The first thing a new machine fetches: the kernels come later.
+    mkdir -p "$root" || die "cannot create cache root $root (set RETSNOOP_CACHE)"
     tmp=$(mktemp -d "$dir.XXXXXX")
     (cd "$tmp" && apt-get download -q -o APT::Sandbox::User=root "busybox-static:$E2E_ARCH" >&2) ||
       die "apt-get download busybox-static:$E2E_ARCH failed"
