@@ -87,6 +87,24 @@ void check_entry_globs(const GlobSet& entry) {
   }
 }
 
+// A typed glob that selects nothing traces nothing: most often a function that this kernel
+// renamed, inlined everywhere or made untraceable. An -e name glob is an error instead
+// (check_entry_globs); the rest only warn, since a list written for several kernels is normal.
+// An @FILE can hold thousands of names: past a few, one line counts the rest.
+void warn_unmatched_globs(const std::vector<GlobCount>& counts) {
+  constexpr size_t kNamed = 5;
+  size_t unmatched = 0;
+  for (const GlobCount& g : counts) {
+    if (!g.typed || g.must_match || g.matches > 0) continue;
+    if (++unmatched <= kNamed)
+      logf(LOG_WARN, "%s glob '%s' matches no traceable function\n", g.category.c_str(),
+           g.glob.c_str());
+  }
+  if (unmatched > kNamed)
+    logf(LOG_WARN, "%zu more globs match no traceable function\n", unmatched - kNamed);
+  if (unmatched > 0) logf(LOG_HINT, "list this kernel's traceable functions with --dry-run -v\n");
+}
+
 // The kallsyms addresses of each match, in address order. One pass over the symbols with the
 // matches indexed: the ~100k kallsyms names are many more than a run looks up.
 std::vector<std::vector<uint64_t>> kallsyms_addrs(Kallsyms& ksyms,
@@ -200,6 +218,7 @@ FuncPlan plan_functions(GlobSelection sel, const PlanOptions& opts, Kallsyms& ks
     std::vector<GlobCount> counts = set->counts();
     plan.glob_counts.insert(plan.glob_counts.end(), counts.begin(), counts.end());
   }
+  warn_unmatched_globs(plan.glob_counts);
   return plan;
 }
 

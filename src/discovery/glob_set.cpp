@@ -87,7 +87,7 @@ std::vector<GlobCount> GlobSet::counts() const {
   out.reserve(entries_.size());
   for (const Entry& e : entries_) {
     std::string category = e.origin.empty() ? category_ : category_ + " (" + e.origin + ")";
-    out.push_back({std::move(category), e.spec.text, e.matches, e.must_match});
+    out.push_back({std::move(category), e.spec.text, e.matches, e.must_match, e.origin.empty()});
   }
   return out;
 }

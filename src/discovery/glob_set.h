@@ -21,6 +21,7 @@ struct GlobCount {
   std::string glob;         // as written
   size_t matches = 0;       // traceable functions (unique names) it selects
   bool must_match = false;  // a user's -e name glob: matching nothing is an error
+  bool typed = false;       // the user's (command line or @FILE), not a preset's or built-in
 };
 
 class GlobSet {

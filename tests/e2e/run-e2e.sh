@@ -3,13 +3,13 @@
 # kernel (plus one for the VMLINUX cases), cases run serially in it, the leak check after each
 # case; boots run side by side, one per host core.
 #
-# Usage: run-e2e.sh [--kernel 5.10|6.1|6.12|sid|all] [--arch amd64|arm64|all] [--build DIR]
+# Usage: run-e2e.sh [--kernel LIST|all] [--arch amd64|arm64|all] [--build DIR]
 #                   [--build-arm64 DIR] [--jobs N] [FILTER]
-#   --kernel   kernels to test (default all: 5.10, 6.1, 6.12 and Debian sid's newest on amd64;
-#              6.1, 6.12 and sid on arm64). 6.1 and sid run every case, 6.12 the ESSENTIAL ones,
-#              5.10 those that name it (linux510.case: its stacks have another shape); a case's
-#              KERNELS list overrides all that, its REQUIRES skips it visibly where the kernel
-#              lacks a feature (kernel_features below)
+#   --kernel   kernels to test, comma-separated from 5.10, 6.1, 6.12, sid (Debian sid's newest);
+#              all (the default) is the four on amd64, 6.1, 6.12 and sid on arm64. 6.1 and sid
+#              run every case, 6.12 the ESSENTIAL ones, 5.10 those that name it (linux510.case:
+#              its stacks have another shape); a case's KERNELS list overrides all that, its
+#              REQUIRES skips it visibly where the kernel lacks a feature (kernel_features below)
 #   --arch     the guests' architecture (default amd64); arm64 runs the cases whose ARCHS lists
 #              it; all runs both
 #   --build    build dir holding the static binaries (env RETSNOOP_BUILD, default <repo>/build,
@@ -154,7 +154,8 @@ run_boot() {
   for m in $modules; do args+=(-m "$m"); done
   printf '#!/bin/sh\nexec sh /guest/run-cases.sh /guest/cases.txt %d\n' "$CASE_TIMEOUT_SEC" >"$work/guest.sh"
   args+=(-a "$E2E_DIR/guest/run-cases.sh:/guest/run-cases.sh" -a "$work/cases.txt:/guest/cases.txt"
-    -a "$E2E_DIR/scan-splats.sh:/bin/scan-splats" -a "$E2E_DIR/scripts:/guest/scripts")
+    -a "$E2E_DIR/scan-splats.sh:/bin/scan-splats" -a "$E2E_DIR/scripts:/guest/scripts"
+    -a "$REPO_DIR/README.md:/guest/README.md")
 
   echo "=== kernel $(cat "$kdir/kernel-version") ($arch)$label: $(wc -l <"$work/names.txt") case(s)"
   RS_VM_SILENCE=$silence boot_guest "$kdir" "$work" "$work/guest.sh" "$timeout" "$mem" "${args[@]}" |
@@ -208,11 +209,12 @@ main() {
   while (($#)); do
     case "$1" in
       --kernel)
-        case "${2:-}" in
-          all) kernels=() ;;
-          5.10 | 6.1 | 6.12 | sid) kernels=("$2") ;;
-          *) usage ;;
-        esac
+        kernels=()
+        [[ ${2:-} == all ]] || IFS=, read -r -a kernels <<<"${2:-}"
+        ((${#kernels[@]})) || usage
+        for kver in "${kernels[@]}"; do
+          case "$kver" in 5.10 | 6.1 | 6.12 | sid) ;; *) usage ;; esac
+        done
         shift ;;
       --build) BUILD_OF[amd64]=${2:?} BUILD_OF[arm64]=${2:?}; shift ;;
       --build-arm64) BUILD_OF[arm64]=${2:?}; shift ;;

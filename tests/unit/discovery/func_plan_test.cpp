@@ -175,6 +175,41 @@ TEST_F(FuncPlanTest, PerGlobMatchCounts) {
   EXPECT_EQ(p.glob_counts.back().category, "deny (built-in)");
 }
 
+TEST_F(FuncPlanTest, TypedAllowAndDenyGlobsMatchingNothingWarn) {
+  opts.entry_globs = {"*_sys_bpf"};
+  opts.allow_globs = {"map_*", "do_filp_open"};
+  opts.deny_globs = {"nothing*"};
+  testing::internal::CaptureStderr();
+  FuncPlan p = plan();
+  std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(err,
+            "warning: allow glob 'do_filp_open' matches no traceable function\n"
+            "warning: deny glob 'nothing*' matches no traceable function\n"
+            "hint: list this kernel's traceable functions with --dry-run -v\n");
+  EXPECT_EQ(names(p), (Names{"__sys_bpf", "__x64_sys_bpf", "map_create", "map_create [kvm]"}));
+}
+
+TEST_F(FuncPlanTest, PresetAndBuiltinGlobsMatchingNothingStayQuiet) {
+  opts.entry_globs = {"*_sys_bpf"};
+  opts.allow_globs = {"map_*"};
+  opts.presets = {"bpf"};
+  testing::internal::CaptureStderr();
+  plan();
+  EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
+}
+
+TEST_F(FuncPlanTest, ManyUnmatchedGlobsAreCountedPastTheFirstFew) {
+  opts.entry_globs = {"*_sys_bpf"};
+  for (int i = 0; i < 8; ++i) opts.allow_globs.push_back("gone_" + std::to_string(i));
+  testing::internal::CaptureStderr();
+  plan();
+  std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("warning: allow glob 'gone_4' matches no traceable function\n"),
+            std::string::npos);
+  EXPECT_EQ(err.find("gone_5"), std::string::npos);
+  EXPECT_NE(err.find("warning: 3 more globs match no traceable function\n"), std::string::npos);
+}
+
 // Plain names are looked up rather than matched one by one; the result must not differ.
 TEST_F(FuncPlanTest, PlainNamesFromAFileMatchLikeGlobs) {
   opts.entry_globs = {"*_sys_bpf"};
@@ -265,11 +300,15 @@ TEST_F(FuncPlanTest, PathGlobSelectsVmlinuxFunctionsOfTheCompileUnits) {
                              "helper_fn.isra.0", "map_create"}));
 }
 
-TEST_F(FuncPlanTest, EntryPathGlobMatchingNothingIsNotAnError) {
+TEST_F(FuncPlanTest, EntryPathGlobMatchingNothingOnlyWarns) {
   FakeSourceIndex index;
   opts.source_index = &index;
   opts.entry_globs = {"*_sys_bpf", ":fs/*.c"};
+  testing::internal::CaptureStderr();
   EXPECT_EQ(plan().funcs.size(), 2u);
+  EXPECT_NE(testing::internal::GetCapturedStderr().find(
+                "warning: entry glob ':fs/*.c' matches no traceable function\n"),
+            std::string::npos);
 }
 
 TEST_F(FuncPlanTest, FallsBackToKallsymsAndBtfWithoutTracefs) {
