@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Style checks that scripts/test.sh runs: the formatter (.clang-format) over every tracked C and
 # C++ file, shellcheck over every tracked shell script, e2e case lines of at most 300 characters,
-# the README's length and, with --tidy, clang-tidy (.clang-tidy) over src/ and tests/unit/ as a
+# includes by layer, file-local function names unique per library, the README's length and, with --tidy, clang-tidy (.clang-tidy) over src/ and tests/unit/ as a
 # configured build compiles them.
 #
 # Usage: lint.sh [--fix] [--tidy BUILD_DIR]
@@ -46,6 +46,23 @@ echo "== e2e case lines"
 mapfile -t cases < <(git ls-files 'tests/e2e/cases/*.case')
 if awk 'length > 300 { print FILENAME ":" FNR ": " length " characters, at most 300"; bad = 1 }
         END { exit !bad }' "${cases[@]}"; then
+  failed=1
+fi
+
+echo "== include paths"
+# A parent-relative include reaches past the include roots that keep the layering (src/CMakeLists.txt).
+if git grep -nE '^#include "\.\./' -- '*.c' '*.h' '*.cpp'; then
+  echo "lint: include headers by their layer ('format/x.h'), never by a relative path"
+  failed=1
+fi
+
+echo "== file-local names"
+# The unity build merges each library (and each test executable) into one compile unit, where
+# two files' file-local functions of one name become overloads of each other without a word.
+mapfile -t units < <(git ls-files 'src/*.cpp' 'tests/unit/*.cpp' 'tests/fuzz/*.cpp')
+if awk -f scripts/file_local_names.awk "${units[@]}" | sort -u |
+  awk '$1 " " $2 == key { print "two files of " $1 " define a file-local " $2 "(): " file ", " $3; bad = 1 }
+       { key = $1 " " $2; file = $3 } END { exit !bad }'; then
   failed=1
 fi
 

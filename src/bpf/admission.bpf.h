@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Whether a thread may open a session: command mode's processes, -p/-P and -n/-N, and through
- * session_gates.h --cgroup and --arg-filter. BPF only. Only an entry call outside any session is
+ * session_gates.bpf.h --cgroup and --arg-filter. BPF only. Only an entry call outside any session is
  * judged: the calls inside one were admitted with it.
  */
 #ifndef RETSNOOP_BPF_ADMISSION_BPF_H
@@ -12,7 +12,7 @@
 #include <bpf/bpf_core_read.h>
 #include "abi.h"
 #include "globals.bpf.h"
-#include "session_gates.h"
+#include "session_gates.bpf.h"
 
 /* A task's comm as words: compared whole, and the whole buffer is the comm_filter key. */
 struct task_comm {

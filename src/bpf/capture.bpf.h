@@ -2,7 +2,7 @@
 /*
  * What a session captures while its calls run: the -T call records, the LBR snapshot every exit
  * takes before anything else, the kernel and user stacks of the deepest failure, and through
- * arg_capture.h the -A arguments. BPF only. Apart from report.bpf.h because these run on the
+ * arg_capture.bpf.h the -A arguments. BPF only. Apart from report.bpf.h because these run on the
  * calls, a report once per session.
  */
 #ifndef RETSNOOP_BPF_CAPTURE_BPF_H
@@ -14,7 +14,7 @@
 #include "lbr_keep.h"
 #include "globals.bpf.h"
 #include "session_table.bpf.h"
-#include "arg_capture.h"
+#include "arg_capture.bpf.h"
 
 /* Kernel stack frames to ask for: see read_kstack(). */
 __u32 kstack_want = 16;

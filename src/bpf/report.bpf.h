@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * What user space receives when a session ends or is cut short: its parts and header (with the
- * --line-trace hits of line_ring.h), the discard notice for the -T and -A records it holds, and
+ * --line-trace hits of line_ring.bpf.h), the discard notice for the -T and -A records it holds, and
  * the announcement of a process whose memory map -U needs. BPF only.
  */
 #ifndef RETSNOOP_BPF_REPORT_BPF_H
@@ -70,7 +70,7 @@ static __always_inline bool output_part(struct rs_part_hdr *hdr, __u32 type, __u
 }
 
 /* Here, after output_part(): the --line-trace hits are sent as a part of the report. */
-#include "line_ring.h"
+#include "line_ring.bpf.h"
 
 /*
  * Sends the chain of interest, the stitched chain below it and the captured stacks as session

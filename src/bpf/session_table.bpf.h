@@ -34,7 +34,7 @@ struct session {
 	bool ustack_err;
 	bool args_sent; /* -A records sent: user space frees them if the session is discarded */
 	__u8 pad;
-	__u32 line_total;          /* --line-trace: line hits recorded (line_ring.h) */
+	__u32 line_total;          /* --line-trace: line hits recorded (line_ring.bpf.h) */
 	struct rs_session_rec rec; /* who and when, filled at open; the rest at each report */
 	struct rs_chain chain;
 	struct rs_part_hdr kstack_hdr;

@@ -131,8 +131,8 @@ void skip(FuncPlan& plan, const Candidate& c, std::string reason) {
   plan.stats.skipped.push_back({std::string(c.module), std::string(c.name), std::move(reason)});
 }
 
-void add_function(const Match& m, const std::vector<uint64_t>& addrs, KernelBtf& btf, bool fentry,
-                  FuncPlan& plan) {
+void add_traced_function(const Match& m, const std::vector<uint64_t>& addrs, KernelBtf& btf,
+                         bool fentry, FuncPlan& plan) {
   const Candidate& c = *m.cand;
   if (addrs.empty()) return skip(plan, c, "traceable but not in kallsyms");
   // Copies are static functions from different files; without a one-to-one correspondence we
@@ -208,7 +208,7 @@ FuncPlan plan_functions(GlobSelection sel, const PlanOptions& opts, Kallsyms& ks
     std::vector<std::vector<uint64_t>> addrs = kallsyms_addrs(ksyms, matches);
     plan.funcs.reserve(matches.size());
     for (size_t i = 0; i < matches.size(); ++i)
-      add_function(matches[i], addrs[i], btf, opts.fentry, plan);
+      add_traced_function(matches[i], addrs[i], btf, opts.fentry, plan);
   });
   check_entries_left(plan.funcs);
   if (opts.capture_args)

@@ -63,7 +63,7 @@ bool by_addr(const KSym& a, const KSym& b) { return a.addr < b.addr; }
   throw UserError("cannot read " + path + ": " + std::strerror(errno));
 }
 
-Kallsyms checked(Kallsyms ks) {
+Kallsyms checked_table(Kallsyms ks) {
   if (ks.addresses_hidden())
     throw UserError("kallsyms addresses are hidden (kernel.kptr_restrict=2 or not root)",
                     "run retsnoop as root, or allow it with `sysctl kernel.kptr_restrict=1`");
@@ -112,7 +112,7 @@ bool Kallsyms::add_text(std::string owned) {
 Kallsyms Kallsyms::load(const std::string& path) {
   std::optional<std::string> text = read_text_file(path);
   if (!text) read_failed(path);
-  return checked(parse_text(std::move(*text)));
+  return checked_table(parse_text(std::move(*text)));
 }
 
 Kallsyms Kallsyms::load_text(const std::string& path) {
@@ -122,7 +122,7 @@ Kallsyms Kallsyms::load_text(const std::string& path) {
   if (!text) read_failed(path);
   Kallsyms ks = parse_text(std::move(*text));
   if (!file->complete()) ks.rest_ = std::make_unique<SplitTextFile>(std::move(*file));
-  return checked(std::move(ks));
+  return checked_table(std::move(ks));
 }
 
 void Kallsyms::load_rest() {

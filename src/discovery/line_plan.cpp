@@ -60,7 +60,7 @@ std::vector<LineTableRow> line_table(Dwarf_Die* cu) {
 }
 
 // Whether the function got line probes.
-bool add_function(LinePlan& plan, const KSym& sym, const LoadedVmlinux& vmlinux) {
+bool add_function_lines(LinePlan& plan, const KSym& sym, const LoadedVmlinux& vmlinux) {
   std::vector<LineStart> starts =
       function_line_starts(vmlinux.image->dwarf(), sym.addr - vmlinux.kaslr_offset);
   if (starts.empty()) {
@@ -131,7 +131,7 @@ LinePlan plan_line_probes(const std::vector<std::string>& globs, const LoadedVml
     for (const KSym& sym : ksyms.symbols()) {
       if (!sym.module.empty() || !glob_match(glob, sym.name)) continue;
       auto [it, added] = planned.emplace(sym.addr, false);
-      if (added) it->second = add_function(plan, sym, vmlinux);
+      if (added) it->second = add_function_lines(plan, sym, vmlinux);
       any |= it->second;
       if (plan.probes.size() > kMaxLineProbes)
         throw UserError("--line-trace '" + glob + "': more than " + std::to_string(kMaxLineProbes) +

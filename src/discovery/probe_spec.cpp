@@ -30,8 +30,8 @@ bool func_char(char c) { return ident_char(c) || c == '.'; }
 bool glob_char(char c) { return ident_char(c) || c == '*' || c == '?'; }
 
 template <typename Allowed>
-std::string checked(std::string_view text, std::string_view part, std::string_view what,
-                    Allowed allowed) {
+std::string checked_part(std::string_view text, std::string_view part, std::string_view what,
+                         Allowed allowed) {
   if (part.empty()) invalid_probe(text, "empty " + std::string(what));
   for (char c : part) {
     if (!allowed(c))
@@ -58,7 +58,7 @@ uint64_t parse_offset(std::string_view text, std::string_view digits) {
 ProbeSpec parse_kprobe(std::string_view text, std::string_view rest) {
   size_t plus = rest.find('+');
   ProbeSpec p{
-      InjectKind::Kprobe, {}, checked(text, rest.substr(0, plus), "function name", func_char)};
+      InjectKind::Kprobe, {}, checked_part(text, rest.substr(0, plus), "function name", func_char)};
   if (plus != std::string_view::npos) p.offset = parse_offset(text, rest.substr(plus + 1));
   return p;
 }
@@ -66,19 +66,20 @@ ProbeSpec parse_kprobe(std::string_view text, std::string_view rest) {
 ProbeSpec parse_kretprobe(std::string_view text, std::string_view rest) {
   if (rest.find('+') != std::string_view::npos)
     invalid_probe(text, "a kretprobe fires at the return and takes no offset");
-  return {InjectKind::Kretprobe, {}, checked(text, rest, "function name", func_char)};
+  return {InjectKind::Kretprobe, {}, checked_part(text, rest, "function name", func_char)};
 }
 
 ProbeSpec parse_tracepoint(std::string_view text, std::string_view rest) {
   size_t colon = rest.find(':');
   if (colon == std::string_view::npos) invalid_probe(text, "a tracepoint needs CATEGORY:NAME");
   return {InjectKind::Tracepoint,
-          checked(text, rest.substr(0, colon), "tracepoint category", glob_char),
-          checked(text, rest.substr(colon + 1), "tracepoint name", glob_char)};
+          checked_part(text, rest.substr(0, colon), "tracepoint category", glob_char),
+          checked_part(text, rest.substr(colon + 1), "tracepoint name", glob_char)};
 }
 
 ProbeSpec parse_raw_tracepoint(std::string_view text, std::string_view rest) {
-  return {InjectKind::RawTracepoint, {}, checked(text, rest, "raw tracepoint name", glob_char)};
+  return {
+      InjectKind::RawTracepoint, {}, checked_part(text, rest, "raw tracepoint name", glob_char)};
 }
 
 void parse_probe_file(const std::string& path, std::vector<ProbeSpec>& out) {

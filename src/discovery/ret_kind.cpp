@@ -16,4 +16,19 @@ std::string_view ret_kind_word(RetKind k) {
   return "?";
 }
 
+namespace {
+
+uint8_t kind_number(RetKind kind) { return static_cast<uint8_t>(kind); }
+
+}  // namespace
+
+bool result_is_error(int64_t res, RetKind kind) { return rs_result_failed(res, kind_number(kind)); }
+
+int64_t result_value(int64_t res, RetKind kind) { return rs_result_value(res, kind_number(kind)); }
+
+std::optional<int> failure_errno(int64_t res, RetKind kind) {
+  if (!result_is_error(res, kind)) return std::nullopt;
+  return static_cast<int>(-result_value(res, kind));
+}
+
 }  // namespace retsnoop

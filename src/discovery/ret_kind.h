@@ -1,9 +1,10 @@
-// The result kinds of traced functions, as user space names them. The values are the BPF
+// The result kinds of traced functions, as user space names and judges them. The values are the BPF
 // program's enum rs_ret_kind: the kind travels to BPF as a number, and bpf/result_kind.h holds
 // the one rule for when a result of each kind is a failure.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 #include "bpf/result_kind.h"
@@ -30,5 +31,18 @@ static_assert(static_cast<int>(RetKind::Int16) + 1 == RS_RET_KIND_CNT,
 std::string_view ret_kind_word(RetKind kind);
 
 inline bool can_fail(RetKind kind) { return rs_kind_can_fail(static_cast<uint8_t>(kind)); }
+
+// Void, Bool and Unsigned never fail. Int32 fails when its low 32 bits, sign-extended, are an
+// errno (-4095..-1); Int64 when the full value is; Ptr on NULL or an ERR_PTR (the top 4095
+// values of the address space).
+bool result_is_error(int64_t res, RetKind kind);
+
+// The value returned, read in the width of the kind: Int32 sign-extends the low 32 bits, Int8
+// and Int16 their narrow bits, Bool gives 0 or 1 from the low byte; the rest keep all 64 bits.
+int64_t result_value(int64_t res, RetKind kind);
+
+// The errno a failing result stands for, 0 for a NULL pointer; nullopt for a result that did
+// not fail (a positive 22 is not EINVAL).
+std::optional<int> failure_errno(int64_t res, RetKind kind);
 
 }  // namespace retsnoop

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <utility>
 
-#include "format/func_lookup.h"
-#include "format/result_format.h"
+#include "discovery/func_lookup.h"
+#include "discovery/ret_kind.h"
 
 namespace retsnoop {
 namespace {

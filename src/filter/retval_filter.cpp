@@ -5,8 +5,8 @@
 #include <optional>
 #include <utility>
 
-#include "format/func_lookup.h"
-#include "format/result_format.h"
+#include "discovery/func_lookup.h"
+#include "discovery/ret_kind.h"
 
 namespace retsnoop {
 namespace {

@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <map>
 
+#include "discovery/func_lookup.h"
 #include "format/call_args.h"
-#include "format/func_lookup.h"
 #include "format/line_trace_view.h"
 #include "format/probe_lookup.h"
 #include "format/result_format.h"
@@ -207,7 +207,7 @@ struct TraceWidths {
   size_t duration = kMinCalltraceDurationWidth;
 };
 
-TraceWidths measure(const std::vector<TraceRow>& rows) {
+TraceWidths measure_trace(const std::vector<TraceRow>& rows) {
   TraceWidths w;
   for (const TraceRow& row : rows) {
     w.func = std::max(w.func, display_width(row.func));
@@ -217,7 +217,7 @@ TraceWidths measure(const std::vector<TraceRow>& rows) {
   return w;
 }
 
-std::string render(const TraceRow& row, const TraceWidths& w) {
+std::string render_trace_row(const TraceRow& row, const TraceWidths& w) {
   std::string func = row.inline_args.empty() ? row.func : row.func + "  " + row.inline_args;
   std::string line = pad_right(func, w.func) + "   " + pad_right(row.result, w.result) + "  " +
                      pad_left(row.duration, w.duration);
@@ -227,8 +227,8 @@ std::string render(const TraceRow& row, const TraceWidths& w) {
 }
 
 std::string header(const TraceWidths& w) {
-  return render({"FUNCTION CALL TRACE", "RESULT", "DURATION"}, w) +
-         render(
+  return render_trace_row({"FUNCTION CALL TRACE", "RESULT", "DURATION"}, w) +
+         render_trace_row(
              {std::string(w.func, '-'), std::string(w.result, '-'), std::string(w.duration, '-')},
              w);
 }
@@ -242,9 +242,9 @@ std::string lost_note(uint32_t lost) {
 
 std::string format_calltrace(const Session& s, const FormatContext& ctx) {
   std::vector<TraceRow> rows = TraceTable(s, ctx).rows();
-  TraceWidths widths = measure(rows);
+  TraceWidths widths = measure_trace(rows);
   std::string out = header(widths);
-  for (const TraceRow& row : rows) out += render(row, widths);
+  for (const TraceRow& row : rows) out += render_trace_row(row, widths);
   if (s.trace_lost > 0) out += lost_note(s.trace_lost);
   return out;
 }

@@ -2,8 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "discovery/func_lookup.h"
 #include "format/call_args.h"
-#include "format/func_lookup.h"
 #include "format/json_dump.h"
 #include "format/line_trace_view.h"
 #include "format/probe_lookup.h"

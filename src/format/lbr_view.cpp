@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "discovery/func_lookup.h"
 #include "format/frame_text.h"
-#include "format/func_lookup.h"
 #include "format/text_columns.h"
 #include "util/strings.h"
 
@@ -65,7 +65,7 @@ BranchText branch_text(const LbrRecord& r, const SymbolizedBranch& b, size_t ind
   return {label(index), frame_lines(r.from, b.from, opts), frame_lines(r.to, b.to, opts)};
 }
 
-LbrWidths measure(const std::vector<BranchText>& texts) {
+LbrWidths measure_branches(const std::vector<BranchText>& texts) {
   LbrWidths w;
   for (const BranchText& t : texts) {
     for (const TextLine& l : t.from) {
@@ -84,7 +84,7 @@ std::string side(const TextLine& line, size_t symbol_width, size_t source_width)
   return out;
 }
 
-std::string render(const BranchText& t, const LbrWidths& w) {
+std::string render_branch(const BranchText& t, const LbrWidths& w) {
   static const TextLine blank;
   std::string out;
   size_t n = std::max(t.from.size(), t.to.size());
@@ -120,8 +120,8 @@ std::string format_lbr(const Session& s, const FormatContext& ctx) {
   std::vector<BranchText> texts;
   for (size_t i = begin; i < end; ++i)
     texts.push_back(branch_text(s.lbr[i], branches[i], branches.size() - 1 - i, ctx.opts));
-  LbrWidths widths = measure(texts);
-  for (const BranchText& t : texts) out += render(t, widths);
+  LbrWidths widths = measure_branches(texts);
+  for (const BranchText& t : texts) out += render_branch(t, widths);
   return out;
 }
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "format/func_lookup.h"
+#include "discovery/func_lookup.h"
 #include "format/result_format.h"
 #include "format/text_columns.h"
 #include "util/strings.h"

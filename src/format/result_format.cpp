@@ -9,8 +9,6 @@
 namespace retsnoop {
 namespace {
 
-uint8_t raw(RetKind kind) { return static_cast<uint8_t>(kind); }
-
 std::string decimal(int64_t v) {
   char buf[32];
   std::snprintf(buf, sizeof(buf), "[%" PRId64 "]", v);
@@ -51,15 +49,6 @@ std::string unsigned_text(int64_t res) {
 }
 
 }  // namespace
-
-bool result_is_error(int64_t res, RetKind kind) { return rs_result_failed(res, raw(kind)); }
-
-int64_t result_value(int64_t res, RetKind kind) { return rs_result_value(res, raw(kind)); }
-
-std::optional<int> failure_errno(int64_t res, RetKind kind) {
-  if (!result_is_error(res, kind)) return std::nullopt;
-  return static_cast<int>(-result_value(res, kind));
-}
 
 std::string format_result(int64_t res, RetKind kind) {
   switch (kind) {

@@ -1,27 +1,12 @@
-// How a traced function's return value is judged and printed in every view. The judging rule
-// itself lives in bpf/result_kind.h, shared with the BPF program that decides what to report.
+// How a traced function's return value is printed in every view; discovery/ret_kind.h judges it.
 #pragma once
 
 #include <cstdint>
-#include <optional>
 #include <string>
 
 #include "discovery/func_info.h"
 
 namespace retsnoop {
-
-// Void, Bool and Unsigned never fail. Int32 fails when its low 32 bits, sign-extended, are an
-// errno (-4095..-1); Int64 when the full value is; Ptr on NULL or an ERR_PTR (the top 4095
-// values of the address space).
-bool result_is_error(int64_t res, RetKind kind);
-
-// The value returned, read in the width of the kind: Int32 sign-extends the low 32 bits, Int8
-// and Int16 their narrow bits, Bool gives 0 or 1 from the low byte; the rest keep all 64 bits.
-int64_t result_value(int64_t res, RetKind kind);
-
-// The errno a failing result stands for, 0 for a NULL pointer; nullopt for a result that did
-// not fail (a positive 22 is not EINVAL).
-std::optional<int> failure_errno(int64_t res, RetKind kind);
 
 // Bracketed result text:
 //   Void                    [void]

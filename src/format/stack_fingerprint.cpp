@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <string_view>
 
-#include "format/func_lookup.h"
+#include "discovery/func_lookup.h"
 #include "format/result_format.h"
 #include "format/stack_merge.h"
 

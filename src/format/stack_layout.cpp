@@ -1,6 +1,6 @@
 #include "format/stack_layout.h"
 
-#include "format/func_lookup.h"
+#include "discovery/func_lookup.h"
 #include "format/stack_merge.h"
 #include "format/text_columns.h"
 

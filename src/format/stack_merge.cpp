@@ -1,7 +1,7 @@
 #include "format/stack_merge.h"
 
+#include "discovery/func_lookup.h"
 #include "format/frame_filter.h"
-#include "format/func_lookup.h"
 
 namespace retsnoop {
 namespace {

@@ -5,10 +5,10 @@
 #include <list>
 #include <span>
 
+#include "discovery/func_lookup.h"
 #include "format/call_args.h"
 #include "format/format_cache.h"
 #include "format/frame_text.h"
-#include "format/func_lookup.h"
 #include "format/result_format.h"
 #include "format/stack_layout.h"
 #include "format/text_columns.h"
@@ -86,7 +86,7 @@ struct StackWidths {
   size_t symbol = 0;
 };
 
-StackWidths measure(std::span<const StackRow> rows) {
+StackWidths measure_stack(std::span<const StackRow> rows) {
   StackWidths w;
   for (const StackRow& row : rows) {
     // Durations and results are ASCII.
@@ -106,7 +106,7 @@ char* put_padded(char* p, std::string_view text, size_t text_width, size_t width
 }
 
 // Grows out once per row and copies the columns in: a flood renders every row of every session.
-void render(std::string& out, const StackRow& row, const StackWidths& w) {
+void render_stack_row(std::string& out, const StackRow& row, const StackWidths& w) {
   const std::string_view symbol = row.text->symbol, source = row.text->source;
   size_t line_start = out.size();
   size_t duration_w = std::max(w.duration, row.duration.size());
@@ -155,12 +155,12 @@ void append_stack(std::string& out, const Session& s, const FormatContext& ctx) 
   builder.add_user_frames();
   std::span<const StackRow> rows = builder.rows();
   std::span<const StackRow> kernel = rows.first(kernel_rows), user = rows.subspan(kernel_rows);
-  StackWidths widths = measure(kernel);
+  StackWidths widths = measure_stack(kernel);
   out.reserve(out.size() + rows.size() * kRowBytes);
-  for (const StackRow& row : kernel) render(out, row, widths);
+  for (const StackRow& row : kernel) render_stack_row(out, row, widths);
   // User symbols run much longer: their own symbol width, the kernel's other columns.
-  widths.symbol = measure(user).symbol;
-  for (const StackRow& row : user) render(out, row, widths);
+  widths.symbol = measure_stack(user).symbol;
+  for (const StackRow& row : user) render_stack_row(out, row, widths);
 }
 
 std::string format_stack(const Session& s, const FormatContext& ctx) {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "format/func_lookup.h"
+#include "discovery/func_lookup.h"
 #include "format/result_format.h"
 
 namespace retsnoop {

@@ -17,7 +17,7 @@ Options with(std::string_view key_value) {
   return o;
 }
 
-void expect_error(std::string_view key_value, const std::string& message) {
+void expect_setting_error(std::string_view key_value, const std::string& message) {
   Options o;
   try {
     apply_setting(o, key_value);
@@ -35,9 +35,9 @@ TEST(Settings, RingbufSize) {
   EXPECT_EQ(with("bpf.ringbuf-size=2G").ringbuf_size, 2u << 30);
   // 4G and more used to wrap to the kernel's u32 and reach the load as 0.
   for (const char* bad : {"2048", "12K", "3G", "4G", "4096M", "8G", "17179869183G"}) {
-    expect_error(std::string("bpf.ringbuf-size=") + bad,
-                 std::string("Invalid value '") + bad +
-                     "' for bpf.ringbuf-size: expected a power of two from 4096 to 2G");
+    expect_setting_error(std::string("bpf.ringbuf-size=") + bad,
+                         std::string("Invalid value '") + bad +
+                             "' for bpf.ringbuf-size: expected a power of two from 4096 to 2G");
   }
 }
 
@@ -45,9 +45,9 @@ TEST(Settings, SessionsSize) {
   EXPECT_EQ(with("bpf.sessions-size=100").sessions_size, 100u);
   EXPECT_EQ(with("bpf.sessions-size=4194304").sessions_size, 4194304u);
   for (const char* bad : {"0", "4194305", "4294967296"}) {
-    expect_error(std::string("bpf.sessions-size=") + bad,
-                 std::string("Invalid value '") + bad +
-                     "' for bpf.sessions-size: expected an integer from 1 to 4194304");
+    expect_setting_error(std::string("bpf.sessions-size=") + bad,
+                         std::string("Invalid value '") + bad +
+                             "' for bpf.sessions-size: expected an integer from 1 to 4194304");
   }
 }
 
@@ -56,9 +56,10 @@ TEST(Settings, SummaryInterval) {
   EXPECT_EQ(with("summary.interval=0").summary_interval_s, 0u);
   EXPECT_EQ(with("summary.interval=3600").summary_interval_s, 3600u);
   for (const char* bad : {"-1", "86401", "1h"}) {
-    expect_error(std::string("summary.interval=") + bad,
-                 std::string("Invalid value '") + bad +
-                     "' for summary.interval: expected a number of seconds from 0 to 86400");
+    expect_setting_error(
+        std::string("summary.interval=") + bad,
+        std::string("Invalid value '") + bad +
+            "' for summary.interval: expected a number of seconds from 0 to 86400");
   }
 }
 
@@ -74,9 +75,9 @@ TEST(Settings, SymbolizationMode) {
   EXPECT_EQ(with("stacks.symb-mode=none").symbolize, SymbLevel::None);
   EXPECT_EQ(with("stacks.symb-mode=lines").symbolize, SymbLevel::Lines);
   EXPECT_EQ(with("stacks.symb-mode=inlines").symbolize, SymbLevel::Inlines);
-  expect_error("stacks.symb-mode=all",
-               "Invalid value 'all' for stacks.symb-mode: expected one of none (n), lines "
-               "(linenum, l), inlines (i)");
+  expect_setting_error("stacks.symb-mode=all",
+                       "Invalid value 'all' for stacks.symb-mode: expected one of none (n), lines "
+                       "(linenum, l), inlines (i)");
 }
 
 TEST(Settings, SymbolizationModeUpstreamSpellings) {
@@ -95,12 +96,14 @@ TEST(Settings, BooleanStackSettings) {
   apply_setting(o, "stacks.dec-offs=yes");
   apply_setting(o, "stacks.dec-offs=n");
   EXPECT_FALSE(o.stacks_dec_offs);
-  expect_error("stacks.emit-addrs=maybe",
-               "Invalid value 'maybe' for stacks.emit-addrs: expected y/n, yes/no, true/false, "
-               "on/off or 1/0 (any case)");
-  expect_error("stacks.emit-addrs=",
-               "Invalid value '' for stacks.emit-addrs: expected y/n, yes/no, true/false, on/off "
-               "or 1/0 (any case)");
+  expect_setting_error(
+      "stacks.emit-addrs=maybe",
+      "Invalid value 'maybe' for stacks.emit-addrs: expected y/n, yes/no, true/false, "
+      "on/off or 1/0 (any case)");
+  expect_setting_error(
+      "stacks.emit-addrs=",
+      "Invalid value '' for stacks.emit-addrs: expected y/n, yes/no, true/false, on/off "
+      "or 1/0 (any case)");
 }
 
 TEST(Settings, BooleansInAnyCase) {
@@ -112,21 +115,23 @@ TEST(Settings, BooleansInAnyCase) {
 
 TEST(Settings, LbrMaxCount) {
   EXPECT_EQ(with("fmt.lbr-max-count=10").lbr_max_count, 10);
-  expect_error("fmt.lbr-max-count=0",
-               "Invalid value '0' for fmt.lbr-max-count: expected an integer from 1 to 2147483647");
+  expect_setting_error(
+      "fmt.lbr-max-count=0",
+      "Invalid value '0' for fmt.lbr-max-count: expected an integer from 1 to 2147483647");
 }
 
 TEST(Settings, UnknownKeyAndMalformedArgument) {
-  expect_error("bpf.ringbuf=1", "Unrecognized setting 'bpf.ringbuf'");
-  expect_error("=1", "Unrecognized setting ''");
-  expect_error("bpf.ringbuf-size", "Invalid -C argument 'bpf.ringbuf-size': expected KEY=VALUE");
+  expect_setting_error("bpf.ringbuf=1", "Unrecognized setting 'bpf.ringbuf'");
+  expect_setting_error("=1", "Unrecognized setting ''");
+  expect_setting_error("bpf.ringbuf-size",
+                       "Invalid -C argument 'bpf.ringbuf-size': expected KEY=VALUE");
 }
 
 TEST(Settings, ValueMayContainEquals) {
   // Only the first '=' separates key and value.
-  expect_error("stacks.symb-mode=a=b",
-               "Invalid value 'a=b' for stacks.symb-mode: expected one of none (n), lines "
-               "(linenum, l), inlines (i)");
+  expect_setting_error("stacks.symb-mode=a=b",
+                       "Invalid value 'a=b' for stacks.symb-mode: expected one of none (n), lines "
+                       "(linenum, l), inlines (i)");
 }
 
 TEST(Settings, HelpListsEveryKeyWithItsDefault) {
@@ -149,13 +154,14 @@ TEST(Settings, ArgSizeLimits) {
   EXPECT_EQ(with("args.max-sized-arg-size=1024").arg_limits.max_sized_arg_size, 1024u);
   EXPECT_EQ(with("args.max-str-arg-size=16384").arg_limits.max_str_arg_size, 16384u);
   for (const char* bad : {"0", "65537", "1000000", "-1", "4K", "x"}) {
-    expect_error(std::string("args.max-total-args-size=") + bad,
-                 std::string("Invalid value '") + bad +
-                     "' for args.max-total-args-size: expected an integer from 1 to 65536");
+    expect_setting_error(std::string("args.max-total-args-size=") + bad,
+                         std::string("Invalid value '") + bad +
+                             "' for args.max-total-args-size: expected an integer from 1 to 65536");
   }
   for (const char* key : {"args.max-sized-arg-size", "args.max-str-arg-size"}) {
-    expect_error(std::string(key) + "=16385", std::string("Invalid value '16385' for ") + key +
-                                                  ": expected an integer from 1 to 16384");
+    expect_setting_error(
+        std::string(key) + "=16385",
+        std::string("Invalid value '16385' for ") + key + ": expected an integer from 1 to 16384");
   }
 }
 
@@ -171,9 +177,10 @@ TEST(Settings, ArgFmtMode) {
   EXPECT_EQ(with("args.fmt-mode=V").arg_fmt_mode, ArgFmtMode::Verbose);
   EXPECT_EQ(with("args.fmt-mode=Compact").arg_fmt_mode, ArgFmtMode::Compact);
   EXPECT_EQ(with("args.fmt-mode=m").arg_fmt_mode, ArgFmtMode::Multiline);
-  expect_error("args.fmt-mode=fancy",
-               "Invalid value 'fancy' for args.fmt-mode: expected one of compact (c), multiline "
-               "(m), verbose (v)");
+  expect_setting_error(
+      "args.fmt-mode=fancy",
+      "Invalid value 'fancy' for args.fmt-mode: expected one of compact (c), multiline "
+      "(m), verbose (v)");
 }
 
 TEST(Settings, ArgFmtMaxWidth) {
@@ -181,9 +188,9 @@ TEST(Settings, ArgFmtMaxWidth) {
   EXPECT_EQ(with("args.fmt-max-arg-width=0").arg_max_width, 0u);
   EXPECT_EQ(with("args.fmt-max-arg-width=250").arg_max_width, 250u);
   for (const char* bad : {"251", "-1", "wide"}) {
-    expect_error(std::string("args.fmt-max-arg-width=") + bad,
-                 std::string("Invalid value '") + bad +
-                     "' for args.fmt-max-arg-width: expected an integer from 0 to 250");
+    expect_setting_error(std::string("args.fmt-max-arg-width=") + bad,
+                         std::string("Invalid value '") + bad +
+                             "' for args.fmt-max-arg-width: expected an integer from 0 to 250");
   }
 }
 

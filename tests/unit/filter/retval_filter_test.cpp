@@ -30,66 +30,70 @@ Session session(uint32_t entry, int64_t res) {
   return s;
 }
 
-bool reports(const RetvalFilter& f, const Session& s) { return f.reports(s, kRetvalFuncs); }
+bool retval_filter_reports(const RetvalFilter& f, const Session& s) {
+  return f.reports(s, kRetvalFuncs);
+}
 
 RetvalRange one(int64_t v) { return {v, v}; }
 
 TEST(RetvalFilter, NoRangesReportEverySession) {
-  EXPECT_TRUE(reports(RetvalFilter({}, {}), session(0, -EINVAL)));
-  EXPECT_TRUE(reports(RetvalFilter({}, {}), session(3, 0)));
+  EXPECT_TRUE(retval_filter_reports(RetvalFilter({}, {}), session(0, -EINVAL)));
+  EXPECT_TRUE(retval_filter_reports(RetvalFilter({}, {}), session(3, 0)));
 }
 
 TEST(RetvalFilter, AllowJudgesTheEntryCallOnly) {
   RetvalFilter einval({one(-EINVAL)}, {});
-  EXPECT_TRUE(reports(einval, session(0, -EINVAL)));
+  EXPECT_TRUE(retval_filter_reports(einval, session(0, -EINVAL)));
   // A deeper -EINVAL the entry turned into -ENOMEM does not count.
-  EXPECT_FALSE(reports(einval, session(0, -ENOMEM)));
+  EXPECT_FALSE(retval_filter_reports(einval, session(0, -ENOMEM)));
 }
 
 TEST(RetvalFilter, DenyDropsTheEntryResult) {
   RetvalFilter no_einval({}, {one(-EINVAL)});
-  EXPECT_FALSE(reports(no_einval, session(0, -EINVAL)));
-  EXPECT_TRUE(reports(no_einval, session(0, -E2BIG)));
+  EXPECT_FALSE(retval_filter_reports(no_einval, session(0, -EINVAL)));
+  EXPECT_TRUE(retval_filter_reports(no_einval, session(0, -E2BIG)));
 }
 
 TEST(RetvalFilter, DenyWinsOverAllow) {
   RetvalFilter f({{-4095, -1}}, {one(-EINVAL)});
-  EXPECT_FALSE(reports(f, session(0, -EINVAL)));
-  EXPECT_TRUE(reports(f, session(0, -ENOMEM)));
+  EXPECT_FALSE(retval_filter_reports(f, session(0, -EINVAL)));
+  EXPECT_TRUE(retval_filter_reports(f, session(0, -ENOMEM)));
 }
 
 TEST(RetvalFilter, RangesIncludeBothBounds) {
   RetvalFilter f({{0, 10}}, {});
-  EXPECT_TRUE(reports(f, session(0, 0)));
-  EXPECT_TRUE(reports(f, session(0, 10)));
-  EXPECT_FALSE(reports(f, session(0, 11)));
-  EXPECT_FALSE(reports(f, session(0, -1)));
+  EXPECT_TRUE(retval_filter_reports(f, session(0, 0)));
+  EXPECT_TRUE(retval_filter_reports(f, session(0, 10)));
+  EXPECT_FALSE(retval_filter_reports(f, session(0, 11)));
+  EXPECT_FALSE(retval_filter_reports(f, session(0, -1)));
 }
 
 // Results are read in the width of the entry's type, as they are printed.
 TEST(RetvalFilter, ResultsAreReadInTheirTypesWidth) {
   // An int's upper register bits are garbage: the low 32 bits, sign-extended, are -22.
-  EXPECT_TRUE(reports(RetvalFilter({one(-EINVAL)}, {}), session(1, 0x12345678ffffffea)));
-  EXPECT_TRUE(reports(RetvalFilter({one(1)}, {}), session(4, 0x7701)));
-  EXPECT_TRUE(reports(RetvalFilter({one(0)}, {}), session(2, 0)));              // NULL
-  EXPECT_TRUE(reports(RetvalFilter({one(-ENOMEM)}, {}), session(2, -ENOMEM)));  // ERR_PTR
+  EXPECT_TRUE(
+      retval_filter_reports(RetvalFilter({one(-EINVAL)}, {}), session(1, 0x12345678ffffffea)));
+  EXPECT_TRUE(retval_filter_reports(RetvalFilter({one(1)}, {}), session(4, 0x7701)));
+  EXPECT_TRUE(retval_filter_reports(RetvalFilter({one(0)}, {}), session(2, 0)));  // NULL
+  EXPECT_TRUE(
+      retval_filter_reports(RetvalFilter({one(-ENOMEM)}, {}), session(2, -ENOMEM)));  // ERR_PTR
 }
 
 TEST(RetvalFilter, NoResultLiesInNoRange) {
   Session running = session(0, 0);
   running.calls.front().running = true;  // -I: the entry call had not returned
-  EXPECT_FALSE(reports(RetvalFilter({one(0)}, {}), running));
-  EXPECT_TRUE(reports(RetvalFilter({}, {one(0)}), running));
-  EXPECT_FALSE(reports(RetvalFilter({one(0)}, {}), session(3, 0)));  // void
-  EXPECT_TRUE(reports(RetvalFilter({}, {one(0)}), session(3, 0)));
+  EXPECT_FALSE(retval_filter_reports(RetvalFilter({one(0)}, {}), running));
+  EXPECT_TRUE(retval_filter_reports(RetvalFilter({}, {one(0)}), running));
+  EXPECT_FALSE(retval_filter_reports(RetvalFilter({one(0)}, {}), session(3, 0)));  // void
+  EXPECT_TRUE(retval_filter_reports(RetvalFilter({}, {one(0)}), session(3, 0)));
 }
 
 // Successful sessions (-S) are judged too: that is how "only successes" is asked for.
 TEST(RetvalFilter, SessionsThatDidNotFailAreJudgedToo) {
   Session ok = session(0, 5);
   ok.is_error = false;
-  EXPECT_TRUE(reports(RetvalFilter({{0, INT64_MAX}}, {}), ok));
-  EXPECT_FALSE(reports(RetvalFilter({}, {{0, INT64_MAX}}), ok));
+  EXPECT_TRUE(retval_filter_reports(RetvalFilter({{0, INT64_MAX}}, {}), ok));
+  EXPECT_FALSE(retval_filter_reports(RetvalFilter({}, {{0, INT64_MAX}}), ok));
 }
 
 // -x/-X judge every failure in the stack, the retval filters the entry result: both must pass.

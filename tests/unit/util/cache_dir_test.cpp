@@ -38,7 +38,7 @@ mode_t mode_of(const std::string& path) {
   return st.st_mode & 07777;
 }
 
-size_t entries(const std::string& dir) {
+size_t cache_entries(const std::string& dir) {
   return std::distance(std::filesystem::directory_iterator(dir), {});
 }
 
@@ -124,7 +124,7 @@ TEST(CacheDir, WritesWholeFilesNobodyElseWrites) {
   ASSERT_TRUE(dir->write("index", "second"));
   EXPECT_EQ(dir->read("index"), "second");
   EXPECT_EQ(mode_of(tmp.path() + "/index"), 0644u);
-  EXPECT_EQ(entries(tmp.path()), 1u) << "temporary files left behind";
+  EXPECT_EQ(cache_entries(tmp.path()), 1u) << "temporary files left behind";
   EXPECT_EQ(dir->read("missing"), std::nullopt);
 }
 

@@ -10,7 +10,7 @@
 #include "vmlinux_min.h"
 #include <bpf/bpf_helpers.h>
 #include "abi.h"
-#include "arg_capture.h" /* the argument slots the filter reads */
+#include "arg_capture.bpf.h" /* the argument slots the filter reads */
 
 #define RS_FILTER_READ(dst, size, addr, user)                              \
 	((user) ? bpf_probe_read_user((dst), (size), (const void *)(addr)) \

@@ -1,4 +1,4 @@
-#include "format/func_lookup.h"
+#include "discovery/func_lookup.h"
 
 namespace retsnoop {
 

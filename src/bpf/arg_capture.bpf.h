@@ -11,7 +11,7 @@
 #include "vmlinux_min.h"
 #include <bpf/bpf_helpers.h>
 #include "abi.h"
-#include "arg_regs.h"
+#include "arg_regs.bpf.h"
 
 /* Set by user space before load. */
 const volatile bool capture_args = false;    /* -A */
