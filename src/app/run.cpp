@@ -12,8 +12,8 @@
 #include "attach/lbr_perf_events.h"
 #include "attach/leftovers.h"
 #include "attach/run_registry.h"
-#include "discovery/arg_plan_report.h"
 #include "discovery/cu_globs.h"
+#include "discovery/func_args_report.h"
 #include "discovery/func_plan.h"
 #include "discovery/kallsyms.h"
 #include "discovery/kernel_btf.h"
@@ -110,12 +110,12 @@ PlanOptions plan_options(const Options& o) {
 
 void report_arg_plans(const FuncTable& funcs, const std::vector<FuncArgs>& plans) {
   if (!log_enabled(LOG_INFO)) return;
-  for (const std::string& line : arg_plan_notes(funcs, plans)) logf(LOG_INFO, "%s", line.c_str());
+  for (const std::string& line : func_args_notes(funcs, plans)) logf(LOG_INFO, "%s", line.c_str());
 }
 
 void report_probe_arg_plans(const ProbeTable& probes, const std::vector<FuncArgs>& plans) {
   if (probes.empty() || !log_enabled(LOG_INFO)) return;
-  for (const std::string& line : probe_arg_plan_notes(probes, plans))
+  for (const std::string& line : probe_args_notes(probes, plans))
     logf(LOG_INFO, "%s", line.c_str());
 }
 

@@ -8,7 +8,7 @@
 #include "attach/run_registry.h"
 #include "attach/tracer_object.h"
 #include "cli/options.h"
-#include "discovery/arg_plan.h"
+#include "discovery/func_args.h"
 #include "discovery/func_info.h"
 #include "discovery/line_plan.h"
 #include "discovery/probe_spec.h"

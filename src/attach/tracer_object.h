@@ -10,7 +10,7 @@
 #include "attach/link_ptr.h"
 #include "bpf/abi.h"
 #include "bpf/func_slots.h"
-#include "discovery/arg_plan.h"
+#include "discovery/func_args.h"
 #include "discovery/func_info.h"
 #include "discovery/probe_spec.h"
 

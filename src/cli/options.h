@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "discovery/arg_plan.h"
+#include "discovery/func_args.h"
 #include "filter/retval_range.h"
 #include "format/arg_fmt_mode.h"
 #include "kernel/attach_mode.h"

@@ -7,9 +7,9 @@
 #include "discovery/candidates.h"
 #include "discovery/case_presets.h"
 #include "discovery/deny_list.h"
-#include "discovery/func_args_plan.h"
 #include "discovery/kernel_btf.h"
 #include "discovery/symbol_name.h"
+#include "discovery/traced_func_args.h"
 #include "util/error.h"
 #include "util/hash_index.h"
 #include "util/log.h"
@@ -212,7 +212,7 @@ FuncPlan plan_functions(GlobSelection sel, const PlanOptions& opts, Kallsyms& ks
   });
   check_entries_left(plan.funcs);
   if (opts.capture_args)
-    plan.args = timed("argument plans", [&] { return plan_args(btf, plan.funcs); });
+    plan.args = timed("argument plans", [&] { return traced_func_args(btf, plan.funcs); });
   if (opts.capture_args || opts.keep_btf) plan.btf = std::move(btf_owner);
   for (const GlobSet* set : {&sel.entry, &sel.allow, &sel.deny}) {
     std::vector<GlobCount> counts = set->counts();

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "discovery/arg_plan.h"
+#include "discovery/func_args.h"
 #include "discovery/func_info.h"
 #include "discovery/glob_set.h"
 #include "discovery/kallsyms.h"

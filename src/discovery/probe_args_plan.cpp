@@ -70,7 +70,7 @@ FuncArgs plan_kprobe_args(const struct btf* vmlinux) {
 FuncArgs plan_raw_tp_args(const struct btf* vmlinux, std::string_view name) {
   uint32_t proto = raw_tp_proto(vmlinux, name);
   if (!proto) return no_args("no BTF prototype btf_trace_" + std::string(name));
-  FuncArgs plan = plan_func_args(vmlinux, proto);
+  FuncArgs plan = args_from_prototype(vmlinux, proto);
   if (!plan.raw_reason.empty()) return no_args(plan.raw_reason);
   // The register plan counts the private data parameter; BPF's slot array starts after it.
   plan.args.erase(plan.args.begin());

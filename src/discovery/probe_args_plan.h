@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "discovery/arg_plan.h"
+#include "discovery/func_args.h"
 #include "discovery/probe_spec.h"
 
 struct btf;

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "bpf/abi.h"
-#include "discovery/arg_plan.h"
+#include "discovery/func_args.h"
 #include "filter/arg_expr.h"
 
 namespace retsnoop {

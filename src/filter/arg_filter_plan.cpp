@@ -1,6 +1,6 @@
 #include "filter/arg_filter_plan.h"
 
-#include "discovery/func_args_plan.h"
+#include "discovery/traced_func_args.h"
 #include "filter/arg_filter_compiler.h"
 #include "filter/arg_filter_listing.h"
 #include "util/error.h"
@@ -18,7 +18,7 @@ ArgFilterPlan plan_arg_filters(const std::vector<std::string>& exprs, const Func
   bool any = false;
   for (size_t i = 0; i < funcs.size(); ++i) {
     if (!funcs[i].is_entry) continue;
-    ArgFilterProgram p = compiler.compile(plan_func_args_of(btf, funcs[i]));
+    ArgFilterProgram p = compiler.compile(traced_func_args_of(btf, funcs[i]));
     std::string why = p.missing.empty() ? p.error : "its prototype has no '" + p.missing + "'";
     if (why.empty()) {
       plan.progs[i] = p.prog;

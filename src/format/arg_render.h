@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "discovery/arg_plan.h"
+#include "discovery/func_args.h"
 #include "events/captured_args.h"
 #include "format/arg_fmt_mode.h"
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "discovery/arg_plan.h"
+#include "discovery/func_args.h"
 #include "events/session.h"
 #include "format/arg_render.h"
 

@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "discovery/arg_plan.h"
+#include "discovery/func_args.h"
 #include "events/captured_args.h"
 #include "format/arg_value.h"
 

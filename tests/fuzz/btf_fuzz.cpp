@@ -37,7 +37,7 @@ void plan_and_render(const struct btf* b, std::span<const uint8_t> bytes) {
     const struct btf_type* t = btf__type_by_id(b, id);
     if (!btf_is_func(t)) continue;
     ++funcs;
-    retsnoop::FuncArgs plan = retsnoop::plan_func_args(b, id);
+    retsnoop::FuncArgs plan = retsnoop::args_from_prototype(b, id);
     retsnoop::fuzz::render_every_way(plan, retsnoop::fuzz::capture_of(plan, bytes));
   }
 }

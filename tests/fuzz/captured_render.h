@@ -9,7 +9,7 @@
 #include <span>
 
 #include "bpf/abi.h"
-#include "discovery/arg_plan.h"
+#include "discovery/func_args.h"
 #include "events/captured_args.h"
 #include "format/arg_render.h"
 

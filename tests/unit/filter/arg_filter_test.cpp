@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "discovery/arg_plan.h"
+#include "discovery/func_args.h"
 #include "filter/arg_filter_compiler.h"
 #include "filter/arg_filter_listing.h"
 #include "synthetic_btf.h"
@@ -77,7 +77,7 @@ class ArgFilter : public ::testing::Test {
                           {"flags", u32, 256, 3},
                           {"rest", u32, 259, 5}});
   int proto = b.proto(i32, {{"attr", b.ptr(attr)}, {"fd", i32}, {"path", cstr}});
-  FuncArgs args = plan_func_args(b.get(), b.func("f", proto));
+  FuncArgs args = args_from_prototype(b.get(), b.func("f", proto));
 
   HName inner{"inner-name", "inl"};
   HAttr a{2, 4, {"outer", "xyz"}, &inner, 5 | (9 << 3)};
@@ -216,7 +216,7 @@ TEST(ArgFilterBtf, AnonymousMembersAreSearchedOncePerType) {
     for (int i = 0; i < 64; ++i) ASSERT_EQ(btf__add_field(b.get(), nullptr, below, 0, 0), 0);
   }
   int top = b.structure("top", 4, {{"", level, 0}});
-  FuncArgs args = plan_func_args(b.get(), b.func("g", b.proto(i32, {{"p", b.ptr(top)}})));
+  FuncArgs args = args_from_prototype(b.get(), b.func("g", b.proto(i32, {{"p", b.ptr(top)}})));
 
   ArgFilterProgram found = ArgFilterCompiler({"p->leaf == 1"}).compile(args);
   EXPECT_EQ(found.error, "");

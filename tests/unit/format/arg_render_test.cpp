@@ -69,7 +69,7 @@ class ArgRender : public ::testing::Test {
   ArgRenderOptions opts;
 
   FuncArgs plan(std::initializer_list<std::pair<const char*, int>> params) {
-    return plan_func_args(b.get(), b.proto(i32, params));
+    return args_from_prototype(b.get(), b.proto(i32, params));
   }
   Lines lines(const FuncArgs& p, const Capture& c) { return arg_lines(p, c.cap, opts); }
   std::string compact(const FuncArgs& p, const Capture& c) {
@@ -396,7 +396,7 @@ TEST_F(ArgRender, NotesForUncapturedAndVariadicArguments) {
   int proto = SyntheticBtf::checked(btf__add_func_proto(b.get(), i32));
   for (uint32_t i = 0; i < RS_MAX_ARG_SLOTS + 2; ++i)
     SyntheticBtf::ok(btf__add_func_param(b.get(), ("a" + std::to_string(i)).c_str(), i32));
-  FuncArgs many = plan_func_args(b.get(), proto);
+  FuncArgs many = args_from_prototype(b.get(), proto);
   Capture c;
   for (uint32_t i = 0; i < RS_MAX_ARG_SLOTS; ++i) c.slot(i).none();
   Lines l = lines(many, c);

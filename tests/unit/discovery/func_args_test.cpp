@@ -1,4 +1,4 @@
-#include "discovery/arg_plan.h"
+#include "discovery/func_args.h"
 
 #include <bpf/btf.h>
 #include <gtest/gtest.h>
@@ -54,7 +54,7 @@ TEST_F(ArgPlan, ScalarsTakeOneSlotEachAndKeepTheirNames) {
   int e8 = b.enumeration("e8", 8, {{"E8_A", 1}});
   int proto =
       b.proto(i32, {{"a", i32}, {"b", u64}, {"c", boolean}, {"d", chr}, {"e", e1}, {"f", e8}});
-  FuncArgs plan = plan_func_args(b.get(), b.func("f", proto));
+  FuncArgs plan = args_from_prototype(b.get(), b.func("f", proto));
   expect_args(plan, {{"a", RS_ARG_REG, 0, 0, 1, 0},
                      {"b", RS_ARG_REG, 0, 1, 1, 0},
                      {"c", RS_ARG_REG, 0, 2, 1, 0},
@@ -82,22 +82,22 @@ TEST_F(ArgPlan, PointersByPointee) {
                             {"v", b.ptr(0)},
                             {"cb", b.ptr(fn)},
                             {"pp", b.ptr(b.ptr(i32))}});
-  expect_args(plan_func_args(b.get(), proto), {{"s", RS_ARG_STR, 0, 0, 1, 0},
-                                               {"n", RS_ARG_STR, 0, 1, 1, 0},
-                                               {"p", RS_ARG_PTR, 0, 2, 1, 16},
-                                               {"v", RS_ARG_REG, 0, 3, 1, 0},
-                                               {"cb", RS_ARG_REG, 0, 4, 1, 0},
-                                               {"pp", RS_ARG_REG, 0, 5, 1, 0}});
+  expect_args(args_from_prototype(b.get(), proto), {{"s", RS_ARG_STR, 0, 0, 1, 0},
+                                                    {"n", RS_ARG_STR, 0, 1, 1, 0},
+                                                    {"p", RS_ARG_PTR, 0, 2, 1, 16},
+                                                    {"v", RS_ARG_REG, 0, 3, 1, 0},
+                                                    {"cb", RS_ARG_REG, 0, 4, 1, 0},
+                                                    {"pp", RS_ARG_REG, 0, 5, 1, 0}});
   int proto2 = b.proto(i32, {{"o", b.ptr(fwd)},
                              {"buf", b.ptr(u8)},
                              {"ip", b.ptr(i32)},
                              {"arr", b.ptr(b.array(i32, 4))},
                              {"flex", b.ptr(b.array(i32, 0))}});
-  expect_args(plan_func_args(b.get(), proto2), {{"o", RS_ARG_REG, 0, 0, 1, 0},
-                                                {"buf", RS_ARG_PTR, 0, 1, 1, 1},
-                                                {"ip", RS_ARG_PTR, 0, 2, 1, 4},
-                                                {"arr", RS_ARG_PTR, 0, 3, 1, 16},
-                                                {"flex", RS_ARG_REG, 0, 4, 1, 0}});
+  expect_args(args_from_prototype(b.get(), proto2), {{"o", RS_ARG_REG, 0, 0, 1, 0},
+                                                     {"buf", RS_ARG_PTR, 0, 1, 1, 1},
+                                                     {"ip", RS_ARG_PTR, 0, 2, 1, 4},
+                                                     {"arr", RS_ARG_PTR, 0, 3, 1, 16},
+                                                     {"flex", RS_ARG_REG, 0, 4, 1, 0}});
 }
 
 TEST_F(ArgPlan, UserTagOnThePointeeReadsUserMemory) {
@@ -106,30 +106,30 @@ TEST_F(ArgPlan, UserTagOnThePointeeReadsUserMemory) {
   int other_tag = SyntheticBtf::checked(btf__add_type_tag(b.get(), "rcu", pair));
   int proto =
       b.proto(i32, {{"up", b.ptr(user_int)}, {"us", b.ptr(user_char)}, {"rp", b.ptr(other_tag)}});
-  expect_args(plan_func_args(b.get(), proto), {{"up", RS_ARG_PTR, RS_ARG_USER, 0, 1, 4},
-                                               {"us", RS_ARG_STR, RS_ARG_USER, 1, 1, 0},
-                                               {"rp", RS_ARG_PTR, 0, 2, 1, 16}});
+  expect_args(args_from_prototype(b.get(), proto), {{"up", RS_ARG_PTR, RS_ARG_USER, 0, 1, 4},
+                                                    {"us", RS_ARG_STR, RS_ARG_USER, 1, 1, 0},
+                                                    {"rp", RS_ARG_PTR, 0, 2, 1, 16}});
 }
 
 TEST_F(ArgPlan, ByValueCompositesAndWideIntegers) {
   int proto = b.proto(i32, {{"s", small}, {"t", twelve}, {"w", i128}, {"x", i32}});
-  expect_args(plan_func_args(b.get(), proto), {{"s", RS_ARG_REG, 0, 0, 1, 0},
-                                               {"t", RS_ARG_REG, 0, 1, 2, 0},
-                                               {"w", RS_ARG_REG, 0, 3, 2, 0},
-                                               {"x", RS_ARG_REG, 0, 5, 1, 0}});
+  expect_args(args_from_prototype(b.get(), proto), {{"s", RS_ARG_REG, 0, 0, 1, 0},
+                                                    {"t", RS_ARG_REG, 0, 1, 2, 0},
+                                                    {"w", RS_ARG_REG, 0, 3, 2, 0},
+                                                    {"x", RS_ARG_REG, 0, 5, 1, 0}});
 }
 
 #if defined(__x86_64__)
 TEST_F(ArgPlan, LargeByValueGoesOnTheStackOnX86) {
   int proto = b.proto(i32, {{"a", i32}, {"huge", big}, {"c", i32}});
-  FuncArgs plan = plan_func_args(b.get(), proto);
+  FuncArgs plan = args_from_prototype(b.get(), proto);
   expect_args(plan, {{"a", RS_ARG_REG, 0, 0, 1, 0}, {"c", RS_ARG_REG, 0, 1, 1, 0}});
   EXPECT_EQ(plan.uncaptured, 1u);
 }
 #elif defined(__aarch64__)
 TEST_F(ArgPlan, LargeByValueIsPassedByReferenceOnArm64) {
   int proto = b.proto(i32, {{"a", i32}, {"huge", big}, {"c", i32}});
-  FuncArgs plan = plan_func_args(b.get(), proto);
+  FuncArgs plan = args_from_prototype(b.get(), proto);
   expect_args(plan, {{"a", RS_ARG_REG, 0, 0, 1, 0},
                      {"huge", RS_ARG_PTR, 0, 1, 1, 32},
                      {"c", RS_ARG_REG, 0, 2, 1, 0}});
@@ -146,7 +146,7 @@ int proto_of(SyntheticBtf& b, int ret, int t, uint32_t n) {
 }
 
 TEST_F(ArgPlan, ParametersPastTheRegistersComeFromTheStack) {
-  FuncArgs plan = plan_func_args(b.get(), proto_of(b, i32, i32, 10));
+  FuncArgs plan = args_from_prototype(b.get(), proto_of(b, i32, i32, 10));
   ASSERT_EQ(plan.args.size(), 10u);
   EXPECT_EQ(plan.uncaptured, 0u);
   for (uint32_t i = 0; i < 10; ++i) {
@@ -157,13 +157,13 @@ TEST_F(ArgPlan, ParametersPastTheRegistersComeFromTheStack) {
 }
 
 TEST_F(ArgPlan, RegistersOnlyReadNoStack) {
-  FuncArgs plan = plan_func_args(b.get(), proto_of(b, i32, i32, arg_register_slots()));
+  FuncArgs plan = args_from_prototype(b.get(), proto_of(b, i32, i32, arg_register_slots()));
   EXPECT_EQ(plan.args.size(), arg_register_slots());
   EXPECT_EQ(plan.to_bpf().stack_slots, 0u);
 }
 
 TEST_F(ArgPlan, ParametersPastTheLastSlotAreUncaptured) {
-  FuncArgs plan = plan_func_args(b.get(), proto_of(b, i32, i32, RS_MAX_ARG_SLOTS + 2));
+  FuncArgs plan = args_from_prototype(b.get(), proto_of(b, i32, i32, RS_MAX_ARG_SLOTS + 2));
   EXPECT_EQ(plan.args.size(), size_t{RS_MAX_ARG_SLOTS});
   EXPECT_EQ(plan.uncaptured, 2u);
   EXPECT_EQ(plan.to_bpf().stack_slots, RS_MAX_ARG_SLOTS - arg_register_slots());
@@ -174,7 +174,7 @@ TEST_F(ArgPlan, ParametersAfterOneLeftOutOfTheStackAreUncaptured) {
   int proto = proto_of(b, i32, i32, RS_MAX_ARG_SLOTS - 1);
   SyntheticBtf::ok(btf__add_func_param(b.get(), "wide", pair));
   SyntheticBtf::ok(btf__add_func_param(b.get(), "last", i32));
-  FuncArgs plan = plan_func_args(b.get(), proto);
+  FuncArgs plan = args_from_prototype(b.get(), proto);
   EXPECT_EQ(plan.args.size(), RS_MAX_ARG_SLOTS - 1u);
   EXPECT_EQ(plan.uncaptured, 2u);
 }
@@ -183,7 +183,7 @@ TEST_F(ArgPlan, ParametersAfterOneLeftOutOfTheStackAreUncaptured) {
 TEST_F(ArgPlan, WideIntegerOnTheStackIsAligned) {
   int proto = proto_of(b, i32, i32, arg_register_slots() + 1);
   SyntheticBtf::ok(btf__add_func_param(b.get(), "w", i128));
-  FuncArgs plan = plan_func_args(b.get(), proto);
+  FuncArgs plan = args_from_prototype(b.get(), proto);
   ASSERT_EQ(plan.args.size(), arg_register_slots() + 2);
   EXPECT_EQ(plan.args.back().spec.slot, arg_register_slots() + 2);
   EXPECT_EQ(plan.args.back().spec.slots, 2);
@@ -196,7 +196,7 @@ TEST_F(ArgPlan, StackParametersAfterAStructCopiedOnTheStackAreUncaptured) {
   int proto = proto_of(b, i32, i32, 6);
   SyntheticBtf::ok(btf__add_func_param(b.get(), "huge", big));
   SyntheticBtf::ok(btf__add_func_param(b.get(), "after", i32));
-  FuncArgs plan = plan_func_args(b.get(), proto);
+  FuncArgs plan = args_from_prototype(b.get(), proto);
   EXPECT_EQ(plan.args.size(), 6u);
   EXPECT_EQ(plan.uncaptured, 2u);
 }
@@ -210,7 +210,7 @@ TEST_F(ArgPlan, APairThatDoesNotFitStopsTheCapture) {
   for (auto [n, t] : params) SyntheticBtf::ok(btf__add_func_param(b.get(), n, t));
   SyntheticBtf::ok(btf__add_func_param(b.get(), "wide", pair));
   SyntheticBtf::ok(btf__add_func_param(b.get(), "last", i32));
-  FuncArgs plan = plan_func_args(b.get(), proto);
+  FuncArgs plan = args_from_prototype(b.get(), proto);
   EXPECT_EQ(plan.args.size(), arg_register_slots() - 1);
   EXPECT_EQ(plan.uncaptured, 2u);
 }
@@ -218,19 +218,19 @@ TEST_F(ArgPlan, APairThatDoesNotFitStopsTheCapture) {
 TEST_F(ArgPlan, VariadicAndUnnamedParameters) {
   int fmt = b.ptr(b.konst(chr));
   int proto = b.proto(i32, {{nullptr, i32}, {"fmt", fmt}, {nullptr, 0}});
-  FuncArgs plan = plan_func_args(b.get(), proto);
+  FuncArgs plan = args_from_prototype(b.get(), proto);
   expect_args(plan, {{"arg0", RS_ARG_REG, 0, 0, 1, 0}, {"fmt", RS_ARG_STR, 0, 1, 1, 0}});
   EXPECT_TRUE(plan.variadic);
   EXPECT_EQ(plan.uncaptured, 0u);
 }
 
 TEST_F(ArgPlan, NotAPrototypeFallsBackToRawSlots) {
-  FuncArgs plan = plan_func_args(b.get(), i32);
+  FuncArgs plan = args_from_prototype(b.get(), i32);
   EXPECT_EQ(plan.raw_reason, "no BTF prototype");
   EXPECT_EQ(plan.btf, nullptr);
   EXPECT_EQ(plan.args.size(), arg_register_slots());
-  EXPECT_EQ(plan_func_args(nullptr, 1).raw_reason, "no BTF prototype");
-  EXPECT_EQ(plan_func_args(b.get(), 100000).raw_reason, "no BTF prototype");
+  EXPECT_EQ(args_from_prototype(nullptr, 1).raw_reason, "no BTF prototype");
+  EXPECT_EQ(args_from_prototype(b.get(), 100000).raw_reason, "no BTF prototype");
 }
 
 TEST(RawArgs, OneRegisterSlotPerArgument) {
@@ -256,7 +256,7 @@ TEST(RawArgs, RegisterSlotsOfTheBuildArchitecture) {
 
 TEST_F(ArgPlan, ToBpfCopiesTheSpecs) {
   int proto = b.proto(i32, {{"s", b.ptr(b.konst(chr))}, {"p", b.ptr(pair)}});
-  rs_func_args bpf = plan_func_args(b.get(), proto).to_bpf();
+  rs_func_args bpf = args_from_prototype(b.get(), proto).to_bpf();
   EXPECT_EQ(bpf.cnt, 2u);
   EXPECT_EQ(bpf.args[0].kind, RS_ARG_STR);
   EXPECT_EQ(bpf.args[1].kind, RS_ARG_PTR);

@@ -48,7 +48,7 @@ struct FuncArgs {
 
 // The plan for function proto_id (a BTF_KIND_FUNC or BTF_KIND_FUNC_PROTO id) of btf; raw slots
 // with a reason when the id is not a prototype or a parameter's type is unusable.
-FuncArgs plan_func_args(const struct btf* btf, uint32_t func_or_proto_id);
+FuncArgs args_from_prototype(const struct btf* btf, uint32_t func_or_proto_id);
 // Raw register slots arg0..argN-1, for functions without usable BTF.
 FuncArgs raw_func_args(std::string reason);
 

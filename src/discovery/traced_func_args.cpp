@@ -1,4 +1,4 @@
-#include "discovery/func_args_plan.h"
+#include "discovery/traced_func_args.h"
 
 #include "discovery/symbol_name.h"
 
@@ -17,10 +17,10 @@ uint32_t prototype_id(KernelBtf& kbtf, const FuncInfo& fn) {
 
 }  // namespace
 
-FuncArgs plan_func_args_of(KernelBtf& kbtf, const FuncInfo& fn) {
+FuncArgs traced_func_args_of(KernelBtf& kbtf, const FuncInfo& fn) {
   uint32_t id = prototype_id(kbtf, fn);
   const struct btf* b = id ? kbtf.btf_of(fn.module) : nullptr;
-  if (b) return plan_func_args(b, id);
+  if (b) return args_from_prototype(b, id);
   std::string_view base = base_name(fn.name);
   // A compiler clone (.isra, .constprop, .part) may take its arguments in other registers than
   // the source prototype says: reading them by that prototype would print wrong values.
@@ -30,10 +30,10 @@ FuncArgs plan_func_args_of(KernelBtf& kbtf, const FuncInfo& fn) {
   return raw_func_args("no BTF prototype");
 }
 
-std::vector<FuncArgs> plan_args(KernelBtf& btf, const FuncTable& funcs) {
+std::vector<FuncArgs> traced_func_args(KernelBtf& btf, const FuncTable& funcs) {
   std::vector<FuncArgs> plans;
   plans.reserve(funcs.size());
-  for (const FuncInfo& fn : funcs) plans.push_back(plan_func_args_of(btf, fn));
+  for (const FuncInfo& fn : funcs) plans.push_back(traced_func_args_of(btf, fn));
   return plans;
 }
 

@@ -1,4 +1,4 @@
-#include "discovery/arg_plan.h"
+#include "discovery/func_args.h"
 
 #include <bpf/btf.h>
 
@@ -111,7 +111,7 @@ FuncArgs raw_func_args(std::string reason) {
   return out;
 }
 
-FuncArgs plan_func_args(const struct btf* btf, uint32_t func_or_proto_id) {
+FuncArgs args_from_prototype(const struct btf* btf, uint32_t func_or_proto_id) {
   const struct btf_type* t = btf ? btf__type_by_id(btf, func_or_proto_id) : nullptr;
   if (t && btf_is_func(t)) t = btf__type_by_id(btf, t->type);
   if (!t || !btf_is_func_proto(t)) return raw_func_args("no BTF prototype");

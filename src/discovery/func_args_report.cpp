@@ -1,4 +1,4 @@
-#include "discovery/arg_plan_report.h"
+#include "discovery/func_args_report.h"
 
 #include <algorithm>
 #include <set>
@@ -7,8 +7,8 @@
 
 namespace retsnoop {
 
-std::vector<std::string> arg_plan_notes(const FuncTable& funcs,
-                                        const std::vector<FuncArgs>& plans) {
+std::vector<std::string> func_args_notes(const FuncTable& funcs,
+                                         const std::vector<FuncArgs>& plans) {
   size_t typed = 0;
   std::set<std::string> raw_names;  // copies of one function at several addresses: one note
   std::vector<std::string> notes;
@@ -48,8 +48,8 @@ std::string shown_names(const FuncArgs& plan) {
 
 }  // namespace
 
-std::vector<std::string> probe_arg_plan_notes(const ProbeTable& probes,
-                                              const std::vector<FuncArgs>& plans) {
+std::vector<std::string> probe_args_notes(const ProbeTable& probes,
+                                          const std::vector<FuncArgs>& plans) {
   size_t n = std::min(probes.size(), plans.size());
   std::vector<std::string> notes{"probe hits will capture (-A), for " + std::to_string(n) +
                                  " probes:\n"};

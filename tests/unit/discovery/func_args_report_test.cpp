@@ -1,4 +1,4 @@
-#include "discovery/arg_plan_report.h"
+#include "discovery/func_args_report.h"
 
 #include <gtest/gtest.h>
 
@@ -20,7 +20,7 @@ FuncArgs plan(const std::string& raw_reason) {
 TEST(ArgPlanReport, SummarizesAndNamesRawFallbacksOnce) {
   FuncTable funcs = {func("typed"), func("dup"), func("dup"), func("other")};
   std::vector<FuncArgs> plans = {plan(""), plan("no BTF"), plan("no BTF"), plan("no BTF FUNC")};
-  std::vector<std::string> notes = arg_plan_notes(funcs, plans);
+  std::vector<std::string> notes = func_args_notes(funcs, plans);
   ASSERT_EQ(notes.size(), 3u);
   EXPECT_EQ(
       notes[0],
@@ -36,7 +36,7 @@ TEST(ArgPlanReport, ManyRawFallbacksAreCounted) {
     funcs.push_back(func("f" + std::to_string(i)));
     plans.push_back(plan("no BTF"));
   }
-  std::vector<std::string> notes = arg_plan_notes(funcs, plans);
+  std::vector<std::string> notes = func_args_notes(funcs, plans);
   ASSERT_EQ(notes.size(), kMaxRawNotes + 2);
   EXPECT_EQ(notes.back(), "  ... and 5 more functions with raw registers\n");
 }
@@ -50,7 +50,7 @@ TEST(ArgPlanReport, ProbesSayWhatTheyShow) {
   tp.uncaptured = 2;
   FuncArgs kp;
   kp.args.push_back({"regs", 0, {}});
-  std::vector<std::string> notes = probe_arg_plan_notes(probes, {tp, kp, plan("no format")});
+  std::vector<std::string> notes = probe_args_notes(probes, {tp, kp, plan("no format")});
   ASSERT_EQ(notes.size(), 4u);
   EXPECT_EQ(notes[0], "probe hits will capture (-A), for 3 probes:\n");
   EXPECT_EQ(notes[1], "  tp:sched:sched_process_exec: filename, pid (2 more not captured)\n");

@@ -5,15 +5,15 @@
 
 #include <vector>
 
-#include "discovery/arg_plan.h"
+#include "discovery/func_args.h"
 #include "discovery/func_info.h"
 #include "discovery/kernel_btf.h"
 
 namespace retsnoop {
 
 // Indexed like funcs. The plans point into btf's BTF objects: btf must outlive them.
-std::vector<FuncArgs> plan_args(KernelBtf& btf, const FuncTable& funcs);
-// The plan of one function, as plan_args() makes it.
-FuncArgs plan_func_args_of(KernelBtf& btf, const FuncInfo& fn);
+std::vector<FuncArgs> traced_func_args(KernelBtf& btf, const FuncTable& funcs);
+// The plan of one function, as traced_func_args() makes it.
+FuncArgs traced_func_args_of(KernelBtf& btf, const FuncInfo& fn);
 
 }  // namespace retsnoop
