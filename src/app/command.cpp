@@ -1,8 +1,8 @@
 #include "app/command.h"
 
 #include <fcntl.h>
-#include <poll.h>
 #include <grp.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
@@ -141,8 +141,8 @@ void Command::kill_and_reap() {
 }
 
 // Between fork and exec only async-signal-safe calls: retsnoop has other threads.
-void Command::run_child(char* const* argv, char* const* envp, int go_fd, int err_fd,
-                        pid_t parent, bool stop_before_exec) noexcept {
+void Command::run_child(char* const* argv, char* const* envp, int go_fd, int err_fd, pid_t parent,
+                        bool stop_before_exec) noexcept {
   // A retsnoop killed before it released the child never sends the go byte, and the child's own
   // copy of the pipe's write end keeps its read from seeing EOF: it would wait forever. So it
   // dies with retsnoop until released; the parent PID, checked once the signal is set, tells

@@ -94,8 +94,7 @@ std::optional<RunStateDir::Guard> RunStateDir::lock(std::string_view without) co
   while (flock(fd_.get(), LOCK_EX | LOCK_NB) != 0) {
     if ((errno != EWOULDBLOCK && errno != EINTR) || std::chrono::steady_clock::now() >= deadline) {
       logf(LOG_WARN, "%s stayed locked by another process for %.1f s: %.*s\n", path_.c_str(),
-           std::chrono::duration<double>(lock_wait_).count(), int(without.size()),
-           without.data());
+           std::chrono::duration<double>(lock_wait_).count(), int(without.size()), without.data());
       return std::nullopt;
     }
     std::this_thread::sleep_for(kLockRetry);

@@ -1,19 +1,19 @@
 #include "app/command.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <poll.h>
+#include <stdlib.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
-#include <fcntl.h>
-#include <stdlib.h>
 #include <unistd.h>
 
 #include <cerrno>
-#include <fstream>
 #include <chrono>
 #include <climits>
+#include <fstream>
 #include <string>
 
 #include "app/exit_status.h"
@@ -287,8 +287,10 @@ TEST_F(OtherUserCommand, TerminalIsNeverReadable) {
   ASSERT_GE(tty, 0);
   std::string d = dir_.path();
   Command cmd({make_script(dir_, "tool",
-                           "readlink /proc/$$/fd/0 >" + d + "/in\n"
-                           "grep ^flags /proc/$$/fdinfo/1 >" + d + "/out\n")},
+                           "readlink /proc/$$/fd/0 >" + d +
+                               "/in\n"
+                               "grep ^flags /proc/$$/fdinfo/1 >" +
+                               d + "/out\n")},
               nobody_);
   int saved_in = dup(STDIN_FILENO), saved_out = dup(STDOUT_FILENO);
   dup2(tty, STDIN_FILENO);
