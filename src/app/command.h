@@ -2,19 +2,24 @@
 // once everything is, with retsnoop's working directory and environment and the resource limits
 // retsnoop started with (not those it raised for itself). Run as retsnoop's own user, it stays
 // in retsnoop's process group and terminal; run as another user, it gets a session of its own,
-// so that it cannot push input into root's terminal (TIOCSTI), and that user's HOME, USER,
-// LOGNAME and SHELL. Until released, it dies with retsnoop, however retsnoop dies.
+// so that it cannot push input into root's terminal (TIOCSTI), no way to read that terminal
+// (standard input from /dev/null, output reopened write-only), that user's HOME, USER, LOGNAME
+// and SHELL, and its process group is killed when retsnoop ends. Until released, it dies with
+// retsnoop, however retsnoop dies.
 #pragma once
 
+#include <signal.h>
 #include <sys/resource.h>
 #include <sys/types.h>
 
+#include <chrono>
 #include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "app/command_user.h"
+#include "app/stop_signal.h"
 #include "util/owned_fd.h"
 
 namespace retsnoop {
@@ -25,7 +30,8 @@ class Command {
   // file. Starts nothing. The RLIMIT_MEMLOCK and RLIMIT_NOFILE in force now are the command's:
   // construct it before retsnoop raises its own.
   Command(std::vector<std::string> argv, std::optional<CommandUser> user);
-  // A child that was started but not released is killed; any child is reaped if it exited.
+  // A child that was started but not released is killed, and so is the process group of one
+  // run as another user; a child that exited is reaped, one of retsnoop's user left running.
   ~Command();
   Command(const Command&) = delete;
   Command& operator=(const Command&) = delete;
@@ -37,18 +43,27 @@ class Command {
   pid_t start();
   // Called with the command's PID once it has exec'd, before it runs its first instruction.
   using AtExec = std::function<void(pid_t)>;
-  // Lets the child exec; throws UserError when it could not (the exec's or set*id's errno). With
-  // at_exec, the child is held at its exec (ptrace) until at_exec returns.
-  void release(const AtExec& at_exec = {});
+  // Lets the child exec and waits for that, at most limit. The child has the command's user by
+  // then, who can stop it: a stop signal, or the limit, ends the wait with the child killed.
+  // false: a stop signal came first. Throws UserError when the child could not exec (the exec's
+  // or set*id's errno) or did not within limit. With at_exec, the child is held at its exec
+  // (ptrace) until at_exec returns.
+  static constexpr std::chrono::milliseconds kStartLimit{5000};
+  bool release(StopSignal& stop, const AtExec& at_exec = {},
+               std::chrono::milliseconds limit = kStartLimit);
   // The command's wait status once it has exited; never blocks.
   std::optional<int> exit_status();
   // In a session of its own: the terminal's Ctrl-C reaches retsnoop only.
   bool own_session() const { return user_.has_value(); }
 
  private:
+  using Clock = std::chrono::steady_clock;
+
   [[noreturn]] void run_child(char* const* argv, char* const* envp, int go_fd, int err_fd,
-                              pid_t parent) noexcept;
-  void hold_at_exec(const AtExec& at_exec);
+                              pid_t parent, bool stop_before_exec) noexcept;
+  std::optional<int> wait_for_exec(StopSignal& stop, Clock::time_point deadline);
+  bool hold_at_exec(const AtExec& at_exec, StopSignal& stop, Clock::time_point deadline);
+  void kill_and_reap();
 
   std::vector<std::string> argv_;
   std::string path_;
@@ -56,6 +71,7 @@ class Command {
   rlimit memlock_{}, nofile_{};
   pid_t pid_ = -1;
   bool released_ = false;
+  bool reaped_ = false;
   std::optional<int> status_;
   OwnedFd go_;   // write end: one byte lets the child exec
   OwnedFd err_;  // read end: the child's errno when it could not exec, EOF once it did
@@ -65,5 +81,8 @@ class Command {
 // of that name in path_list (PATH's syntax, an empty entry meaning the current directory);
 // nullopt when there is none.
 std::optional<std::string> resolve_command(const std::string& argv0, const std::string& path_list);
+
+// The wait status (as waitpid() gives it) of a child that waitid() reported exited or killed.
+int wait_status_of(const siginfo_t& info);
 
 }  // namespace retsnoop

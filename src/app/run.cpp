@@ -253,7 +253,7 @@ int run(const Options& opts) {
   check_privileges();
   // A dry run changes nothing but this: what dead runs left in the kernel goes first.
   std::optional<RunStateDir> state_dir = RunStateDir::open(kRunStateDir, !opts.dry_run);
-  remove_leftovers(state_dir);
+  if (!remove_leftovers(state_dir)) state_dir.reset();
   CgroupDirs cgroups = open_cgroup_dirs(opts.allow_cgroups, opts.deny_cgroups);
   if (opts.dry_run) return dry_run(opts, std::move(sel), cgroups);
   RunLock run_lock(state_dir ? &*state_dir : nullptr);

@@ -72,11 +72,15 @@ void StopSignal::spare_first_interrupt(pid_t command, bool own_session) {
 }
 
 // The terminal's SIGINT comes from the kernel (SI_KERNEL) and reached the command already, unless
-// the command is in a session of its own.
+// the command is in a session of its own. A command stopped (SIGSTOP) would keep the passed-on
+// SIGINT pending and the run waiting: it is continued to receive it.
 bool StopSignal::spares(const signalfd_siginfo& info) {
   pid_t command = command_.load();
   if (!command || info.ssi_signo != SIGINT || interrupt_spared_.exchange(true)) return false;
-  if (info.ssi_code != SI_KERNEL || command_own_session_.load()) kill(command, SIGINT);
+  if (info.ssi_code != SI_KERNEL || command_own_session_.load()) {
+    kill(command, SIGINT);
+    kill(command, SIGCONT);
+  }
   return true;
 }
 

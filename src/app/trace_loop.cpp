@@ -270,11 +270,11 @@ std::optional<SharedKnob> expedite_rcu(const TraceLoopInputs& in) {
 // released, and only for it and what it forks.
 // With -U, the command's memory map is read at its exec, before it runs: a command that fails and
 // exits at once may be gone before its first session's notice is read.
+// Until its exec the command is not yet what a Ctrl-C is for: a stop signal then ends the run.
 void start_command(Command& cmd, TracerObject& obj, StopSignal& stop, ProcessRecorder* recorder) {
   obj.activate();
   pid_t pid = cmd.start();
   obj.follow(pid);
-  stop.spare_first_interrupt(pid, cmd.own_session());
   Command::AtExec at_exec;
   if (recorder) {
     at_exec = [recorder](pid_t p) {
@@ -282,7 +282,8 @@ void start_command(Command& cmd, TracerObject& obj, StopSignal& stop, ProcessRec
       recorder->wait_for(p, 0);
     };
   }
-  cmd.release(at_exec);
+  if (!cmd.release(stop, at_exec)) return;
+  stop.spare_first_interrupt(pid, cmd.own_session());
   logf(LOG_INFO, "started %s as PID %d\n", cmd.path().c_str(), int(pid));
 }
 

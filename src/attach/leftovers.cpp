@@ -14,7 +14,7 @@ namespace retsnoop {
 namespace {
 
 // Removes the events of each dead run's group; returns how many went.
-size_t remove_dead_events(const KprobeEventsFile& file, const std::optional<RunStateDir>& dir) {
+size_t remove_dead_events(const KprobeEventsFile& file, const RunStateDir* dir) {
   std::set<std::string> groups;
   for (const EventName& ev : file.events())
     if (group_run_id(ev.group)) groups.insert(ev.group);
@@ -49,18 +49,21 @@ void forget_dead_runs(const RunStateDir& dir, const KprobeEventsFile* file) {
 
 }  // namespace
 
-void remove_leftovers(const std::optional<RunStateDir>& dir) {
+bool remove_leftovers(const std::optional<RunStateDir>& dir) {
   std::optional<KprobeEventsFile> file = KprobeEventsFile::open(kDefaultTracefsDirs);
-  if (dir) {
-    for (const std::string& line : SharedKnob::recover(*dir)) logf(LOG_WARN, "%s\n", line.c_str());
+  if (!dir) {
+    if (file) remove_dead_events(*file, nullptr);
+    return true;
   }
-  if (!file && !dir) return;
-  std::optional<RunStateDir::Guard> guard;
-  if (dir) guard.emplace(*dir);
-  size_t removed = file ? remove_dead_events(*file, dir) : 0;
+  auto guard = dir->lock("going on without it; what dead runs left stays");
+  if (!guard) return false;
+  for (const std::string& line : SharedKnob::recover(*dir, *guard))
+    logf(LOG_WARN, "%s\n", line.c_str());
+  size_t removed = file ? remove_dead_events(*file, &*dir) : 0;
   if (removed)
     logf(LOG_WARN, "removed %zu kprobe events left behind by retsnoop runs that died\n", removed);
-  if (dir) forget_dead_runs(*dir, file ? &*file : nullptr);
+  forget_dead_runs(*dir, file ? &*file : nullptr);
+  return true;
 }
 
 }  // namespace retsnoop

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <thread>
 
 #include "util/log.h"
 
@@ -40,26 +41,42 @@ std::string random_id() {
   return id;
 }
 
+constexpr mode_t kDirMode = 0700;
+constexpr auto kLockRetry = std::chrono::milliseconds(20);
+
 // Lock and state files decide what gets removed from the kernel: a directory that another
-// user could write to would let that user decide it.
+// user owns would let that user decide it.
 const char* unsafe_reason(const struct stat& st) {
   if (!S_ISDIR(st.st_mode)) return "not a directory";
-  if (st.st_uid != 0 && st.st_uid != geteuid()) return "owned by another user";
-  if (st.st_mode & (S_IWGRP | S_IWOTH)) return "writable by other users";
+  if (st.st_uid != 0 && st.st_uid != geteuid()) return "owned by another user than root; remove it";
   return nullptr;
+}
+
+// Any other user who can open the directory can hold its lock or a run's lock file: a stalled
+// start or stop, or a dead run that looks alive forever.
+bool make_private(int fd, const std::string& path, const struct stat& st) {
+  if ((st.st_mode & 07777) == kDirMode) return true;
+  if (fchmod(fd, kDirMode) != 0) {
+    logf(LOG_WARN, "not using %s: mode %04o, and cannot set 0700: %s\n", path.c_str(),
+         unsigned(st.st_mode & 07777), std::strerror(errno));
+    return false;
+  }
+  logf(LOG_INFO, "%s: mode %04o set to 0700\n", path.c_str(), unsigned(st.st_mode & 07777));
+  return true;
 }
 
 }  // namespace
 
-std::optional<RunStateDir> RunStateDir::open(const std::string& path, bool create) {
-  if (create && mkdir(path.c_str(), 0755) != 0 && errno != EEXIST) {
+std::optional<RunStateDir> RunStateDir::open(const std::string& path, bool create,
+                                             std::chrono::milliseconds lock_wait) {
+  if (create && mkdir(path.c_str(), kDirMode) != 0 && errno != EEXIST) {
     logf(LOG_INFO, "%s: cannot create: %s\n", path.c_str(), std::strerror(errno));
     return std::nullopt;
   }
   OwnedFd fd(::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
   if (!fd) {
     if (errno != ENOENT)
-      logf(LOG_INFO, "%s: cannot open: %s\n", path.c_str(), std::strerror(errno));
+      logf(LOG_WARN, "not using %s: cannot open: %s\n", path.c_str(), std::strerror(errno));
     return std::nullopt;
   }
   struct stat st;
@@ -68,15 +85,43 @@ std::optional<RunStateDir> RunStateDir::open(const std::string& path, bool creat
     logf(LOG_WARN, "not using %s: %s\n", path.c_str(), why);
     return std::nullopt;
   }
-  return RunStateDir(path, std::move(fd));
+  if (!make_private(fd.get(), path, st)) return std::nullopt;
+  return RunStateDir(path, std::move(fd), st.st_uid, lock_wait);
 }
 
-RunStateDir::Guard::Guard(const RunStateDir& dir) : fd_(dir.fd()) {
-  while (flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
+std::optional<RunStateDir::Guard> RunStateDir::lock(std::string_view without) const {
+  auto deadline = std::chrono::steady_clock::now() + lock_wait_;
+  while (flock(fd_.get(), LOCK_EX | LOCK_NB) != 0) {
+    if ((errno != EWOULDBLOCK && errno != EINTR) || std::chrono::steady_clock::now() >= deadline) {
+      logf(LOG_WARN, "%s stayed locked by another process for %.1f s: %.*s\n", path_.c_str(),
+           std::chrono::duration<double>(lock_wait_).count(), int(without.size()), without.data());
+      return std::nullopt;
+    }
+    std::this_thread::sleep_for(kLockRetry);
   }
+  return Guard(fd_.get());
 }
 
-RunStateDir::Guard::~Guard() { flock(fd_, LOCK_UN); }
+RunStateDir::Guard::~Guard() {
+  if (fd_ >= 0) flock(fd_, LOCK_UN);
+}
+
+OwnedFd RunStateDir::open_file(const std::string& name) const {
+  OwnedFd fd(openat(fd_.get(), name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+  struct stat st;
+  if (!fd || fstat(fd.get(), &st) != 0) return OwnedFd();
+  if (!S_ISREG(st.st_mode) || st.st_uid != owner_ || (st.st_mode & (S_IWGRP | S_IWOTH))) {
+    logf(LOG_INFO, "ignoring %s/%s: not a regular file of the directory's owner\n", path_.c_str(),
+         name.c_str());
+    return OwnedFd();
+  }
+  return fd;
+}
+
+OwnedFd RunStateDir::create_file(const std::string& name) const {
+  return OwnedFd(
+      openat(fd_.get(), name.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
+}
 
 bool is_run_id(std::string_view id) {
   return id.size() == 2 * kIdBytes && std::all_of(id.begin(), id.end(), [](char c) {
@@ -93,7 +138,7 @@ std::optional<std::string> lock_file_run_id(std::string_view file_name) {
 
 Liveness run_liveness(const RunStateDir& dir, std::string_view id) {
   if (!is_run_id(id)) return Liveness::Unknown;
-  OwnedFd fd(openat(dir.fd(), lock_name(id).c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
+  OwnedFd fd = dir.open_file(lock_name(id));
   if (!fd) return Liveness::Unknown;
   if (flock(fd.get(), LOCK_SH | LOCK_NB) != 0) return Liveness::Alive;
   return Liveness::Dead;
@@ -107,10 +152,10 @@ RunLock::RunLock(const RunStateDir* dir) : id_(random_id()) {
   if (!dir) return;
   // Created and locked under the directory lock: a cleaner judging liveness meanwhile would
   // take a created but not yet locked file for a dead run's.
-  RunStateDir::Guard guard(*dir);
+  auto guard = dir->lock("this run goes unregistered: kprobe events it leaves if killed stay");
+  if (!guard) return;
   path_ = dir->path() + "/" + lock_name(id_);
-  OwnedFd fd(openat(dir->fd(), lock_name(id_).c_str(),
-                    O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
+  OwnedFd fd = dir->create_file(lock_name(id_));
   if (!fd || flock(fd.get(), LOCK_EX | LOCK_NB) != 0) {
     logf(LOG_INFO, "%s: cannot create and lock: %s\n", path_.c_str(), std::strerror(errno));
     if (fd) unlink(path_.c_str());

@@ -7,23 +7,33 @@
 // sees the same file (another PID namespace included) can test it.
 #pragma once
 
+#include <sys/types.h>
+
+#include <chrono>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "util/owned_fd.h"
 
 namespace retsnoop {
 
 inline const std::string kRunStateDir = "/run/retsnoop";
+// How long a run waits for the directory's lock. Its holders keep it for a few file operations,
+// or while they remove the kprobe events of a dead run; a process that keeps it longer (one
+// that opened the directory before it was made private) must not stall a start or a stop.
+inline constexpr std::chrono::milliseconds kRunStateLockWait{5000};
 
-// The directory of lock and state files, opened after checking that it is safe to trust:
-// owned by root (or by us) and writable by nobody else, not a symlink.
+// The directory of lock and state files, opened after checking that it is safe to trust: a
+// directory, not a symlink, owned by root (or by us), mode 0700 (set when it was not), so that
+// no other user can open it, let alone lock it or a file in it.
 class RunStateDir {
  public:
-  // create: make it (mode 0755) when missing. nullopt when it is missing and not created, or
-  // unsafe (the reason is logged with -v).
-  static std::optional<RunStateDir> open(const std::string& path, bool create);
+  // create: make it (mode 0700) when missing. nullopt when it is missing and not created, or
+  // unsafe (a warning says why). lock_wait bounds every wait for its lock.
+  static std::optional<RunStateDir> open(const std::string& path, bool create,
+                                         std::chrono::milliseconds lock_wait = kRunStateLockWait);
 
   const std::string& path() const { return path_; }
   int fd() const { return fd_.get(); }
@@ -31,20 +41,37 @@ class RunStateDir {
   // Holds the directory's flock while alive: every change to the state files happens under it.
   class Guard {
    public:
-    explicit Guard(const RunStateDir& dir);
     ~Guard();
+    Guard(Guard&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
     Guard(const Guard&) = delete;
     Guard& operator=(const Guard&) = delete;
+    Guard& operator=(Guard&&) = delete;
 
    private:
+    friend class RunStateDir;
+    explicit Guard(int fd) : fd_(fd) {}
     int fd_;
   };
+  // The directory's lock, waited for at most lock_wait; nullopt when another process held it
+  // all along, after a warning that names the directory and ends with without: what the caller
+  // does without it.
+  std::optional<Guard> lock(std::string_view without) const;
+
+  // The regular file name in the directory, opened for reading without following a link, when
+  // it is owned by the directory's owner and writable by nobody else; else an invalid fd.
+  OwnedFd open_file(const std::string& name) const;
+  // A new file name, mode 0600, opened for reading and writing; invalid fd (errno set) when the
+  // name exists.
+  OwnedFd create_file(const std::string& name) const;
 
  private:
-  RunStateDir(std::string path, OwnedFd fd) : path_(std::move(path)), fd_(std::move(fd)) {}
+  RunStateDir(std::string path, OwnedFd fd, uid_t owner, std::chrono::milliseconds lock_wait)
+      : path_(std::move(path)), fd_(std::move(fd)), owner_(owner), lock_wait_(lock_wait) {}
 
   std::string path_;
   OwnedFd fd_;
+  uid_t owner_;
+  std::chrono::milliseconds lock_wait_;
 };
 
 enum class Liveness {

@@ -42,16 +42,17 @@ std::string state_name(const std::string& knob) {
 }
 
 std::optional<KnobState> read_state(const RunStateDir& dir, const std::string& name) {
-  OwnedFd fd(openat(dir.fd(), name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
+  OwnedFd fd = dir.open_file(name);
   if (!fd) return std::nullopt;
   // A few lines; anything longer than a page is not ours.
   std::optional<std::string> text = read_at_most(fd.get(), 4096);
   return text ? parse_knob_state(*text) : std::nullopt;
 }
 
-bool write_new_file(int dir_fd, const std::string& name, const std::string& text) {
-  OwnedFd fd(
-      openat(dir_fd, name.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644));
+// A temporary file a killed run left is replaced, never written through.
+bool write_new_file(const RunStateDir& dir, const std::string& name, const std::string& text) {
+  unlinkat(dir.fd(), name.c_str(), 0);
+  OwnedFd fd = dir.create_file(name);
   return fd && write(fd.get(), text.data(), text.size()) == ssize_t(text.size());
 }
 
@@ -60,7 +61,7 @@ bool write_new_file(int dir_fd, const std::string& name, const std::string& text
 // Called under the directory lock, which makes the temporary name this run's alone.
 bool write_state(const RunStateDir& dir, const std::string& name, const KnobState& s) {
   std::string temp = name + std::string(kTempSuffix);
-  if (write_new_file(dir.fd(), temp, render_knob_state(s)) &&
+  if (write_new_file(dir, temp, render_knob_state(s)) &&
       renameat(dir.fd(), temp.c_str(), dir.fd(), name.c_str()) == 0)
     return true;
   int err = errno;
@@ -120,7 +121,8 @@ SharedKnob::SharedKnob(KnobChange change, const RunStateDir& dir, const RunLock&
   if (!run.registered()) return;
   knob_fd_ = OwnedFd(open(change_.knob.c_str(), O_WRONLY | O_CLOEXEC));
   if (!knob_fd_) return;
-  RunStateDir::Guard guard(dir_);
+  auto guard = dir_.lock("not changing " + change_.knob);
+  if (!guard) return;
   std::string name = state_name(change_.knob);
   std::optional<KnobState> state = read_state(dir_, name);
   if (state) drop_dead_holders(dir_, *state);
@@ -151,7 +153,9 @@ SharedKnob::SharedKnob(KnobChange change, const RunStateDir& dir, const RunLock&
 
 SharedKnob::~SharedKnob() {
   if (!holding_) return;
-  RunStateDir::Guard guard(dir_);
+  // Left to the next run, which finds this run's record and this run gone.
+  auto guard = dir_.lock(change_.knob + " stays at " + change_.to + " until the next run");
+  if (!guard) return;
   std::string name = state_name(change_.knob);
   KnobState state = read_state(dir_, name).value_or(KnobState{change_, {}});
   std::erase(state.holders, run_id_);
@@ -169,9 +173,8 @@ SharedKnob::~SharedKnob() {
          change_.what.c_str());
 }
 
-std::vector<std::string> SharedKnob::recover(const RunStateDir& dir) {
+std::vector<std::string> SharedKnob::recover(const RunStateDir& dir, const RunStateDir::Guard&) {
   std::vector<std::string> restored;
-  RunStateDir::Guard guard(dir);
   std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator(dir.path(), ec)) {
     std::string name = entry.path().filename();

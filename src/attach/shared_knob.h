@@ -53,7 +53,8 @@ class SharedKnob {
   bool holding() const { return holding_; }
 
   // Sets back the knobs whose holders have all died; returns a line for each knob set back.
-  static std::vector<std::string> recover(const RunStateDir& dir);
+  // Call it holding the directory's lock.
+  static std::vector<std::string> recover(const RunStateDir& dir, const RunStateDir::Guard& held);
 
  private:
   const KnobChange change_;

@@ -18,6 +18,7 @@ std::string_view point_name(FaultPoint p) {
     case FaultPoint::ThreadStart: return "thread-start";
     case FaultPoint::SymbolizerCrash: return "symbolizer-crash";
     case FaultPoint::SymbolizerHang: return "symbolizer-hang";
+    case FaultPoint::CommandStop: return "command-stop";
   }
   return {};
 }
@@ -28,10 +29,14 @@ std::atomic<unsigned> fired_points{0};
 
 }  // namespace
 
-void inject_fault(FaultPoint p) {
+bool fault_wanted(FaultPoint p) {
   const char* wanted = std::getenv("RETSNOOP_TEST_FAULT");
   unsigned bit = 1u << unsigned(p);
-  if (!wanted || point_name(p) != wanted || (fired_points.fetch_or(bit) & bit)) return;
+  return wanted && point_name(p) == wanted && !(fired_points.fetch_or(bit) & bit);
+}
+
+void inject_fault(FaultPoint p) {
+  if (!fault_wanted(p)) return;
   if (p == FaultPoint::ThreadStart)
     throw std::system_error(EAGAIN, std::generic_category(), "injected fault: thread start");
   throw std::runtime_error("injected fault in " + std::string(point_name(p)));

@@ -5,4 +5,6 @@ namespace retsnoop {
 
 void inject_fault(FaultPoint) {}
 
+bool fault_wanted(FaultPoint) { return false; }
+
 }  // namespace retsnoop

@@ -1,7 +1,9 @@
 #include "app/command.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <poll.h>
+#include <stdlib.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -11,6 +13,7 @@
 #include <cerrno>
 #include <chrono>
 #include <climits>
+#include <fstream>
 #include <string>
 
 #include "app/exit_status.h"
@@ -58,7 +61,10 @@ pid_t start_in_dying_parent(const std::string& tool, bool release) {
   if (parent == 0) {
     Command cmd({tool}, std::nullopt);
     pid_t pid = cmd.start();
-    if (release) cmd.release();
+    if (release) {
+      StopSignal stop;
+      cmd.release(stop);
+    }
     (void)!write(fds[1], &pid, sizeof(pid));
     _exit(0);
   }
@@ -107,7 +113,8 @@ TEST(Command, RunsAfterReleaseAndReportsItsStatus) {
   EXPECT_EQ(exe_of(pid), exe_of(getpid()));
   EXPECT_EQ(cmd.exit_status(), std::nullopt);
   EXPECT_NE(access(marker.c_str(), F_OK), 0);
-  cmd.release();
+  StopSignal stop;
+  EXPECT_TRUE(cmd.release(stop));
   EXPECT_EQ(exit_status_of_command(wait_for_exit(cmd, pid)), 7);
   EXPECT_EQ(access(marker.c_str(), F_OK), 0);
 }
@@ -119,7 +126,8 @@ TEST(Command, HeldAtExecBeforeItRuns) {
   Command cmd({tool}, std::nullopt);
   pid_t pid = cmd.start();
   bool held = false;
-  cmd.release([&](pid_t p) {
+  StopSignal stop;
+  cmd.release(stop, [&](pid_t p) {
     held = true;
     EXPECT_EQ(p, pid);
     EXPECT_NE(access(marker.c_str(), F_OK), 0);          // exec'd, not run yet
@@ -141,7 +149,10 @@ TEST(Command, ChildGetsDefaultSignalsAndAnEmptyMask) {
   auto old_pipe = signal(SIGPIPE, SIG_IGN);
   Command cmd({tool}, std::nullopt);
   pid_t pid = cmd.start();
-  cmd.release();
+  {
+    StopSignal stop;
+    cmd.release(stop);
+  }
   int status = wait_for_exit(cmd, pid);
   sigprocmask(SIG_SETMASK, &old, nullptr);
   signal(SIGPIPE, old_pipe);
@@ -160,7 +171,8 @@ TEST(Command, ChildGetsTheLimitsInForceWhenItWasMade) {
   Command cmd({tool}, std::nullopt);
   ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &saved), 0);
   pid_t pid = cmd.start();
-  cmd.release();
+  StopSignal stop;
+  cmd.release(stop);
   EXPECT_EQ(exit_status_of_command(wait_for_exit(cmd, pid)), 0);
 }
 
@@ -196,6 +208,122 @@ TEST(Command, AReleasedChildOutlivesRetsnoop) {
   pid_t pid = start_in_dying_parent(tool, true);
   EXPECT_TRUE(exits_within(pid, std::chrono::seconds(5)));
   EXPECT_EQ(access(marker.c_str(), F_OK), 0);
+}
+
+}  // namespace
+}  // namespace retsnoop
+
+namespace retsnoop {
+namespace {
+
+// The command's user can stop the child between its change of user and its exec: the wait for
+// the exec ends at the limit, with the child killed.
+TEST(Command, AChildStoppedBeforeItsExecIsKilledAtTheLimit) {
+  test::TempDir d;
+  std::string marker = d.path() + "/ran";
+  Command cmd({make_script(d, "tool", "touch " + marker + "\n")}, std::nullopt);
+  pid_t pid = cmd.start();
+  ASSERT_EQ(kill(pid, SIGSTOP), 0);
+  StopSignal stop;
+  auto t0 = std::chrono::steady_clock::now();
+  EXPECT_THROW(cmd.release(stop, {}, std::chrono::milliseconds(200)), UserError);
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(3));
+  EXPECT_EQ(kill(pid, 0), -1);  // reaped
+  EXPECT_NE(access(marker.c_str(), F_OK), 0);
+}
+
+// A stop signal while the child is held ends the wait at once: no start, no error.
+TEST(Command, AStopSignalEndsTheWaitForTheExec) {
+  test::TempDir d;
+  Command cmd({make_script(d, "tool", "exit 0\n")}, std::nullopt);
+  pid_t pid = cmd.start();
+  ASSERT_EQ(kill(pid, SIGSTOP), 0);
+  StopSignal stop;
+  raise(SIGTERM);
+  auto t0 = std::chrono::steady_clock::now();
+  EXPECT_FALSE(cmd.release(stop));
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(2));
+  EXPECT_EQ(kill(pid, 0), -1);
+}
+
+TEST(Command, WaitStatusFromWaitid) {
+  siginfo_t info{};
+  info.si_code = CLD_EXITED;
+  info.si_status = 3;
+  EXPECT_EQ(exit_status_of_command(wait_status_of(info)), 3);
+  info.si_code = CLD_KILLED;
+  info.si_status = SIGKILL;
+  EXPECT_EQ(exit_status_of_command(wait_status_of(info)), 128 + SIGKILL);
+  info.si_code = CLD_DUMPED;
+  info.si_status = SIGSEGV;
+  EXPECT_TRUE(WCOREDUMP(wait_status_of(info)));
+  EXPECT_EQ(WTERMSIG(wait_status_of(info)), SIGSEGV);
+}
+
+// Run as another user: from root's terminal the command gets no read access (input from
+// /dev/null, output write-only), and what it leaves in its process group ends with retsnoop.
+class OtherUserCommand : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (geteuid() != 0) GTEST_SKIP() << "changing user needs root";
+    chmod(dir_.path().c_str(), 0777);
+  }
+  std::string read(const std::string& name) {
+    std::string text;
+    std::getline(std::ifstream(dir_.path() + "/" + name), text);
+    return text;
+  }
+
+  test::TempDir dir_;
+  CommandUser nobody_{65534, 65534, {65534}};
+};
+
+TEST_F(OtherUserCommand, TerminalIsNeverReadable) {
+  int master = posix_openpt(O_RDWR | O_NOCTTY);
+  ASSERT_GE(master, 0);
+  ASSERT_EQ(grantpt(master), 0);
+  ASSERT_EQ(unlockpt(master), 0);
+  int tty = open(ptsname(master), O_RDWR | O_NOCTTY);
+  ASSERT_GE(tty, 0);
+  std::string d = dir_.path();
+  Command cmd({make_script(dir_, "tool",
+                           "readlink /proc/$$/fd/0 >" + d +
+                               "/in\n"
+                               "grep ^flags /proc/$$/fdinfo/1 >" +
+                               d + "/out\n")},
+              nobody_);
+  int saved_in = dup(STDIN_FILENO), saved_out = dup(STDOUT_FILENO);
+  dup2(tty, STDIN_FILENO);
+  dup2(tty, STDOUT_FILENO);
+  pid_t pid = cmd.start();
+  dup2(saved_in, STDIN_FILENO);
+  dup2(saved_out, STDOUT_FILENO);
+  close(saved_in);
+  close(saved_out);
+  StopSignal stop;
+  ASSERT_TRUE(cmd.release(stop));
+  EXPECT_EQ(exit_status_of_command(wait_for_exit(cmd, pid)), 0);
+  EXPECT_EQ(read("in"), "/dev/null");
+  std::string flags = read("out");
+  ASSERT_FALSE(flags.empty());
+  EXPECT_EQ(flags.back(), '1') << flags;  // O_WRONLY, octal
+  close(tty);
+  close(master);
+}
+
+TEST_F(OtherUserCommand, ItsProcessGroupEndsWithRetsnoop) {
+  std::string d = dir_.path();
+  pid_t pid;
+  {
+    Command cmd({make_script(dir_, "tool", "sleep 30 &\necho $! >" + d + "/bg\nexit 0\n")},
+                nobody_);
+    pid = cmd.start();
+    StopSignal stop;
+    ASSERT_TRUE(cmd.release(stop));
+    EXPECT_EQ(exit_status_of_command(wait_for_exit(cmd, pid)), 0);
+  }
+  pid_t bg = std::stoi(read("bg"));
+  EXPECT_TRUE(exits_within(bg, std::chrono::seconds(2)));
 }
 
 }  // namespace

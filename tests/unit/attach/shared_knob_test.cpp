@@ -1,9 +1,13 @@
 #include "attach/shared_knob.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -127,7 +131,7 @@ TEST_F(SharedKnobTest, RecoversFromADeadHolder) {
   ASSERT_TRUE(std::ofstream(dir_path_ + "/0123456789ab.lock"));
   set("1");
   ASSERT_TRUE(std::ofstream(state_path()) << render_knob_state({change(), {"0123456789ab"}}));
-  auto lines = SharedKnob::recover(dir_);
+  auto lines = SharedKnob::recover(dir_, *dir_.lock("test"));
   ASSERT_EQ(lines.size(), 1u);
   EXPECT_NE(lines[0].find("restored " + knob_ + " to 0"), std::string::npos);
   EXPECT_EQ(value(), "0");
@@ -137,7 +141,40 @@ TEST_F(SharedKnobTest, RecoversFromADeadHolder) {
 TEST_F(SharedKnobTest, RecoveryLeavesALiveHolderAlone) {
   RunLock run(&dir_);
   SharedKnob k(change(), dir_, run);
-  EXPECT_TRUE(SharedKnob::recover(dir_).empty());
+  EXPECT_TRUE(SharedKnob::recover(dir_, *dir_.lock("test")).empty());
+  EXPECT_EQ(value(), "1");
+}
+
+// A process that keeps the directory locked costs a bounded wait, and the knob is left alone.
+TEST_F(SharedKnobTest, LockedDirectoryLeavesItAlone) {
+  RunLock run(&dir_);
+  auto quick = RunStateDir::open(dir_path_, false, std::chrono::milliseconds(100));
+  ASSERT_TRUE(quick);
+  OwnedFd other(open(dir_path_.c_str(), O_RDONLY | O_DIRECTORY));
+  ASSERT_EQ(flock(other.get(), LOCK_EX), 0);
+  auto t0 = std::chrono::steady_clock::now();
+  SharedKnob k(change(), *quick, run);
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(2));
+  EXPECT_FALSE(k.holding());
+  EXPECT_EQ(value(), "0");
+}
+
+TEST_F(SharedKnobTest, StateFileIsPrivate) {
+  RunLock run(&dir_);
+  SharedKnob k(change(), dir_, run);
+  ASSERT_TRUE(k.holding());
+  struct stat st;
+  ASSERT_EQ(stat(state_path().c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0600u);
+}
+
+// A state file that others could have written is not believed: it names no knob to set back.
+TEST_F(SharedKnobTest, StateFileOthersCanWriteIsIgnored) {
+  ASSERT_TRUE(std::ofstream(dir_path_ + "/0123456789ab.lock"));
+  set("1");
+  ASSERT_TRUE(std::ofstream(state_path()) << render_knob_state({change(), {"0123456789ab"}}));
+  chmod(state_path().c_str(), 0666);
+  EXPECT_TRUE(SharedKnob::recover(dir_, *dir_.lock("test")).empty());
   EXPECT_EQ(value(), "1");
 }
 
