@@ -17,8 +17,8 @@
 #include "app/exit_status.h"
 #include "app/receiver.h"
 #include "attach/attacher.h"
-#include "attach/line_attacher.h"
-#include "attach/probe_attacher.h"
+#include "attach/injected_probe_links.h"
+#include "attach/line_probe_links.h"
 #include "attach/shared_knob.h"
 #include "discovery/kallsyms.h"
 #include "discovery/probe_keys.h"
@@ -222,20 +222,20 @@ void refresh_bpf_symbols(Kallsyms& ksyms) {
 // in reverse order of entry: probes registered first hit after the kprobe or multi-kprobe entry
 // handler of their function and before its exit handler, so "kprobe:f" and "kretprobe:f" show
 // inside f's call. (An fentry trampoline runs after every kprobe at the same site.)
-std::optional<ProbeAttacher> attach_probes(TracerObject& obj, const ProbeTable& table) {
+std::optional<InjectedProbeLinks> attach_probes(TracerObject& obj, const ProbeTable& table) {
   if (table.empty()) return std::nullopt;
   auto t0 = Clock::now();
-  std::optional<ProbeAttacher> probes(std::in_place, obj, table);
+  std::optional<InjectedProbeLinks> probes(std::in_place, obj, table);
   logf(LOG_INFO, "attached %zu injected probes in %.3f s\n", probes->count(), seconds_since(t0));
   return probes;
 }
 
 // Before the functions, like the injected probes. A line the kernel refuses to probe is left
 // out: the other lines still tell which way the function went.
-std::optional<LineAttacher> attach_lines(TracerObject& obj, const std::vector<LineProbe>& table) {
+std::optional<LineProbeLinks> attach_lines(TracerObject& obj, const std::vector<LineProbe>& table) {
   if (table.empty()) return std::nullopt;
   auto t0 = Clock::now();
-  std::optional<LineAttacher> lines(std::in_place, obj, table);
+  std::optional<LineProbeLinks> lines(std::in_place, obj, table);
   logf(LOG_INFO, "attached %zu line probes in %.3f s\n", lines->count(), seconds_since(t0));
   if (!lines->skipped().empty())
     logf(LOG_WARN, "--line-trace: the kernel refused %zu of %zu line probes (-v lists them)\n",
@@ -256,14 +256,14 @@ void detach_all(Attacher& attacher) {
 
 // Expedited RCU while attaching or detaching, when asked for and useful: multi-kprobes wait for
 // a few grace periods in all, single kprobes and trampolines for many.
-std::optional<SharedKnob> expedite_rcu(const TraceLoopInputs& in) {
+std::optional<SharedKnob> hold_expedited_rcu(const TraceLoopInputs& in) {
   if (!in.opts.expedite_rcu || in.kind == AttachKind::MultiKprobe) return std::nullopt;
   if (!in.state_dir || !in.run.registered()) {
     logf(LOG_WARN, "not expediting RCU: %s is unusable, so a crash could not undo it\n",
          kRunStateDir.c_str());
     return std::nullopt;
   }
-  return std::optional<SharedKnob>(std::in_place, expedited_rcu(), *in.state_dir, in.run);
+  return std::optional<SharedKnob>(std::in_place, rcu_expedited_change(), *in.state_dir, in.run);
 }
 
 // Command mode, once everything is attached: the tracer records from the moment the command is
@@ -427,7 +427,7 @@ struct Attached {
 
   void attach(const TraceLoopInputs& in, StopSignal& stop) {
     {
-      std::optional<SharedKnob> fast = expedite_rcu(in);
+      std::optional<SharedKnob> fast = hold_expedited_rcu(in);
       res = attach_all(*attacher, in.funcs, stop, in.opts.debug_multi_kprobe);
     }
     // The rest of kallsyms, read from here on, lists [bpf] as the attach left it; only a table
@@ -437,15 +437,15 @@ struct Attached {
   }
 
   void detach(const TraceLoopInputs& in) {
-    std::optional<SharedKnob> fast = expedite_rcu(in);
+    std::optional<SharedKnob> fast = hold_expedited_rcu(in);
     if (probes) probes->detach();
     if (lines) lines->detach();
     detach_all(*attacher);
   }
 
   std::unique_ptr<TracerObject> obj;
-  std::optional<ProbeAttacher> probes;
-  std::optional<LineAttacher> lines;
+  std::optional<InjectedProbeLinks> probes;
+  std::optional<LineProbeLinks> lines;
   std::unique_ptr<Attacher> attacher;
   AttachResult res;
 };
@@ -480,7 +480,7 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
                        RetvalFilter(in.opts.allow_retvals, in.opts.deny_retvals)};
   SessionPrinter::RepeatFormat format_repeats;
   if (in.opts.count_repeats)
-    format_repeats = [&](const RepeatGroup& g) { return report.format_repeats(g, clock_offset); };
+    format_repeats = [&](const RepeatGroup& g) { return report.repeats_text(g, clock_offset); };
   Receiver receiver(
       *a.obj, in.funcs, filter,
       [&](const Session& s, std::string& text) {

@@ -91,7 +91,7 @@ std::string settle_orphaned(const RunStateDir& dir, const std::string& name, con
 
 }  // namespace
 
-KnobChange expedited_rcu(std::string knob) {
+KnobChange rcu_expedited_change(std::string knob) {
   return {std::move(knob), '0', '1', "expedited RCU grace periods"};
 }
 

@@ -26,7 +26,7 @@ struct KnobChange {
 // kprobes or trampolines waits for grace periods per probe, some of them serialized under
 // kernel mutexes where more threads cannot overlap them: expedited ones take a fraction of the
 // time, at the price of an IPI to every CPU each, on the whole machine, while they last.
-KnobChange expedited_rcu(std::string knob = "/sys/kernel/rcu_expedited");
+KnobChange rcu_expedited_change(std::string knob = "/sys/kernel/rcu_expedited");
 
 // The state file's content: the change, then the ids of the runs holding it, a line each.
 struct KnobState {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "cli/lbr_flags.h"
-#include "cli/retval_range.h"
+#include "cli/retval_range_parser.h"
 #include "cli/settings.h"
 #include "cli/value_parsers.h"
 #include "cli/word_file.h"

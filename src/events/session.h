@@ -22,7 +22,7 @@ struct StackCall {
 };
 
 // What a -T record stands for: a traced function's entry or exit, or an injected probe's hit.
-enum class TraceEvent : uint8_t { Entry, Exit, Probe };
+enum class TraceRecordKind : uint8_t { Entry, Exit, Probe };
 
 // One -T record.
 struct TraceRecord {
@@ -31,7 +31,7 @@ struct TraceRecord {
   uint32_t seq = 0;
   uint32_t call_seq = 0;  // Entry: StackCall::seq of the call, which keys its -A arguments
   uint16_t depth = 0;     // Probe: calls running when it hit, like a nested call's entry
-  TraceEvent event = TraceEvent::Exit;
+  TraceRecordKind kind = TraceRecordKind::Exit;
   uint64_t ts_ns = 0;   // entries and probes: CLOCK_MONOTONIC
   uint64_t dur_ns = 0;  // exits: measured in BPF, right even when the entry record was lost
   int64_t res = 0;      // exits

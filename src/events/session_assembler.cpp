@@ -184,13 +184,13 @@ bool SessionAssembler::add_part(const rs_part_hdr& hdr, const void* payload, siz
 
 void SessionAssembler::add_call(const rs_call_rec& rec) {
   bool entry = rec.is_entry != 0;
-  TraceEvent event = entry ? TraceEvent::Entry : TraceEvent::Exit;
+  TraceRecordKind kind = entry ? TraceRecordKind::Entry : TraceRecordKind::Exit;
   parts_for(rec.session_id)
       .trace.push_back(TraceRecord{.func_id = rec.func_id,
                                    .seq = rec.seq,
                                    .call_seq = entry ? rec.call_seq : 0,
                                    .depth = rec.depth,
-                                   .event = event,
+                                   .kind = kind,
                                    .ts_ns = entry ? rec.time_ns : 0,
                                    .dur_ns = entry ? 0 : rec.time_ns,
                                    .res = rec.res});
@@ -201,7 +201,7 @@ void SessionAssembler::add_probe(const rs_probe_rec& rec) {
       .trace.push_back(TraceRecord{.probe_id = rec.probe_id,
                                    .seq = rec.seq,
                                    .depth = rec.depth,
-                                   .event = TraceEvent::Probe,
+                                   .kind = TraceRecordKind::Probe,
                                    .ts_ns = rec.time_ns});
 }
 

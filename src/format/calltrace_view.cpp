@@ -48,7 +48,7 @@ class TraceTable {
   TraceTable(const Session& s, const FormatContext& ctx) : s_(s), recs_(s.trace), ctx_(ctx) {
     for (const TraceRecord& r : recs_) {
       base_depth_ = std::min<size_t>(base_depth_, r.depth);
-      if (r.event == TraceEvent::Entry) call_depth_[r.call_seq] = r.depth;
+      if (r.kind == TraceRecordKind::Entry) call_depth_[r.call_seq] = r.depth;
     }
   }
 
@@ -61,9 +61,9 @@ class TraceTable {
       if (is_leaf(i)) {
         add_leaf(recs_[i], recs_[i + 1]);
         ++i;
-      } else if (recs_[i].event == TraceEvent::Entry) {
+      } else if (recs_[i].kind == TraceRecordKind::Entry) {
         add_entry(recs_[i]);
-      } else if (recs_[i].event == TraceEvent::Probe) {
+      } else if (recs_[i].kind == TraceRecordKind::Probe) {
         add_probe(recs_[i]);
       } else {
         add_exit(recs_[i]);
@@ -81,9 +81,9 @@ class TraceTable {
   // entry, with no record lost and no source line hit in between, is a call without traced
   // children.
   bool is_leaf(size_t i) const {
-    if (i + 1 >= recs_.size() || recs_[i].event != TraceEvent::Entry) return false;
+    if (i + 1 >= recs_.size() || recs_[i].kind != TraceRecordKind::Entry) return false;
     const TraceRecord& exit = recs_[i + 1];
-    return exit.event == TraceEvent::Exit && exit.func_id == recs_[i].func_id &&
+    return exit.kind == TraceRecordKind::Exit && exit.func_id == recs_[i].func_id &&
            exit.depth == recs_[i].depth && exit.seq == recs_[i].seq + 1 && !line_due(exit.seq);
   }
 
@@ -126,8 +126,8 @@ class TraceTable {
   // gap or is closed after it. An exit whose entry is in the gap closes a call the gap began.
   // A probe hit sits where a nested call's entry would.
   void add_gap(const TraceRecord& prev, const TraceRecord& next) {
-    bool closes = next.event == TraceEvent::Exit && entry_shown(next);
-    size_t after_prev = level(prev) + (prev.event == TraceEvent::Entry ? 1 : 0);
+    bool closes = next.kind == TraceRecordKind::Exit && entry_shown(next);
+    size_t after_prev = level(prev) + (prev.kind == TraceRecordKind::Entry ? 1 : 0);
     size_t before_next = level(next) + (closes ? 1 : 0);
     rows_.push_back({indent(std::max(after_prev, before_next)) + kGapText, "", ""});
   }
@@ -138,7 +138,7 @@ class TraceTable {
   void add_trailing_gap() {
     const TraceRecord& last = recs_.back();
     if (uint64_t(last.seq) + 1 >= recs_.size() + uint64_t(s_.trace_lost)) return;
-    size_t after = level(last) + (last.event == TraceEvent::Entry ? 1 : 0);
+    size_t after = level(last) + (last.kind == TraceRecordKind::Entry ? 1 : 0);
     rows_.push_back({indent(after) + kGapText, "", ""});
   }
 

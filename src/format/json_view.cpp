@@ -82,7 +82,7 @@ json stack_json(const Session& s, const FormatContext& ctx) {
 json call_record_json(const Session& s, const TraceRecord& r, const FormatContext& ctx) {
   const FuncInfo& fn = lookup_func(ctx.funcs, r.func_id);
   json j = {{"seq", r.seq}, {"depth", r.depth}, {"function", fn.name}};
-  if (r.event == TraceEvent::Entry) {
+  if (r.kind == TraceRecordKind::Entry) {
     j["event"] = "entry";
     j["ts_ns"] = r.ts_ns;
     add_args(j, s, r.call_seq, ctx);
@@ -130,8 +130,8 @@ json user_stack_json(const Session& s, const FormatContext& ctx) {
 json trace_json(const Session& s, const FormatContext& ctx) {
   json trace = json::array();
   for (const TraceRecord& r : s.trace) {
-    trace.push_back(r.event == TraceEvent::Probe ? probe_record_json(s, r, ctx)
-                                                 : call_record_json(s, r, ctx));
+    trace.push_back(r.kind == TraceRecordKind::Probe ? probe_record_json(s, r, ctx)
+                                                     : call_record_json(s, r, ctx));
   }
   return trace;
 }

@@ -83,9 +83,9 @@ json session_trace_events(const Session& s, const FuncTable& funcs) {
   SliceBuilder slices(s, funcs);
   // Slices are calls: injected probe hits (-J) have no duration and are left out.
   for (const TraceRecord& r : s.trace) {
-    if (r.event == TraceEvent::Entry)
+    if (r.kind == TraceRecordKind::Entry)
       slices.entry(r);
-    else if (r.event == TraceEvent::Exit)
+    else if (r.kind == TraceRecordKind::Exit)
       slices.exit(r);
   }
   json events = slices.finish();

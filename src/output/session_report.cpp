@@ -45,7 +45,7 @@ void SessionReport::append(std::string& text, const Session& s, const FormatCont
 
 // BPF counts a repeat only once the session it repeats was sent, and user space queues that
 // session before collecting the repeats: it has always been formatted by now.
-std::string SessionReport::format_repeats(const RepeatGroup& g, int64_t mono_to_real_ns) {
+std::string SessionReport::repeats_text(const RepeatGroup& g, int64_t mono_to_real_ns) {
   auto it = repeated_.find(g.first_id);
   if (it == repeated_.end()) return "";
   StackSignature sig = std::move(it->second);

@@ -39,7 +39,7 @@ class SessionReport {
               int64_t mono_to_real_ns);
   // Printer thread only: the repeats of a session format() had (-C stacks.repeats=count), under
   // its fingerprint, and counted like it in the summary.
-  std::string format_repeats(const RepeatGroup& g, int64_t mono_to_real_ns);
+  std::string repeats_text(const RepeatGroup& g, int64_t mono_to_real_ns);
   // Once the printer thread has stopped: completes the export files and returns the exit
   // summary (empty without --summary), for the caller to print like its other status lines.
   std::string finish();

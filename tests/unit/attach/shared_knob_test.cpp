@@ -34,7 +34,7 @@ class SharedKnobTest : public ::testing::Test {
     std::ifstream(knob_) >> v;
     return v;
   }
-  KnobChange change() const { return expedited_rcu(knob_); }
+  KnobChange change() const { return rcu_expedited_change(knob_); }
   std::string state_path() const {
     return dir_path_ + "/" + std::filesystem::path(knob_).filename().string() + ".knob";
   }
@@ -187,12 +187,12 @@ TEST_F(SharedKnobTest, UnregisteredRunDoesNotTouchIt) {
 
 TEST_F(SharedKnobTest, MissingKnobIsNoError) {
   RunLock run(&dir_);
-  SharedKnob k(expedited_rcu("/nonexistent/rcu_expedited"), dir_, run);
+  SharedKnob k(rcu_expedited_change("/nonexistent/rcu_expedited"), dir_, run);
   EXPECT_FALSE(k.holding());
 }
 
 TEST(KnobState, RoundTrips) {
-  KnobState s{expedited_rcu("/sys/kernel/rcu_expedited"), {"0123456789ab", "ba9876543210"}};
+  KnobState s{rcu_expedited_change("/sys/kernel/rcu_expedited"), {"0123456789ab", "ba9876543210"}};
   EXPECT_EQ(render_knob_state(s), "/sys/kernel/rcu_expedited 0 1\n0123456789ab\nba9876543210\n");
   EXPECT_EQ(parse_knob_state(render_knob_state(s)), s);
 }

@@ -194,7 +194,7 @@ TEST(SessionAssembler, TraceRecordsAndLossesReachTheSession) {
   auto s = feed(a, traced(header(4, 1, 0, 0), 4, 2, 1));
   ASSERT_TRUE(s);
   ASSERT_EQ(s->trace.size(), 2u);
-  EXPECT_EQ(s->trace[0].event, TraceEvent::Entry);
+  EXPECT_EQ(s->trace[0].kind, TraceRecordKind::Entry);
   EXPECT_EQ(s->trace[0].ts_ns, 100u);
   EXPECT_EQ(s->trace[1].dur_ns, 200u);
   EXPECT_EQ(s->trace[1].res, 5);
@@ -215,7 +215,7 @@ TEST(SessionAssembler, ProbeHitsKeepTheirPlaceAmongCalls) {
   ASSERT_TRUE(s);
   ASSERT_EQ(s->trace.size(), 3u);
   const TraceRecord& r = s->trace[1];
-  EXPECT_EQ(r.event, TraceEvent::Probe);
+  EXPECT_EQ(r.kind, TraceRecordKind::Probe);
   EXPECT_EQ(r.probe_id, 7u);
   EXPECT_EQ(r.seq, 1u);
   EXPECT_EQ(r.depth, 2u);
@@ -233,7 +233,7 @@ TEST(SessionAssembler, InterimReportShowsTheTraceSoFar) {
   ASSERT_TRUE(first);
   EXPECT_TRUE(first->interim);
   ASSERT_EQ(first->trace.size(), 2u);
-  EXPECT_EQ(first->trace[1].event, TraceEvent::Probe);
+  EXPECT_EQ(first->trace[1].kind, TraceRecordKind::Probe);
   EXPECT_EQ(first->trace_lost, 0u);
   a.consume(&kProbedExit, sizeof(kProbedExit));
   auto last = feed(a, traced(header(4, 0, 0, 0), 4, 3));

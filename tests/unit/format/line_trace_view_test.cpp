@@ -79,18 +79,18 @@ TEST(LineTraceView, CallTraceRowsUnderTheirCall) {
   LineCase c;
   uint32_t sys_bpf = c.funcs.id("__sys_bpf"), check = c.funcs.id("array_map_alloc_check");
   c.session.trace = {
-      {.func_id = sys_bpf, .seq = 0, .call_seq = 0, .depth = 0, .event = TraceEvent::Entry},
-      {.func_id = check, .seq = 1, .call_seq = 1, .depth = 1, .event = TraceEvent::Entry},
+      {.func_id = sys_bpf, .seq = 0, .call_seq = 0, .depth = 0, .kind = TraceRecordKind::Entry},
+      {.func_id = check, .seq = 1, .call_seq = 1, .depth = 1, .kind = TraceRecordKind::Entry},
       {.func_id = check,
        .seq = 2,
        .depth = 1,
-       .event = TraceEvent::Exit,
+       .kind = TraceRecordKind::Exit,
        .dur_ns = 2000,
        .res = -22},
       {.func_id = sys_bpf,
        .seq = 3,
        .depth = 0,
-       .event = TraceEvent::Exit,
+       .kind = TraceRecordKind::Exit,
        .dur_ns = 9000,
        .res = -22}};
   c.opts.calltrace = true;

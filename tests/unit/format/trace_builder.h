@@ -19,7 +19,8 @@ class TraceBuilder {
       : funcs_(funcs), depth_(first_depth) {}
 
   TraceBuilder& enter(const std::string& name) {
-    open_.push_back(push({.func_id = funcs_.id(name), .event = TraceEvent::Entry, .ts_ns = now_}));
+    open_.push_back(
+        push({.func_id = funcs_.id(name), .kind = TraceRecordKind::Entry, .ts_ns = now_}));
     ++depth_;
     return *this;
   }
@@ -40,7 +41,7 @@ class TraceBuilder {
 
   // An injected probe hit inside the innermost open call.
   TraceBuilder& probe(uint32_t probe_id) {
-    push({.probe_id = probe_id, .event = TraceEvent::Probe, .ts_ns = now_});
+    push({.probe_id = probe_id, .kind = TraceRecordKind::Probe, .ts_ns = now_});
     return *this;
   }
 

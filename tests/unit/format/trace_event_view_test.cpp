@@ -48,7 +48,7 @@ TraceRecord entry_record(const TestFuncs& f, const char* name, uint32_t seq, uin
   return {.func_id = f.id(name),
           .seq = seq,
           .depth = depth,
-          .event = TraceEvent::Entry,
+          .kind = TraceRecordKind::Entry,
           .ts_ns = ts_ns};
 }
 

@@ -60,7 +60,7 @@ TEST(SessionReport, RepeatsCountUnderTheFingerprintOfTheirSession) {
                 .first_ns = first.session.end_ns,
                 .last_ns = first.session.end_ns + 1000,
                 .tasks = {{7, 7}}};
-  json repeats = json::parse(report.format_repeats(g, kMonoToRealNs));
+  json repeats = json::parse(report.repeats_text(g, kMonoToRealNs));
   EXPECT_EQ(repeats["type"], "repeats");
   EXPECT_EQ(repeats["count"], 41);
   EXPECT_EQ(repeats["fingerprint"], printed["fingerprint"]);
@@ -73,7 +73,7 @@ TEST(SessionReport, RepeatsCountUnderTheFingerprintOfTheirSession) {
 // A group is printed once: its session's signature is not kept after it.
 TEST(SessionReport, RepeatsOfAnUnknownSessionPrintNothing) {
   SessionReport report({});
-  EXPECT_EQ(report.format_repeats(RepeatGroup{.first_id = 9, .count = 3}, kMonoToRealNs), "");
+  EXPECT_EQ(report.repeats_text(RepeatGroup{.first_id = 9, .count = 3}, kMonoToRealNs), "");
 }
 
 TEST(SessionReport, NoSummaryWithoutTheOption) {

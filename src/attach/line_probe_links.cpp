@@ -1,4 +1,4 @@
-#include "attach/line_attacher.h"
+#include "attach/line_probe_links.h"
 
 #include <bpf/libbpf.h>
 #include <linux/perf_event.h>
@@ -41,7 +41,7 @@ OwnedFd open_kprobe_at(int pmu_type, uint64_t addr) {
 
 }  // namespace
 
-LineAttacher::LineAttacher(TracerObject& obj, const std::vector<LineProbe>& probes) {
+LineProbeLinks::LineProbeLinks(TracerObject& obj, const std::vector<LineProbe>& probes) {
   int pmu_type = kprobe_pmu_type();
   for (uint32_t id = 0; id < probes.size(); ++id) {
     OwnedFd event = open_kprobe_at(pmu_type, probes[id].addr);

@@ -18,11 +18,11 @@ struct SkippedLine {
   int err = 0;      // the kernel's errno
 };
 
-class LineAttacher {
+class LineProbeLinks {
  public:
   // Attaches the probes in id order; throws UserError when the kernel has no kprobe PMU or
   // refuses every probe, after taking off those already attached.
-  LineAttacher(TracerObject& obj, const std::vector<LineProbe>& probes);
+  LineProbeLinks(TracerObject& obj, const std::vector<LineProbe>& probes);
 
   size_t count() const { return links_.size(); }
   const std::vector<SkippedLine>& skipped() const { return skipped_; }

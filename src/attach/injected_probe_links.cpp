@@ -1,4 +1,4 @@
-#include "attach/probe_attacher.h"
+#include "attach/injected_probe_links.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -58,17 +58,17 @@ std::vector<bpf_insn> with_probe_id(const bpf_insn* insns, size_t cnt, uint32_t 
 
 }  // namespace
 
-ProbeAttacher::ProbeAttacher(TracerObject& obj, const ProbeTable& probes) : obj_(obj) {
+InjectedProbeLinks::InjectedProbeLinks(TracerObject& obj, const ProbeTable& probes) : obj_(obj) {
   for (uint32_t id = 0; id < probes.size(); ++id) attach_one(probes[id], id);
 }
 
-void ProbeAttacher::detach() {
+void InjectedProbeLinks::detach() {
   links_.clear();
   raw_links_.clear();
   raw_progs_.clear();
 }
 
-void ProbeAttacher::attach_one(const ProbeSpec& p, uint32_t id) {
+void InjectedProbeLinks::attach_one(const ProbeSpec& p, uint32_t id) {
   switch (p.kind) {
     case InjectKind::Kprobe:
     case InjectKind::Kretprobe: return attach_kprobe(p, id);
@@ -78,7 +78,7 @@ void ProbeAttacher::attach_one(const ProbeSpec& p, uint32_t id) {
   attach_raw_tracepoint(p, id);
 }
 
-void ProbeAttacher::attach_kprobe(const ProbeSpec& p, uint32_t id) {
+void InjectedProbeLinks::attach_kprobe(const ProbeSpec& p, uint32_t id) {
   // Without cookies the program knows the probe by its address (TracerConfig::probe_keys).
   uint64_t cookie = obj_.has_cookies() ? id : 0;
   LIBBPF_OPTS(bpf_kprobe_opts, opts, .bpf_cookie = cookie, .offset = p.offset,
@@ -88,7 +88,7 @@ void ProbeAttacher::attach_kprobe(const ProbeSpec& p, uint32_t id) {
   links_.emplace_back(link);
 }
 
-void ProbeAttacher::attach_tracepoint(const ProbeSpec& p, uint32_t id) {
+void InjectedProbeLinks::attach_tracepoint(const ProbeSpec& p, uint32_t id) {
   if (!obj_.has_cookies()) return attach_tracepoint_copy(p, id);
   // Without cookies the program knows the probe by its event type (TracerConfig::probe_keys).
   LIBBPF_OPTS(bpf_tracepoint_opts, opts, .bpf_cookie = obj_.has_cookies() ? id : 0);
@@ -98,7 +98,7 @@ void ProbeAttacher::attach_tracepoint(const ProbeSpec& p, uint32_t id) {
   links_.emplace_back(link);
 }
 
-OwnedFd ProbeAttacher::load_copy(const ProbeSpec& p, uint32_t id, bpf_prog_type type) {
+OwnedFd InjectedProbeLinks::load_copy(const ProbeSpec& p, uint32_t id, bpf_prog_type type) {
   bpf_program* tmpl = obj_.probe_prog(p.kind);
   std::vector<bpf_insn> insns =
       with_probe_id(bpf_program__insns(tmpl), bpf_program__insn_cnt(tmpl), id);
@@ -110,7 +110,7 @@ OwnedFd ProbeAttacher::load_copy(const ProbeSpec& p, uint32_t id, bpf_prog_type 
 
 // Before 5.15 a perf event carries no cookie, and libbpf attaches only the programs of an
 // object: the copy goes on the tracepoint's perf event by the kernel's own interface.
-void ProbeAttacher::attach_tracepoint_copy(const ProbeSpec& p, uint32_t id) {
+void InjectedProbeLinks::attach_tracepoint_copy(const ProbeSpec& p, uint32_t id) {
   std::optional<uint32_t> type = read_tp_event_type(kDefaultTracefsDirs, p.category, p.name);
   if (!type) refused(p, "cannot read its event type from tracefs");
   OwnedFd prog = load_copy(p, id, BPF_PROG_TYPE_TRACEPOINT);
@@ -130,7 +130,7 @@ void ProbeAttacher::attach_tracepoint_copy(const ProbeSpec& p, uint32_t id) {
   raw_links_.push_back(std::move(event));
 }
 
-void ProbeAttacher::attach_raw_tracepoint(const ProbeSpec& p, uint32_t id) {
+void InjectedProbeLinks::attach_raw_tracepoint(const ProbeSpec& p, uint32_t id) {
   OwnedFd prog = load_copy(p, id, BPF_PROG_TYPE_RAW_TRACEPOINT);
   OwnedFd link(bpf_raw_tracepoint_open(p.name.c_str(), prog.get()));
   if (!link) refused(p, std::string("raw tracepoint attach failed: ") + std::strerror(errno));

@@ -1,4 +1,4 @@
-#include "cli/retval_range.h"
+#include "cli/retval_range_parser.h"
 
 #include <cstdint>
 #include <optional>

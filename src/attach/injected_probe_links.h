@@ -17,11 +17,11 @@
 
 namespace retsnoop {
 
-class ProbeAttacher {
+class InjectedProbeLinks {
  public:
   // Attaches every probe of the table, whose index is the probe id; throws UserError naming the
   // probe the kernel refused, after taking off those already attached.
-  ProbeAttacher(TracerObject& obj, const ProbeTable& probes);
+  InjectedProbeLinks(TracerObject& obj, const ProbeTable& probes);
 
   size_t count() const { return links_.size() + raw_links_.size(); }
   void detach();
