@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "app/command.h"
+#include "app/layer_configs.h"
 #include "app/stop_signal.h"
 #include "app/trace_loop.h"
 #include "attach/cgroup_dirs.h"
@@ -95,17 +96,6 @@ std::unique_ptr<Symbolizer> make_symbolizer(const Kallsyms& ksyms,
                                             SymbLevel level) {
   if (!vmlinux || level == SymbLevel::None) return std::make_unique<KsymSymbolizer>(ksyms);
   return std::make_unique<DwarfSymbolizer>(ksyms, *vmlinux, level);
-}
-
-PlanOptions plan_options(const Options& o) {
-  PlanOptions p;
-  p.entry_globs = o.entry_globs;
-  p.allow_globs = o.allow_globs;
-  p.deny_globs = o.deny_globs;
-  p.presets = o.presets;
-  p.capture_args = o.capture_args;
-  p.keep_btf = !o.arg_filters.empty();
-  return p;
 }
 
 void report_arg_plans(const FuncTable& funcs, const std::vector<FuncArgs>& plans) {
@@ -268,22 +258,32 @@ int run(const Options& opts) {
   // Before the slow discovery, so that a machine without LBR says so at once; open until
   // trace_loop() has detached everything.
   std::optional<LbrPerfEvents> lbr_events = start_lbr(opts, features);
-  Options traced = opts;  // without a branch recorder, as if --lbr was not given
-  traced.lbr = lbr_events.has_value();
-  Discovery d = discover(traced, std::move(sel), kind);
+  Discovery d = discover(opts, std::move(sel), kind);
   if (opts.verbosity > 0)
     timed("plan report", [&] { std::fputs(d.report(opts.verbosity).c_str(), stderr); });
 
-  SymbLevel level = symb_level(opts, d.vmlinux.has_value());
-  auto symbolizer = make_symbolizer(d.ksyms, d.vmlinux, level);
+  RunFacts facts{
+      .kind = kind, .symb = symb_level(opts, d.vmlinux.has_value()), .lbr = lbr_events.has_value()};
+  LayerConfigs cfg = layer_configs(opts, facts);
+  auto symbolizer = make_symbolizer(d.ksyms, d.vmlinux, facts.symb);
   StopSignal stop;
   std::fflush(stdout);
   OutputSink out(STDOUT_FILENO);
-  return trace_loop(
-      {traced, d.plan.funcs, d.plan.args, d.probes, d.probe_args, *symbolizer, d.ksyms, level, kind,
-       features, state_dir, run_lock, command ? &*command : nullptr,
-       opts.arg_filters.empty() ? nullptr : &d.arg_filters.progs, &cgroups, &d.lines.probes},
-      stop, out);
+  return trace_loop({.cfg = cfg,
+                     .funcs = d.plan.funcs,
+                     .arg_plans = d.plan.args,
+                     .probes = d.probes,
+                     .probe_arg_plans = d.probe_args,
+                     .symbolizer = *symbolizer,
+                     .ksyms = d.ksyms,
+                     .features = features,
+                     .state_dir = state_dir,
+                     .run = run_lock,
+                     .command = command ? &*command : nullptr,
+                     .arg_filters = opts.arg_filters.empty() ? nullptr : &d.arg_filters.progs,
+                     .cgroups = &cgroups,
+                     .line_probes = &d.lines.probes},
+                    stop, out);
 }
 
 }  // namespace retsnoop

@@ -22,7 +22,6 @@
 #include "attach/shared_knob.h"
 #include "discovery/kallsyms.h"
 #include "discovery/probe_keys.h"
-#include "filter/error_filter.h"
 #include "filter/session_filter.h"
 #include "format/call_args.h"
 #include "format/format_cache.h"
@@ -54,76 +53,15 @@ int64_t mono_to_real_ns() {
   return (int64_t(real.tv_sec) - mono.tv_sec) * 1000000000LL + (real.tv_nsec - mono.tv_nsec);
 }
 
-// An -L too large for 64-bit nanoseconds must still mean "longer than any call", not wrap.
-uint64_t ms_to_ns_saturated(uint64_t ms) {
-  constexpr uint64_t kNsPerMs = 1000000;
-  return ms > UINT64_MAX / kNsPerMs ? UINT64_MAX : ms * kNsPerMs;
-}
-
 bool has_probe(const ProbeTable& probes, InjectKind kind) {
   return std::any_of(probes.begin(), probes.end(),
                      [&](const ProbeSpec& p) { return p.kind == kind; });
 }
 
-TracerConfig tracer_config(const Options& o, AttachKind kind, const ProbeTable& probes,
-                           const std::vector<FuncArgs>& arg_plans,
-                           const std::vector<FuncArgs>& probe_arg_plans) {
-  TracerConfig c;
-  c.kind = kind;
-  c.success_stacks = o.success_stacks == SuccessStacks::Yes;
-  c.emit_trace = o.trace;
-  c.capture_lbr = o.lbr;
-  c.interim_stacks = o.interim_stacks;
-  c.min_duration_ns = ms_to_ns_saturated(o.longer_ms);
-  c.allow_pids = o.allow_pids;
-  c.deny_pids = o.deny_pids;
-  c.allow_comms = o.allow_comms;
-  c.deny_comms = o.deny_comms;
-  c.kprobe_probes =
-      has_probe(probes, InjectKind::Kprobe) || has_probe(probes, InjectKind::Kretprobe);
-  c.tracepoint_probes = has_probe(probes, InjectKind::Tracepoint);
-  c.raw_tracepoint_probes = has_probe(probes, InjectKind::RawTracepoint);
-  c.follow_command = !o.command.empty();
-  c.capture_ustack = o.user_stacks;
-  for (const FuncArgs& plan : arg_plans) c.func_args.push_back(plan.to_bpf());
-  for (const FuncArgs& plan : probe_arg_plans) c.probe_args.push_back(plan.to_bpf());
-  c.arg_limits = o.arg_limits;
-  c.ringbuf_size = o.ringbuf_size;
-  c.sessions_size = o.sessions_size;
-  c.count_repeats = o.count_repeats;
-  // Collecting repeats walks a BPF map twice a second, and every walk ends in a failing bpf()
-  // call: traced, retsnoop would report itself for as long as it runs.
-  if (o.count_repeats) c.deny_pids.push_back(getpid());
-  return c;
-}
-
-FormatOptions format_options(const Options& o, SymbLevel symb) {
-  FormatOptions f;
-  f.symb = symb;
-  f.emit_addrs = o.stacks_emit_addrs;
-  f.dec_offsets = o.stacks_dec_offs;
-  f.unfiltered_stacks = o.stacks_unfiltered;
-  f.unfiltered_lbr = o.stacks_unfiltered || o.debug_full_lbr;
-  f.calltrace = o.trace;
-  f.lbr = o.lbr;
-  f.lbr_max_count = o.lbr_max_count;
-  f.user_lines = o.symbolize != SymbLevel::None;
-  return f;
-}
-
-ReportOptions report_options(const Options& o) {
-  return {o.json, o.summary, std::chrono::seconds(o.summary_interval_s), o.export_trace,
-          o.export_folded};
-}
-
 // -A: function pointer arguments name their target when it is a function start in kallsyms,
 // which is complete once the background read is done.
-ArgRenderOptions arg_render_options(const Options& o, const Kallsyms& ksyms,
+ArgRenderOptions arg_render_options(ArgRenderOptions a, const Kallsyms& ksyms,
                                     const std::shared_future<void>& ksyms_loaded) {
-  ArgRenderOptions a;
-  a.mode = o.arg_fmt_mode;
-  a.max_arg_width = o.arg_max_width;
-  a.limits = o.arg_limits;
   a.name_addr = [&ksyms, ksyms_loaded](uint64_t addr) -> std::optional<std::string> {
     ksyms_loaded.wait();
     const KSym* sym = ksyms.find_by_addr(addr);
@@ -257,7 +195,7 @@ void detach_all(Attacher& attacher) {
 // Expedited RCU while attaching or detaching, when asked for and useful: multi-kprobes wait for
 // a few grace periods in all, single kprobes and trampolines for many.
 std::optional<SharedKnob> hold_expedited_rcu(const TraceLoopInputs& in) {
-  if (!in.opts.expedite_rcu || in.kind == AttachKind::MultiKprobe) return std::nullopt;
+  if (!in.cfg.loop.expedite_rcu) return std::nullopt;
   if (!in.state_dir || !in.run.registered()) {
     logf(LOG_WARN, "not expediting RCU: %s is unusable, so a crash could not undo it\n",
          kRunStateDir.c_str());
@@ -337,20 +275,25 @@ void find_running_kprobe(Kallsyms& ksyms, TracerConfig& cfg) {
 }
 
 // Everything the BPF object needs to know before it loads: the options' part, then what this
-// kernel and this run add.
-TracerConfig loop_tracer_config(const TraceLoopInputs& in) {
-  TracerConfig cfg = tracer_config(in.opts, in.kind, in.probes, in.arg_plans, in.probe_arg_plans);
+// kernel and this run's plans add.
+TracerConfig tracer_config(const TraceLoopInputs& in) {
+  TracerConfig cfg = in.cfg.tracer;
   cfg.kprobe_session = in.features.has(Feature::KprobeSession);
-  cfg.kprobe_events =
-      in.kind == AttachKind::Kprobe && in.opts.kprobe_events && kprobe_events_usable();
+  cfg.kprobe_events = cfg.kprobe_events && kprobe_events_usable();
   cfg.caps = kernel_caps(in.features);
+  cfg.kprobe_probes =
+      has_probe(in.probes, InjectKind::Kprobe) || has_probe(in.probes, InjectKind::Kretprobe);
+  cfg.tracepoint_probes = has_probe(in.probes, InjectKind::Tracepoint);
+  cfg.raw_tracepoint_probes = has_probe(in.probes, InjectKind::RawTracepoint);
+  for (const FuncArgs& plan : in.arg_plans) cfg.func_args.push_back(plan.to_bpf());
+  for (const FuncArgs& plan : in.probe_arg_plans) cfg.probe_args.push_back(plan.to_bpf());
   if (in.arg_filters) cfg.arg_filters = *in.arg_filters;
   if (in.cgroups) {
     for (const CgroupDir& d : in.cgroups->dirs) cfg.cgroup_fds.push_back(d.fd.get());
     cfg.cgroups_allowed = in.cgroups->allowed;
   }
-  if (in.line_probes && !in.line_probes->empty()) cfg.line_max = in.opts.line_max_count;
-  if (!cfg.caps.func_ip && (in.kind == AttachKind::Kprobe || !in.probes.empty()))
+  if (!in.line_probes || in.line_probes->empty()) cfg.line_max = 0;
+  if (!cfg.caps.func_ip && (cfg.kind == AttachKind::Kprobe || !in.probes.empty()))
     find_running_kprobe(in.ksyms, cfg);
   if (!cfg.caps.cookie && !in.probes.empty()) {
     cfg.probe_keys = plan_probe_keys(in.probes, in.ksyms);
@@ -365,7 +308,7 @@ struct UserStacks {
   std::unique_ptr<ProcessRecorder> recorder;
 };
 
-UserStacks user_stacks_for(const Options& o) {
+UserStacks user_stacks_for(const LoopOptions& o) {
   UserStacks u;
   if (!o.user_stacks) return u;
   u.symbols = std::make_unique<ProcessSymbolizer>();
@@ -378,9 +321,9 @@ UserStacks user_stacks_for(const Options& o) {
 struct Formatting {
   Formatting(const TraceLoopInputs& in, const std::shared_future<void>& ksyms_loaded,
              const HostIdentity& host, UserSymbols* user)
-      : opts(format_options(in.opts, in.symb_level)),
+      : opts(in.cfg.format),
         symbolizer(in.symbolizer, ksyms_loaded),
-        arg_opts(arg_render_options(in.opts, in.ksyms, ksyms_loaded)),
+        arg_opts(arg_render_options(in.cfg.args, in.ksyms, ksyms_loaded)),
         args{in.arg_plans, in.probe_arg_plans, arg_opts},
         ctx{in.funcs,
             symbolizer,
@@ -388,7 +331,7 @@ struct Formatting {
             &host,
             in.probes,
             user,
-            in.opts.capture_args ? &args : nullptr,
+            in.cfg.loop.capture_args ? &args : nullptr,
             &cache,
             in.line_probes ? *in.line_probes : kNoLineProbes} {}
 
@@ -423,16 +366,16 @@ struct Attached {
                   [&] { return std::make_unique<TracerObject>(cfg, in.funcs); })),
         probes(attach_probes(*obj, in.probes)),
         lines(in.line_probes ? attach_lines(*obj, *in.line_probes) : std::nullopt),
-        attacher(make_attacher(in.kind, *obj, in.ksyms, in.run)) {}
+        attacher(make_attacher(in.cfg.tracer.kind, *obj, in.ksyms, in.run)) {}
 
   void attach(const TraceLoopInputs& in, StopSignal& stop) {
     {
       std::optional<SharedKnob> fast = hold_expedited_rcu(in);
-      res = attach_all(*attacher, in.funcs, stop, in.opts.debug_multi_kprobe);
+      res = attach_all(*attacher, in.funcs, stop, in.cfg.loop.debug_multi_kprobe);
     }
     // The rest of kallsyms, read from here on, lists [bpf] as the attach left it; only a table
     // completed before attaching (module globs, no tracefs) needs those symbols read again.
-    if (in.kind == AttachKind::Fentry && !res.interrupted && in.ksyms.complete())
+    if (in.cfg.tracer.kind == AttachKind::Fentry && !res.interrupted && in.ksyms.complete())
       refresh_bpf_symbols(in.ksyms);
   }
 
@@ -459,12 +402,12 @@ struct WaitEnderReset {
 }  // namespace
 
 int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
-  SessionReport report(report_options(in.opts));
-  Attached a(in, loop_tracer_config(in));
+  SessionReport report(in.cfg.report);
+  Attached a(in, tracer_config(in));
   a.attach(in, stop);
   std::shared_future<void> ksyms_loaded = load_rest_in_background(in.ksyms);
 
-  UserStacks user = user_stacks_for(in.opts);
+  UserStacks user = user_stacks_for(in.cfg.loop);
   RingbufReader::ProcessHandler on_process;
   if (user.recorder)
     on_process = [r = user.recorder.get()](uint32_t pid, uint64_t session_id) {
@@ -476,13 +419,11 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
   if (user.symbols) out.set_wait_ender([&] { user.symbols->shutdown(); });
   Formatting fmt(in, ksyms_loaded, report.host(), user.symbols.get());
   int64_t clock_offset = mono_to_real_ns();
-  SessionFilter filter{ErrorFilter(in.opts.allow_errors, in.opts.deny_errors),
-                       RetvalFilter(in.opts.allow_retvals, in.opts.deny_retvals)};
   SessionPrinter::RepeatFormat format_repeats;
-  if (in.opts.count_repeats)
+  if (in.cfg.loop.count_repeats)
     format_repeats = [&](const RepeatGroup& g) { return report.repeats_text(g, clock_offset); };
   Receiver receiver(
-      *a.obj, in.funcs, filter,
+      *a.obj, in.funcs, in.cfg.filter,
       [&](const Session& s, std::string& text) {
         if (user.recorder && !s.ustack.empty()) user.recorder->wait_for(s.pid, s.id);
         report.append(text, s, fmt.ctx, clock_offset);
@@ -496,7 +437,7 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
   // The printer is done or given up on: a symbolizer worker still reading must not outlive it.
   if (user.symbols) user.symbols->shutdown();
 
-  report_missed_hits(*a.attacher, *a.obj, in.kind, in.features);
+  report_missed_hits(*a.attacher, *a.obj, in.cfg.tracer.kind, in.features);
   print_status(out, "Detaching... ");
   auto t1 = Clock::now();
   a.detach(in);

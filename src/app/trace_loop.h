@@ -3,11 +3,11 @@
 
 #include <optional>
 
+#include "app/layer_configs.h"
 #include "app/stop_signal.h"
 #include "attach/cgroup_dirs.h"
 #include "attach/run_registry.h"
 #include "attach/tracer_object.h"
-#include "cli/options.h"
 #include "discovery/func_args.h"
 #include "discovery/func_info.h"
 #include "discovery/line_plan.h"
@@ -23,7 +23,7 @@ class Kallsyms;
 class Symbolizer;
 
 struct TraceLoopInputs {
-  const Options& opts;
+  const LayerConfigs& cfg;
   const FuncTable& funcs;
   const std::vector<FuncArgs>& arg_plans;        // -A: indexed like funcs; empty without -A
   const ProbeTable& probes;                      // -J
@@ -31,8 +31,6 @@ struct TraceLoopInputs {
   Symbolizer& symbolizer;
   Kallsyms& ksyms;  // the symbolizer's; read to its end once attached, [bpf] symbols re-read
                     // after an fentry attach
-  SymbLevel symb_level;
-  AttachKind kind;
   const Features& features;
   const std::optional<RunStateDir>& state_dir;
   RunLock& run;                // names this run's kernel state; kept when some of it stays
