@@ -135,7 +135,8 @@ void BM_AssembleAndFormat(benchmark::State& state) {
   for (auto _ : state) {
     for (const auto& rec : records) {
       if (auto s = assembler.consume(rec.data(), rec.size())) {
-        std::string text = format_session(*s, ctx, 0);
+        std::string text;
+        append_session(text, *s, ctx, 0);
         bytes += text.size();
         benchmark::DoNotOptimize(text.data());
       }

@@ -51,13 +51,6 @@ std::string wall_clock(uint64_t mono_ns, int64_t mono_to_real_ns, FormatCache* c
   return out;
 }
 
-std::string format_session_header(const Session& s, int64_t mono_to_real_ns, FormatCache* cache) {
-  std::string out;
-  out.reserve(96);  // the whole line with two 15-character comms
-  append_session_header(out, s, mono_to_real_ns, cache);
-  return out;
-}
-
 void append_session_header(std::string& out, const Session& s, int64_t mono_to_real_ns,
                            FormatCache* cache) {
   append_wall_clock(out, s.start_ns, mono_to_real_ns, cache);

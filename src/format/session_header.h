@@ -14,9 +14,6 @@ class FormatCache;
 // Session times are CLOCK_MONOTONIC; mono_to_real_ns (CLOCK_REALTIME minus CLOCK_MONOTONIC,
 // sampled once by the caller) turns them into wall-clock time, printed in the local time zone.
 // cache, when given, remembers the time of day of the last second.
-std::string format_session_header(const Session& s, int64_t mono_to_real_ns,
-                                  FormatCache* cache = nullptr);
-// The same, appended to out.
 void append_session_header(std::string& out, const Session& s, int64_t mono_to_real_ns,
                            FormatCache* cache = nullptr);
 

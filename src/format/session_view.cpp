@@ -27,12 +27,6 @@ void append_view(std::string& out, const std::string& view) {
 
 }  // namespace
 
-std::string format_session(const Session& s, const FormatContext& ctx, int64_t mono_to_real_ns) {
-  std::string out;
-  append_session(out, s, ctx, mono_to_real_ns);
-  return out;
-}
-
 void append_session(std::string& out, const Session& s, const FormatContext& ctx,
                     int64_t mono_to_real_ns) {
   append_session_header(out, s, mono_to_real_ns, ctx.cache);

@@ -163,10 +163,4 @@ void append_stack(std::string& out, const Session& s, const FormatContext& ctx) 
   for (const StackRow& row : user) render_stack_row(out, row, widths);
 }
 
-std::string format_stack(const Session& s, const FormatContext& ctx) {
-  std::string out;
-  append_stack(out, s, ctx);
-  return out;
-}
-
 }  // namespace retsnoop

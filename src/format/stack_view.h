@@ -14,8 +14,6 @@ namespace retsnoop {
 // '*' for a stitched level. Kernel frames above the first traced call, and traced calls still
 // running in an interim session (-I), carry no duration or result. Inlined calls follow their frame
 // as ". name" lines. Column widths fit the widest cell of the whole stack.
-std::string format_stack(const Session& s, const FormatContext& ctx);
-// The same, appended to out.
 void append_stack(std::string& out, const Session& s, const FormatContext& ctx);
 
 }  // namespace retsnoop

@@ -1,19 +1,20 @@
-// What the printer thread makes of every reported session: its text or JSON, and what
-// --summary, --export-trace and --export-folded gather from it. Hooked where sessions are
-// formatted, so the summary counts exactly the sessions that were reported.
+// What the printer thread makes of every reported session: the main output's text or JSON, and
+// what --summary, --export-trace and --export-folded gather from it, each a ReportFormat.
+// Hooked where sessions are formatted, so the summary counts exactly the sessions that were
+// reported.
 #pragma once
 
 #include <chrono>
-#include <optional>
+#include <memory>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "discovery/host_identity.h"
 #include "events/repeat_group.h"
 #include "format/failure_summary.h"
 #include "format/format_options.h"
-#include "output/trace_event_file.h"
-#include "util/output_file.h"
+#include "output/report_format.h"
 
 namespace retsnoop {
 
@@ -31,13 +32,12 @@ class SessionReport {
   explicit SessionReport(const ReportOptions& opts);
 
   const HostIdentity& host() const { return host_; }
-  // Printer thread only. With -C summary.interval, a session arriving after the interval ran
-  // out is followed by the summary so far.
-  std::string format(const Session& s, const FormatContext& ctx, int64_t mono_to_real_ns);
-  // The same, appended to out: the printer's buffer, without a string of its own per session.
+  // Printer thread only: appends the session to out, the printer's buffer. With -C
+  // summary.interval, a session arriving after the interval ran out is followed by the summary
+  // so far.
   void append(std::string& out, const Session& s, const FormatContext& ctx,
               int64_t mono_to_real_ns);
-  // Printer thread only: the repeats of a session format() had (-C stacks.repeats=count), under
+  // Printer thread only: the repeats of a session append() had (-C stacks.repeats=count), under
   // its fingerprint, and counted like it in the summary.
   std::string repeats_text(const RepeatGroup& g, int64_t mono_to_real_ns);
   // Once the printer thread has stopped: completes the export files and returns the exit
@@ -50,7 +50,6 @@ class SessionReport {
   std::string summary(bool final) const;
   std::string periodic_summary();
 
-  bool json_;
   bool summary_;
   bool aggregate_;  // --summary or --export-folded
   std::chrono::seconds interval_;
@@ -59,8 +58,8 @@ class SessionReport {
   FailureSummary failures_;
   // Formatted sessions whose repeats are still to come, by session id.
   std::unordered_map<uint64_t, StackSignature> repeated_;
-  std::optional<TraceEventFile> trace_file_;
-  std::optional<OutputFile> folded_file_;
+  // The main output's format first, then the exports.
+  std::vector<std::unique_ptr<ReportFormat>> formats_;
 };
 
 }  // namespace retsnoop

@@ -10,15 +10,16 @@ TraceEventFile::TraceEventFile(const std::string& path) : file_(path) {
 }
 
 // One event per line keeps the file readable and greppable.
-void TraceEventFile::add(const Session& s, const FuncTable& funcs) {
-  for (const auto& event : session_trace_events(s, funcs)) {
+void TraceEventFile::session(std::string&, const Session& s, const FormatContext& ctx, int64_t) {
+  if (s.trace.empty()) return;
+  for (const auto& event : session_trace_events(s, ctx.funcs)) {
     file_.write(first_ ? "\n" : ",\n");
     file_.write(dump_json(event));
     first_ = false;
   }
 }
 
-void TraceEventFile::close() {
+void TraceEventFile::finish(const FailureSummary&) {
   file_.write("\n]}\n");
   file_.close();
 }

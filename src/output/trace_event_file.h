@@ -4,18 +4,20 @@
 
 #include <string>
 
-#include "discovery/func_info.h"
-#include "events/session.h"
+#include "output/report_format.h"
 #include "util/output_file.h"
 
 namespace retsnoop {
 
-class TraceEventFile {
+class TraceEventFile : public ReportFormat {
  public:
+  // Opens path now (throws UserError when it can't be written): before anything is attached.
   explicit TraceEventFile(const std::string& path);
-  void add(const Session& s, const FuncTable& funcs);
+  // Sessions without a call trace (-T) have no slices and add nothing.
+  void session(std::string& out, const Session& s, const FormatContext& ctx,
+               int64_t mono_to_real_ns) override;
   // Closes the event array: the file is valid JSON only after this.
-  void close();
+  void finish(const FailureSummary& f) override;
 
  private:
   OutputFile file_;

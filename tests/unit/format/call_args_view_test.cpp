@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "discovery/probe_spec.h"
+
 #include "example_sessions.h"
 #include "format/call_args.h"
 #include "format/calltrace_view.h"
@@ -10,6 +11,7 @@
 #include "format/text_columns.h"
 #include "golden.h"
 #include "trace_builder.h"
+#include "view_text.h"
 
 namespace retsnoop::test {
 namespace {
@@ -59,7 +61,7 @@ TEST(CallArgsView, StackLinesSitUnderTheirFrameAlignedWithItsName) {
   ArgsSetup a(c.funcs);
   FormatOptions fopts{.symb = SymbLevel::None};
   FormatContext ctx{c.funcs.table, c.symbolizer, fopts, nullptr, kNoProbes, nullptr, &a.ctx};
-  std::vector<std::string> lines = split_lines(format_stack(c.session, ctx));
+  std::vector<std::string> lines = split_lines(stack_text(c.session, ctx));
   size_t frame = line_with(lines, "array_map_alloc");
   ASSERT_LT(frame + 1, lines.size());
   EXPECT_EQ(lines[frame + 1].find_first_not_of(' '), column_of(lines[frame], "array_map_alloc"));
@@ -74,7 +76,7 @@ TEST(CallArgsView, NoArgumentsWithoutTheContext) {
   ExampleCase c = percpu_array_case();
   c.session.args[0] = raw_capture(c.funcs.id("__x64_sys_bpf"), 0, 1);
   FormatOptions fopts{.symb = SymbLevel::None};
-  std::string out = format_stack(c.session, {c.funcs.table, c.symbolizer, fopts});
+  std::string out = stack_text(c.session, {c.funcs.table, c.symbolizer, fopts});
   EXPECT_EQ(out.find("›"), std::string::npos);
 }
 

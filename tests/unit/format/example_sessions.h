@@ -7,10 +7,12 @@
 #include <vector>
 
 #include "events/session.h"
+
 #include "fake_symbolizer.h"
 #include "format/session_view.h"
 #include "test_funcs.h"
 #include "trace_builder.h"
+#include "view_text.h"
 #include "wall_clock.h"
 
 namespace retsnoop::test {
@@ -24,7 +26,7 @@ struct ExampleCase {
 // A session as retsnoop prints it, in UTC so golden files hold on any machine.
 inline std::string format_example(ExampleCase& c, const FormatOptions& opts) {
   use_utc();
-  return format_session(c.session, {c.funcs.table, c.symbolizer, opts}, kMonoToRealNs);
+  return session_text(c.session, {c.funcs.table, c.symbolizer, opts}, kMonoToRealNs);
 }
 
 inline StackCall call(const TestFuncs& funcs, const std::string& name, uint64_t dur_ns, int64_t res,

@@ -6,6 +6,7 @@
 #include "format/session_header.h"
 #include "format/session_view.h"
 #include "format/stack_view.h"
+#include "view_text.h"
 #include "wall_clock.h"
 
 namespace retsnoop::test {
@@ -17,10 +18,10 @@ TEST(FormatCache, SymbolizesEachAddressOnce) {
   FormatCache cache;
   FormatContext ctx{c.funcs.table, c.symbolizer, opts};
   ctx.cache = &cache;
-  std::string first = format_stack(c.session, ctx);
+  std::string first = stack_text(c.session, ctx);
   size_t queries = c.symbolizer.queries.size();
   EXPECT_EQ(queries, c.session.kstack.size());
-  EXPECT_EQ(format_stack(c.session, ctx), first);
+  EXPECT_EQ(stack_text(c.session, ctx), first);
   EXPECT_EQ(c.symbolizer.queries.size(), queries);
   EXPECT_EQ(cache.frame_count(), c.session.kstack.size());
 }
@@ -34,9 +35,9 @@ TEST(FormatCache, SessionTextIsTheSameWithAndWithout) {
     FormatContext plain{c.funcs.table, c.symbolizer, opts};
     FormatContext cached = plain;
     cached.cache = &cache;
-    std::string expected = format_session(c.session, plain, kMonoToRealNs);
-    EXPECT_EQ(format_session(c.session, cached, kMonoToRealNs), expected);
-    EXPECT_EQ(format_session(c.session, cached, kMonoToRealNs), expected);  // from the cache
+    std::string expected = session_text(c.session, plain, kMonoToRealNs);
+    EXPECT_EQ(session_text(c.session, cached, kMonoToRealNs), expected);
+    EXPECT_EQ(session_text(c.session, cached, kMonoToRealNs), expected);  // from the cache
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "view_text.h"
 #include "wall_clock.h"
 
 namespace retsnoop::test {
@@ -18,14 +19,14 @@ Session session() {
 
 TEST(SessionHeader, ExampleFormatInUtc) {
   use_utc();
-  EXPECT_EQ(format_session_header(session(), kMonoToRealNs),
+  EXPECT_EQ(session_header_text(session(), kMonoToRealNs),
             "20:19:36.372607 -> 20:19:36.372682 TID/PID 8350/8346 (worker/simfail):");
 }
 
 TEST(SessionHeader, UsesTheLocalTimeZone) {
   setenv("TZ", "XYZ-3", 1);  // POSIX zone three hours east of UTC, needs no tzdata
   tzset();
-  EXPECT_EQ(format_session_header(session(), kMonoToRealNs),
+  EXPECT_EQ(session_header_text(session(), kMonoToRealNs),
             "23:19:36.372607 -> 23:19:36.372682 TID/PID 8350/8346 (worker/simfail):");
   use_utc();
 }
@@ -36,7 +37,7 @@ TEST(SessionHeader, EscapesComms) {
   Session s = session();
   s.task_comm = "e\"v\\i\nl\x1b[1m";
   s.proc_comm = "a/b\r";
-  EXPECT_EQ(format_session_header(s, kMonoToRealNs),
+  EXPECT_EQ(session_header_text(s, kMonoToRealNs),
             "20:19:36.372607 -> 20:19:36.372682 TID/PID 8350/8346 "
             "(e\"v\\\\i\\nl\\x1b[1m/a/b\\r):");
 }

@@ -5,6 +5,7 @@
 #include "example_sessions.h"
 #include "format/result_format.h"
 #include "format/stack_view.h"
+#include "view_text.h"
 
 namespace retsnoop::test {
 namespace {
@@ -40,7 +41,7 @@ TEST(StackLayout, RowsPointAtTheirCallsAndMarks) {
 TEST(StackLayoutCache, SameShapeReusesTheLayout) {
   Cached t;
   auto first = stack_layout(t.c.session, t.ctx);
-  std::string first_text = format_stack(t.c.session, t.ctx);
+  std::string first_text = stack_text(t.c.session, t.ctx);
   Session other = t.c.session;
   other.calls[0].dur_ns = 9999999;
   other.calls[0].res = -22;
@@ -48,8 +49,8 @@ TEST(StackLayoutCache, SameShapeReusesTheLayout) {
   EXPECT_EQ(stack_layout(other, t.ctx), first);
   EXPECT_EQ(t.cache.layouts().size(), 1u);
   FormatContext plain{t.c.funcs.table, t.c.symbolizer, t.opts};
-  EXPECT_EQ(format_stack(other, t.ctx), format_stack(other, plain));
-  EXPECT_NE(format_stack(other, t.ctx), first_text);
+  EXPECT_EQ(stack_text(other, t.ctx), stack_text(other, plain));
+  EXPECT_NE(stack_text(other, t.ctx), first_text);
 }
 
 TEST(StackLayoutCache, OtherStackOrChainIsAnotherShape) {
@@ -64,7 +65,7 @@ TEST(StackLayoutCache, OtherStackOrChainIsAnotherShape) {
   for (const Session& s : {shorter, unstitched, other_func}) {
     EXPECT_NE(stack_layout(s, t.ctx), first);
     FormatContext plain{t.c.funcs.table, t.c.symbolizer, t.opts};
-    EXPECT_EQ(format_stack(s, t.ctx), format_stack(s, plain));
+    EXPECT_EQ(stack_text(s, t.ctx), stack_text(s, plain));
   }
   EXPECT_EQ(t.cache.layouts().size(), 4u);
 }

@@ -7,12 +7,13 @@
 #include "example_sessions.h"
 #include "fake_user_symbols.h"
 #include "golden.h"
+#include "view_text.h"
 
 namespace retsnoop::test {
 namespace {
 
 std::string stack(ExampleCase& c, const FormatOptions& opts = {}) {
-  return format_stack(c.session, {c.funcs.table, c.symbolizer, opts});
+  return stack_text(c.session, {c.funcs.table, c.symbolizer, opts});
 }
 
 TEST(StackView, KallsymsOnlyHasNoSourceColumnAndNoInlines) {
@@ -167,7 +168,7 @@ TEST(StackView, UserStackBelowTheKernelStack) {
   FakeUserSymbols user;
   FormatOptions opts;
   FormatContext ctx{c.funcs.table, c.symbolizer, opts, nullptr, kNoProbes, &user};
-  EXPECT_TRUE(matches_golden(format_stack(c.session, ctx), "user_stack.txt"));
+  EXPECT_TRUE(matches_golden(stack_text(c.session, ctx), "user_stack.txt"));
   EXPECT_FALSE(user.asked_as_return(U::kSyscall));  // where the thread entered the kernel
   EXPECT_TRUE(user.asked_as_return(U::kMain));
 }
@@ -178,7 +179,7 @@ TEST(StackView, UserLinesOffWithSymbolsOnly) {
   FakeUserSymbols user;
   FormatOptions opts{.symb = SymbLevel::None, .user_lines = false};
   std::string out =
-      format_stack(c.session, {c.funcs.table, c.symbolizer, opts, nullptr, kNoProbes, &user});
+      stack_text(c.session, {c.funcs.table, c.symbolizer, opts, nullptr, kNoProbes, &user});
   EXPECT_NE(out.find("main+0x62 [/home/u/loader]\n"), std::string::npos);
   EXPECT_EQ(out.find("loader.c"), std::string::npos);
 }
@@ -189,9 +190,9 @@ TEST(StackView, UserFramesAreEscaped) {
   c.session.ustack = {FakeUserSymbols::kHostile, FakeUserSymbols::kHostileNoSymbol};
   FakeUserSymbols user;
   FormatOptions opts;
-  std::string plain = format_stack(c.session, {c.funcs.table, c.symbolizer, opts});
+  std::string plain = stack_text(c.session, {c.funcs.table, c.symbolizer, opts});
   std::string out =
-      format_stack(c.session, {c.funcs.table, c.symbolizer, opts, nullptr, kNoProbes, &user});
+      stack_text(c.session, {c.funcs.table, c.symbolizer, opts, nullptr, kNoProbes, &user});
   EXPECT_NE(out.find("ev\\x1b[1mil\\n+0x4 [/tmp/b\\x1b]0;t\\x07]"), std::string::npos) << out;
   EXPECT_NE(out.find("(/tmp/s\\r.c:3:1)"), std::string::npos) << out;
   EXPECT_NE(out.find("[/tmp/\\x9b2J\\nx+0x271ca]"), std::string::npos) << out;

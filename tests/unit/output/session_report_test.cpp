@@ -27,7 +27,7 @@ std::string run(SessionReport& report, const std::vector<ExampleCase*>& cases) {
   opts.calltrace = true;
   for (ExampleCase* c : cases) {
     FormatContext ctx{c->funcs.table, c->symbolizer, opts, &report.host()};
-    out += report.format(c->session, ctx, kMonoToRealNs);
+    report.append(out, c->session, ctx, kMonoToRealNs);
   }
   return out + report.finish();
 }
@@ -54,7 +54,9 @@ TEST(SessionReport, RepeatsCountUnderTheFingerprintOfTheirSession) {
   first.session.repeats_counted = true;
   SessionReport report({.json = true, .summary = true});
   FormatContext ctx{first.funcs.table, first.symbolizer, FormatOptions{}, &report.host()};
-  json printed = json::parse(report.format(first.session, ctx, kMonoToRealNs));
+  std::string text;
+  report.append(text, first.session, ctx, kMonoToRealNs);
+  json printed = json::parse(text);
   RepeatGroup g{.first_id = first.session.id,
                 .count = 41,
                 .first_ns = first.session.end_ns,
