@@ -289,8 +289,12 @@ class Parser {
 std::unique_ptr<ArgExpr> parse_arg_expr(std::string_view text) { return Parser(text).parse(); }
 
 std::string arg_expr_message(std::string_view text, const ArgExprError& err) {
-  return "--arg-filter '" + escaped(std::string(text)) + "': at column " +
-         std::to_string(err.pos() + 1) + ": " + err.what();
+  // The column says where: of an expression long enough to flood the terminal, the start will do.
+  constexpr size_t kShownMax = 160;
+  std::string shown = escaped(std::string(text.substr(0, kShownMax)));
+  if (text.size() > kShownMax) shown += "...";
+  return "--arg-filter '" + shown + "': at column " + std::to_string(err.pos() + 1) + ": " +
+         err.what();
 }
 
 }  // namespace retsnoop
