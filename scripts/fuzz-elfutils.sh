@@ -40,10 +40,11 @@ if [[ -f $out/libdw.a && -f $out/libelf.a ]]; then
 fi
 
 # The headers the fuzz build compiles against are the system's: they must be this version's.
+dev=libdw-dev:$(dpkg --print-architecture)
 # shellcheck disable=SC2016 # dpkg-query's own field name
-installed=$(dpkg-query -W -f='${Version}' "libdw-dev:$(dpkg --print-architecture)" 2>/dev/null || true)
+installed=$(dpkg-query -W -f='${Version}' "$dev" 2>/dev/null || true)
 [[ $installed == "$VERSION" ]] ||
-  die "libdw-dev is ${installed:-not installed}, the pinned source is $VERSION: pin the installed version"
+  die "$dev is ${installed:-not installed}, the pinned source $VERSION: pin the installed one"
 
 mkdir -p "$ROOT"
 scratch=$(mktemp -d "$out.XXXXXX")
@@ -60,7 +61,8 @@ apt_opts=(-o "Dir::Etc::sourcelist=$apt_dir/sources.list" -o Dir::Etc::sourcepar
 say "fetching the elfutils $VERSION source"
 apt-get "${apt_opts[@]}" update -qq >&2 || die "apt-get update of the $SUITE sources failed"
 (cd "$scratch" && apt-get "${apt_opts[@]}" source -qq --download-only \
-  -o APT::Sandbox::User=root "elfutils=$VERSION" >&2) || die "apt-get source elfutils=$VERSION failed"
+  -o APT::Sandbox::User=root "elfutils=$VERSION" >&2) ||
+  die "apt-get source elfutils=$VERSION failed"
 (cd "$scratch" && printf '%s\n' "${SHA256[@]}" | sha256sum --quiet -c -) ||
   die "the elfutils $VERSION source does not match its pinned SHA-256"
 (cd "$scratch" && dpkg-source --no-check -x "elfutils_$VERSION.dsc" src >/dev/null) ||
