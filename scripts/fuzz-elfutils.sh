@@ -31,14 +31,6 @@ CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address -fno-omit-frame-pointer -Wno-er
 PARTS=(lib:libeu.a libelf:libelf.a libebl:libebl.a backends:libebl_backends.a libcpu:libcpu.a
   libdwelf:libdwelf.a libdwfl:libdwfl.a libdw:libdw.a)
 
-ROOT=${RETSNOOP_CACHE:-/var/cache/retsnoop-fuzz}
-key=$( (echo "$VERSION $CFLAGS"; clang --version) | sha256sum | cut -c1-12)
-out=$ROOT/elfutils-$VERSION-$key
-if [[ -f $out/libdw.a && -f $out/libelf.a ]]; then
-  echo "$out"
-  exit 0
-fi
-
 # The headers the fuzz build compiles against are the system's: they must be this version's.
 dev=libdw-dev:$(dpkg --print-architecture)
 # shellcheck disable=SC2016 # dpkg-query's own field name
@@ -46,7 +38,18 @@ installed=$(dpkg-query -W -f='${Version}' "$dev" 2>/dev/null || true)
 [[ $installed == "$VERSION" ]] ||
   die "$dev is ${installed:-not installed}, the pinned source $VERSION: pin the installed one"
 
+ROOT=${RETSNOOP_CACHE:-/var/cache/retsnoop-fuzz}
+key=$( (echo "$VERSION $CFLAGS"; clang --version) | sha256sum | cut -c1-12)
+out=$ROOT/elfutils-$VERSION-$key
 mkdir -p "$ROOT"
+# Concurrent fuzz builds wait for the one building rather than build it twice.
+exec 9>"$ROOT/elfutils.lock"
+flock 9
+if [[ -f $out/libdw.a && -f $out/libelf.a ]]; then
+  echo "$out"
+  exit 0
+fi
+
 scratch=$(mktemp -d "$out.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
 
