@@ -108,8 +108,8 @@ class Lexer {
 
 // How deep an expression may nest: parentheses, unary operators and each operator chained at one
 // level or postfix count a level. The parser, the type checker and the tree's destructor all
-// recurse once per level, so an unbounded depth is a stack overflow; no filter that fits the
-// BPF program's instructions comes near it.
+// recurse once per level, so an unbounded depth is a stack overflow. Operators that deep need far
+// more than the BPF program's 64 instructions, and nobody writes 128 parentheses.
 constexpr size_t kMaxDepth = 128;
 
 // Recursive descent, one function per C precedence level.
@@ -133,6 +133,7 @@ class Parser {
     if (++depth_ > kMaxDepth)
       throw ArgExprError(pos, "nested more than " + std::to_string(kMaxDepth) + " levels deep");
   }
+
   bool at(std::string_view punct) const { return cur_.kind == Tok::Punct && cur_.text == punct; }
 
   static std::string shown(const Token& t) {
