@@ -8,3 +8,14 @@ if(RETSNOOP_FUZZ)
   endif()
   add_compile_options(-fsanitize=fuzzer-no-link)
 endif()
+# RETSNOOP_FUZZ_ELFUTILS: a directory holding libelf.a and libdw.a built with the same hooks
+# (scripts/fuzz-elfutils.sh), linked instead of the system's: without them the ELF and DWARF
+# parsers the targets drive are invisible to the fuzzer.
+set(RETSNOOP_FUZZ_ELFUTILS "" CACHE PATH "Instrumented libelf.a and libdw.a for the fuzz targets")
+set(RS_ELFUTILS_LIBS dw elf)
+if(RETSNOOP_FUZZ_ELFUTILS)
+  if(NOT RETSNOOP_FUZZ)
+    message(FATAL_ERROR "RETSNOOP_FUZZ_ELFUTILS is for fuzz builds (RETSNOOP_FUZZ)")
+  endif()
+  set(RS_ELFUTILS_LIBS ${RETSNOOP_FUZZ_ELFUTILS}/libdw.a ${RETSNOOP_FUZZ_ELFUTILS}/libelf.a)
+endif()

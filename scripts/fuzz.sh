@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets of tests/fuzz (clang, ASan and UBSan) into ${BUILD_DIR:-build-fuzz}
-# and runs each for a bounded time, from its seed corpus and the corpus earlier runs grew in
-# BUILD_DIR/corpus/<target>. Exits nonzero on the first target that crashes, leaks, hits
+# Builds the libFuzzer targets of tests/fuzz (clang, ASan and UBSan) into ${BUILD_DIR:-build-fuzz},
+# with libelf and libdw built with the same instrumentation (scripts/fuzz-elfutils.sh, once per
+# machine), and runs each for a bounded time, from its seed corpus and the corpus earlier runs
+# grew in BUILD_DIR/corpus/<target>. Exits nonzero on the first target that crashes, leaks, hits
 # undefined behaviour or hangs, after printing its reproducer (rerun it with the target and the
 # file as its argument; docs/testing.md).
 #
 # Usage: fuzz.sh [--seconds N] [TARGET...]
-#   --seconds  fuzzing time per target (default 10: all nine within 100 s)
+#   --seconds  fuzzing time per target (default 7: all fourteen within 100 s)
 #   TARGET     only these (e.g. btf elf_file); default every target
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build-fuzz}
-seconds=10
+seconds=7
 targets=()
 while (($#)); do
   case "$1" in
@@ -24,10 +25,11 @@ done
 
 mkdir -p "$build"
 bash "$root/scripts/setup-deps.sh" --stamp-dir "$build"
+elfutils=$(bash "$root/scripts/fuzz-elfutils.sh")
 export CMAKE_GENERATOR=${CMAKE_GENERATOR:-Ninja}  # as scripts/build.sh
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=clang \
-  -DCMAKE_CXX_COMPILER=clang++ -DRETSNOOP_FUZZ=ON -DRETSNOOP_SANITIZE=address,undefined \
-  -DRETSNOOP_BENCH=OFF -DRETSNOOP_PACKAGING=OFF >/dev/null
+  -DCMAKE_CXX_COMPILER=clang++ -DRETSNOOP_FUZZ=ON -DRETSNOOP_FUZZ_ELFUTILS="$elfutils" \
+  -DRETSNOOP_SANITIZE=address,undefined -DRETSNOOP_BENCH=OFF -DRETSNOOP_PACKAGING=OFF >/dev/null
 cmake --build "$build" -j"$(nproc)" --target fuzz_targets >/dev/null
 
 fuzz_dir=$build/tests/fuzz

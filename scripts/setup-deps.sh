@@ -22,9 +22,11 @@ while (($#)); do
 done
 
 # libclang-rt-dev: clang's runtimes (libFuzzer, its ASan and UBSan) for scripts/fuzz.sh; clang
-# only recommends them.
+# only recommends them. dpkg-dev, bzip2, xz-utils and m4: scripts/fuzz-elfutils.sh fetches,
+# unpacks and builds elfutils' source package.
 PKGS=(
   build-essential cmake ninja-build pkg-config clang llvm clang-format clang-tidy shellcheck libclang-rt-dev
+  dpkg-dev bzip2 xz-utils m4
   libbpf-dev libelf-dev libdw-dev zlib1g-dev libzstd-dev liblzma-dev libbz2-dev
   bpftool libgtest-dev libbenchmark-dev nlohmann-json3-dev
   qemu-system-x86 busybox-static

@@ -1,13 +1,12 @@
 #include "discovery/cu_globs.h"
 
 #include <elfutils/libdw.h>
-#include <zlib.h>
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <string_view>
 
+#include "discovery/cu_index_cache.h"
 #include "discovery/glob.h"
 #include "util/cache_dir.h"
 #include "util/log.h"
@@ -15,12 +14,6 @@
 namespace retsnoop {
 
 namespace {
-
-// Cache layout: a header naming the build, then each CU path on its own line followed by its
-// functions as tab-prefixed lines, then a trailer with the counts and the CRC-32 of everything
-// before it, so that a truncated or corrupted file is rebuilt rather than trusted.
-constexpr std::string_view kCacheMagic = "retsnoop-cuidx 3 ";  // 1 held DWARF names, 2 no CRC
-constexpr std::string_view kCacheTrailer = "end ";
 
 // Where one compile unit has code: [low, high) in link-time addresses.
 struct CuRange {
@@ -63,54 +56,6 @@ const CuRange* range_of(const std::vector<CuRange>& ranges, uint64_t addr) {
                              [](uint64_t a, const CuRange& r) { return a < r.low; });
   if (it == ranges.begin() || addr >= std::prev(it)->high) return nullptr;
   return &*std::prev(it);
-}
-
-std::string cache_header(const std::string& build_id) {
-  return std::string(kCacheMagic) + build_id + "\n";
-}
-
-std::string cache_trailer(std::string_view before, size_t ncus, size_t nfuncs) {
-  char crc[16];
-  std::snprintf(crc, sizeof(crc), "%08lx",
-                crc32_z(0, reinterpret_cast<const Bytef*>(before.data()), before.size()));
-  return std::string(kCacheTrailer) + std::to_string(ncus) + " " + std::to_string(nfuncs) + " " +
-         crc + "\n";
-}
-
-std::string render_cache(const std::string& build_id, const CuFunctions& index) {
-  std::string out = cache_header(build_id);
-  size_t nfuncs = 0;
-  for (const auto& [path, funcs] : index) {
-    out += path + "\n";
-    for (const std::string& f : funcs) out += "\t" + f + "\n";
-    nfuncs += funcs.size();
-  }
-  return out + cache_trailer(out, index.size(), nfuncs);
-}
-
-// Parses a cache file for build_id; nullopt when it belongs to another build or its trailer
-// does not match its content.
-std::optional<CuFunctions> parse_cache(std::string_view text, const std::string& build_id) {
-  std::string header = cache_header(build_id);
-  size_t trailer_at = text.rfind("\n" + std::string(kCacheTrailer));
-  if (!text.starts_with(header) || trailer_at == std::string_view::npos) return std::nullopt;
-  std::string_view before = text.substr(0, trailer_at + 1);
-  CuFunctions index;
-  size_t nfuncs = 0;
-  for (std::string_view body = before.substr(header.size()); !body.empty();) {
-    size_t nl = body.find('\n');
-    std::string_view line = body.substr(0, nl);
-    body.remove_prefix(nl + 1);
-    if (line.starts_with('\t') && !index.empty()) {
-      index.back().second.emplace_back(line.substr(1));
-      ++nfuncs;
-    } else {
-      index.emplace_back(std::string(line), std::vector<std::string>{});
-    }
-  }
-  if (text.substr(trailer_at + 1) != cache_trailer(before, index.size(), nfuncs))
-    return std::nullopt;
-  return index;
 }
 
 double ms_since(std::chrono::steady_clock::time_point start) {
@@ -156,7 +101,7 @@ const CuFunctions& CuGlobIndex::index() {
   std::string name = image_->build_id() + ".cuidx";
   if (dir) {
     if (std::optional<std::string> text = dir->read(name))
-      index_ = parse_cache(*text, image_->build_id());
+      index_ = parse_cu_index_cache(*text, image_->build_id());
     if (index_) {
       logf(LOG_DEBUG, "read the compile unit index from %s/%s\n", dir->path().c_str(),
            name.c_str());
@@ -167,7 +112,7 @@ const CuFunctions& CuGlobIndex::index() {
   index_ = scan_compile_units(*image_);
   logf(LOG_DEBUG, "indexed %zu compile units of %s in %.0f ms\n", index_->size(),
        image_->path().c_str(), ms_since(start));
-  if (dir) dir->write(name, render_cache(image_->build_id(), *index_));
+  if (dir) dir->write(name, render_cu_index_cache(image_->build_id(), *index_));
   return *index_;
 }
 

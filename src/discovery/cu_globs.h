@@ -7,15 +7,12 @@
 #include <utility>
 #include <vector>
 
+#include "discovery/cu_index_cache.h"
 #include "discovery/source_path_index.h"
 #include "discovery/vmlinux.h"
 #include "util/cache_dir.h"
 
 namespace retsnoop {
-
-// CU path relative to the kernel tree root, and the ELF symbol names of the functions whose code
-// lies in it (compiler clones under their own names: "foo.isra.0").
-using CuFunctions = std::vector<std::pair<std::string, std::vector<std::string>>>;
 
 // Indexes every compile unit of the vmlinux on first use and keeps the result in
 // <cache_dir>/<build-id>.cuidx, so later runs skip DWARF entirely.

@@ -106,6 +106,12 @@ class Lexer {
   size_t i_ = 0;
 };
 
+// How deep an expression may nest: parentheses, unary operators and each operator chained at one
+// level or postfix count a level. The parser, the type checker and the tree's destructor all
+// recurse once per level, so an unbounded depth is a stack overflow. Operators that deep need far
+// more than the BPF program's 64 instructions, and nobody writes 128 parentheses.
+constexpr size_t kMaxDepth = 128;
+
 // Recursive descent, one function per C precedence level.
 class Parser {
  public:
@@ -121,6 +127,13 @@ class Parser {
   using Ptr = std::unique_ptr<ArgExpr>;
 
   void advance() { cur_ = lex_.next(); }
+
+  // One level deeper, at pos; whoever goes deeper restores depth_ once that level is built.
+  void deeper(size_t pos) {
+    if (++depth_ > kMaxDepth)
+      throw ArgExprError(pos, "nested more than " + std::to_string(kMaxDepth) + " levels deep");
+  }
+
   bool at(std::string_view punct) const { return cur_.kind == Tok::Punct && cur_.text == punct; }
 
   static std::string shown(const Token& t) {
@@ -158,12 +171,17 @@ class Parser {
   template <typename Next>
   Ptr level(std::initializer_list<std::pair<std::string_view, ArgExprOp>> ops, Next next) {
     Ptr lhs = (this->*next)();
+    size_t entered = depth_;
     for (;;) {
       const std::pair<std::string_view, ArgExprOp>* hit = nullptr;
       for (const auto& o : ops)
         if (at(o.first)) hit = &o;
-      if (!hit) return lhs;
+      if (!hit) {
+        depth_ = entered;
+        return lhs;
+      }
       size_t pos = cur_.pos;
+      deeper(pos);  // the chain so far becomes the left operand, one level down
       advance();
       lhs = binary(hit->second, std::move(lhs), (this->*next)(), pos);
     }
@@ -187,8 +205,10 @@ class Parser {
     for (const auto& [punct, kind] : kUnary) {
       if (!at(punct)) continue;
       Ptr e = node(kind, cur_.pos);
+      deeper(cur_.pos);
       advance();
       e->lhs = unary();
+      --depth_;
       return e;
     }
     return postfix();
@@ -196,10 +216,12 @@ class Parser {
 
   Ptr postfix() {
     Ptr e = primary();
+    size_t entered = depth_;
     for (;;) {
       size_t pos = cur_.pos;  // of '[', for an index
       if (at("->") || at(".")) {
         ArgExprKind kind = at("->") ? ArgExprKind::Arrow : ArgExprKind::Member;
+        deeper(pos);
         advance();
         if (cur_.kind != Tok::Name) throw ArgExprError(cur_.pos, "expected a member name");
         Ptr m = node(kind, cur_.pos);
@@ -209,6 +231,7 @@ class Parser {
         e = std::move(m);
         advance();
       } else if (at("[")) {
+        deeper(pos);
         advance();
         if (cur_.kind != Tok::Int) throw ArgExprError(cur_.pos, "an index must be an integer");
         Ptr ix = node(ArgExprKind::Index, pos);
@@ -219,6 +242,7 @@ class Parser {
         advance();
         expect("]");
       } else {
+        depth_ = entered;
         return e;
       }
     }
@@ -227,9 +251,11 @@ class Parser {
   Ptr primary() {
     Token t = cur_;
     if (at("(")) {
+      deeper(t.pos);
       advance();
       Ptr e = logical_or();
       expect(")");
+      --depth_;
       return e;
     }
     Ptr e;
@@ -256,6 +282,7 @@ class Parser {
 
   Lexer lex_;
   Token cur_;
+  size_t depth_ = 0;
 };
 
 }  // namespace
@@ -263,8 +290,12 @@ class Parser {
 std::unique_ptr<ArgExpr> parse_arg_expr(std::string_view text) { return Parser(text).parse(); }
 
 std::string arg_expr_message(std::string_view text, const ArgExprError& err) {
-  return "--arg-filter '" + escaped(std::string(text)) + "': at column " +
-         std::to_string(err.pos() + 1) + ": " + err.what();
+  // The column says where: of an expression long enough to flood the terminal, the start will do.
+  constexpr size_t kShownMax = 160;
+  std::string shown = escaped(std::string(text.substr(0, kShownMax)));
+  if (text.size() > kShownMax) shown += "...";
+  return "--arg-filter '" + shown + "': at column " + std::to_string(err.pos() + 1) + ": " +
+         err.what();
 }
 
 }  // namespace retsnoop

@@ -55,13 +55,9 @@ private_suite() {
   esac
 }
 
-# The system's archive address for the main archive ($1 = main) or the security one: taken from
-# apt's own index targets, so that mirrors and proxies configured here apply.
-archive_uri() {
-  # shellcheck disable=SC2016 # apt's own field names, not shell expansions
-  apt-get indextargets --format '$(REPO_URI) $(RELEASE)' 2>/dev/null | sort -u | awk -v want="$1" '
-    (want == "security") == ($2 ~ /-security$/) && $2 !~ /-(updates|backports|proposed-updates)$/ { print $1; exit }'
-}
+# archive_uri
+# shellcheck source=scripts/debian-archive.sh
+source "$(dirname "$0")/../../scripts/debian-archive.sh"
 
 # Sets APT_OPTS to a private apt configuration for suite $1 (one per suite, so that apt's
 # candidate is that suite's kernel) and refreshes its index when older than an hour.
