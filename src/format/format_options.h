@@ -1,23 +1,22 @@
-// What the text views show, and the inputs every view shares. Filled by app/ from Options.
+// What the text views show, and the inputs every view shares. FormatOptions comes from the
+// options in app/layer_configs.cpp.
 #pragma once
 
 #include "discovery/func_info.h"
 #include "discovery/host_identity.h"
 #include "discovery/line_plan.h"
 #include "discovery/probe_spec.h"
+#include "symbolize/symb_level.h"
 #include "symbolize/symbolizer.h"
 #include "symbolize/user_symbolizer.h"
-
-#include "symbolize/symb_level.h"
 
 namespace retsnoop {
 
 struct ArgsContext;
 class FormatCache;
 
-// -sn / -s / -ss: how much of what the symbolizer knows reaches the output.
-
 struct FormatOptions {
+  // -sn / -s / -ss: how much of what the symbolizer knows reaches the output.
   SymbLevel symb = SymbLevel::Inlines;
   bool emit_addrs = false;         // stacks.emit-addrs: raw address before each symbol
   bool dec_offsets = false;        // stacks.dec-offs: "+123" instead of "+0x7b"

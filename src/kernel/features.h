@@ -49,7 +49,7 @@ class Features {
 
   bool has(Feature f) const { return value(f) > 0; }
   // 0/1 for yes/no rows. FentryAttach and Tracefs: 1, or the -errno of what failed. Lockdown: the
-  // mode (app/lockdown.h), or the -errno of reading it.
+  // mode (kernel/lockdown.h), or the -errno of reading it.
   int value(Feature f) const;
   // The "Feature detection:" block of -V -v.
   std::string report() const;
