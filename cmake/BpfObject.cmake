@@ -24,7 +24,7 @@ function(bpf_object name source)
   add_custom_command(
     OUTPUT ${obj}
     COMMAND ${BPF_CLANG} -g -O2 -target bpf -D__TARGET_ARCH_${RS_BPF_ARCH} ${ARG_DEFINES} -mcpu=v3
-            -I${CMAKE_CURRENT_SOURCE_DIR} -idirafter /usr/include -idirafter /usr/include/${RS_BPF_MULTIARCH}
+            -I${CMAKE_CURRENT_SOURCE_DIR} -I${LIBBPF_INCLUDE_DIR} -idirafter /usr/include -idirafter /usr/include/${RS_BPF_MULTIARCH}
             -Wall -Werror -c ${CMAKE_CURRENT_SOURCE_DIR}/${source} -o ${obj}
     DEPENDS ${source} ${ARG_DEPENDS}
     COMMENT "BPF ${name}"
