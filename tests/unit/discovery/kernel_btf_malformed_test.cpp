@@ -1,6 +1,6 @@
-// BTF no compiler would emit but libbpf loads anyway (found by tests/fuzz/btf_fuzz): KernelBtf
-// answers "no such function" or "no such member" instead of reading past the data or recursing
-// without end.
+// BTF no compiler would emit (found by tests/fuzz/btf_fuzz): KernelBtf answers "no such function"
+// or "no such member" instead of reading past the data or recursing without end. What libbpf
+// refuses to load leaves KernelBtf without that BTF, every function of it included.
 #include <bpf/btf.h>
 #include <gtest/gtest.h>
 #include <linux/btf.h>
@@ -33,13 +33,15 @@ class MalformedBtf : public ::testing::Test {
   }
 };
 
-TEST_F(MalformedBtf, FuncNamedPastTheStringsIsNoFunc) {
+TEST_F(MalformedBtf, FuncNamedPastTheStringsIsRefused) {
   int proto = b.proto(0, {});
+  b.func("sound", proto);
   int fn = b.func("lost_name", proto);
   type(fn)->name_off = 0xfffffff;
   KernelBtf btf(write());
   EXPECT_FALSE(btf.has_func("", "lost_name"));
-  EXPECT_FALSE(btf.func_type("", "lost_name").has_btf);
+  EXPECT_FALSE(btf.has_func("", "sound"));
+  EXPECT_FALSE(btf.func_type("", "sound").has_btf);
 }
 
 TEST_F(MalformedBtf, StructHoldingItselfAnonymouslyHasNoSuchMember) {
@@ -52,16 +54,25 @@ TEST_F(MalformedBtf, StructHoldingItselfAnonymouslyHasNoSuchMember) {
   EXPECT_FALSE(btf.has_member(BTF_KIND_STRUCT, "loop", "y"));
 }
 
-TEST_F(MalformedBtf, FuncWithoutAPrototypeHasNoBtf) {
+TEST_F(MalformedBtf, FuncTypedByAnIntIsRefused) {
   int int_id = b.int_type("int", 4, BTF_INT_SIGNED);
   int proto = b.proto(int_id, {});
+  b.func("sound", proto);
   int typed_by_int = b.func("typed_by_int", proto);
-  int dangling = b.func("dangling", proto);
   type(typed_by_int)->type = int_id;
-  type(dangling)->type = 0xfffff;
   KernelBtf btf(write());
   EXPECT_FALSE(btf.func_type("", "typed_by_int").has_btf);
+  EXPECT_FALSE(btf.func_type("", "sound").has_btf);
+}
+
+TEST_F(MalformedBtf, FuncOfADanglingTypeIsRefused) {
+  int proto = b.proto(0, {});
+  b.func("sound", proto);
+  int dangling = b.func("dangling", proto);
+  type(dangling)->type = 0xfffff;
+  KernelBtf btf(write());
   EXPECT_FALSE(btf.func_type("", "dangling").has_btf);
+  EXPECT_FALSE(btf.has_func("", "sound"));
 }
 
 TEST_F(MalformedBtf, ReturnTypeInATypedefCycleIsVoid) {
