@@ -5,7 +5,8 @@ find_program(BPF_CLANG NAMES clang REQUIRED)
 find_program(BPFTOOL NAMES bpftool PATHS /usr/sbin /usr/local/sbin REQUIRED)
 
 # BPF objects are built per target architecture: kprobe handlers see that architecture's register
-# frame (vmlinux_min.h), and the UAPI headers come from its multiarch include directory.
+# frame (vmlinux_min.h), and the UAPI headers come from libbpf's (cmake/Libbpf.cmake), then from
+# its multiarch include directory.
 if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64)$")
   set(RS_BPF_ARCH arm64)
   set(RS_BPF_MULTIARCH aarch64-linux-gnu)

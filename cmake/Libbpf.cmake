@@ -10,7 +10,8 @@ set(rs_libbpf_root ${RETSNOOP_LIBBPF_ROOT})
 if(NOT rs_libbpf_root)
   set(rs_libbpf_root ${CMAKE_BINARY_DIR}/libbpf)
   execute_process(
-    COMMAND bash ${CMAKE_SOURCE_DIR}/scripts/build-libbpf.sh --prefix ${rs_libbpf_root} --cc ${CMAKE_C_COMPILER}
+    COMMAND bash ${CMAKE_SOURCE_DIR}/scripts/build-libbpf.sh --prefix ${rs_libbpf_root}
+            --cc ${CMAKE_C_COMPILER}
     RESULT_VARIABLE rs_libbpf_rc)
   if(NOT rs_libbpf_rc EQUAL 0)
     message(FATAL_ERROR "cannot build libbpf into ${rs_libbpf_root} (scripts/build-libbpf.sh failed)")
@@ -18,10 +19,14 @@ if(NOT rs_libbpf_root)
 endif()
 
 # Only the chosen root: a libbpf of the system (Debian 12's is 1.1) must not stand in for it.
+# Searched again on every configure, so that a changed root is seen.
+unset(LIBBPF_INCLUDE_DIR CACHE)
+unset(LIBBPF_LIBRARY CACHE)
 find_path(LIBBPF_INCLUDE_DIR bpf/libbpf_version.h PATHS ${rs_libbpf_root}/include NO_DEFAULT_PATH
           NO_CMAKE_FIND_ROOT_PATH)
-find_library(LIBBPF_LIBRARY NAMES libbpf.a PATHS ${rs_libbpf_root}/lib ${rs_libbpf_root}/lib64 NO_DEFAULT_PATH
-             NO_CMAKE_FIND_ROOT_PATH)
+find_library(LIBBPF_LIBRARY NAMES libbpf.a
+             PATHS ${rs_libbpf_root}/lib/${CMAKE_LIBRARY_ARCHITECTURE} ${rs_libbpf_root}/lib
+             NO_DEFAULT_PATH NO_CMAKE_FIND_ROOT_PATH)
 if(NOT LIBBPF_INCLUDE_DIR OR NOT LIBBPF_LIBRARY)
   message(FATAL_ERROR "libbpf ${RS_LIBBPF_MIN_VERSION} or newer is required: no static libbpf in ${rs_libbpf_root}")
 endif()
@@ -31,7 +36,8 @@ string(REGEX REPLACE ".*MAJOR_VERSION ([0-9]+).*" "\\1" rs_libbpf_major "${rs_li
 string(REGEX REPLACE ".*MINOR_VERSION ([0-9]+).*" "\\1" rs_libbpf_minor "${rs_libbpf_version_lines}")
 set(LIBBPF_VERSION ${rs_libbpf_major}.${rs_libbpf_minor})
 if(LIBBPF_VERSION VERSION_LESS RS_LIBBPF_MIN_VERSION)
-  message(FATAL_ERROR "libbpf ${RS_LIBBPF_MIN_VERSION} or newer is required, ${LIBBPF_INCLUDE_DIR} has ${LIBBPF_VERSION}")
+  message(FATAL_ERROR
+          "libbpf ${RS_LIBBPF_MIN_VERSION} or newer is required, ${LIBBPF_INCLUDE_DIR} has ${LIBBPF_VERSION}")
 endif()
 message(STATUS "libbpf ${LIBBPF_VERSION}: ${LIBBPF_LIBRARY}")
 

@@ -12,7 +12,8 @@ namespace {
 constexpr int kMaxChain = 32;
 
 bool is_user_tag(const struct btf* btf, const struct btf_type* t) {
-  return btf_kind(t) == BTF_KIND_TYPE_TAG && std::strcmp(btf__name_by_offset(btf, t->name_off), "user") == 0;
+  return btf_kind(t) == BTF_KIND_TYPE_TAG &&
+         std::strcmp(btf__name_by_offset(btf, t->name_off), "user") == 0;
 }
 
 }  // namespace
