@@ -5,7 +5,8 @@ find_program(BPF_CLANG NAMES clang REQUIRED)
 find_program(BPFTOOL NAMES bpftool PATHS /usr/sbin /usr/local/sbin REQUIRED)
 
 # BPF objects are built per target architecture: kprobe handlers see that architecture's register
-# frame (vmlinux_min.h), and the UAPI headers come from its multiarch include directory.
+# frame (vmlinux_min.h), and the UAPI headers come from libbpf's (cmake/Libbpf.cmake), then from
+# its multiarch include directory.
 if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64)$")
   set(RS_BPF_ARCH arm64)
   set(RS_BPF_MULTIARCH aarch64-linux-gnu)
@@ -24,7 +25,7 @@ function(bpf_object name source)
   add_custom_command(
     OUTPUT ${obj}
     COMMAND ${BPF_CLANG} -g -O2 -target bpf -D__TARGET_ARCH_${RS_BPF_ARCH} ${ARG_DEFINES} -mcpu=v3
-            -I${CMAKE_CURRENT_SOURCE_DIR} -idirafter /usr/include -idirafter /usr/include/${RS_BPF_MULTIARCH}
+            -I${CMAKE_CURRENT_SOURCE_DIR} -I${LIBBPF_INCLUDE_DIR} -idirafter /usr/include -idirafter /usr/include/${RS_BPF_MULTIARCH}
             -Wall -Werror -c ${CMAKE_CURRENT_SOURCE_DIR}/${source} -o ${obj}
     DEPENDS ${source} ${ARG_DEPENDS}
     COMMENT "BPF ${name}"

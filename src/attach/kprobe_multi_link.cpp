@@ -1,39 +1,22 @@
 #include "attach/kprobe_multi_link.h"
 
-#include <linux/bpf.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-
-#include <cerrno>
+#include <bpf/bpf.h>
 
 namespace retsnoop {
 
-namespace {
-
-// BPF_TRACE_KPROBE_SESSION (6.10), newer than the build host's UAPI header.
-constexpr uint32_t kKprobeSessionAttachType = 56;
-
-uint64_t ptr_to_u64(const void* p) { return reinterpret_cast<uintptr_t>(p); }
-
-}  // namespace
-
-uint32_t multi_link_attach_type(MultiLinkKind kind) {
-  return kind == MultiLinkKind::Session ? kKprobeSessionAttachType
-                                        : uint32_t{BPF_TRACE_KPROBE_MULTI};
+bpf_attach_type multi_link_attach_type(MultiLinkKind kind) {
+  return kind == MultiLinkKind::Session ? BPF_TRACE_KPROBE_SESSION : BPF_TRACE_KPROBE_MULTI;
 }
 
 int create_multi_link(int prog_fd, MultiLinkKind kind, const MultiLinkTargets& targets) {
-  bpf_attr attr{};
-  attr.link_create.prog_fd = prog_fd;
-  attr.link_create.attach_type = multi_link_attach_type(kind);
-  attr.link_create.kprobe_multi.flags =
-      kind == MultiLinkKind::Return ? BPF_F_KPROBE_MULTI_RETURN : 0;
-  attr.link_create.kprobe_multi.cnt = targets.cnt;
-  attr.link_create.kprobe_multi.addrs = ptr_to_u64(targets.addrs);
-  attr.link_create.kprobe_multi.syms = ptr_to_u64(targets.syms);
-  attr.link_create.kprobe_multi.cookies = ptr_to_u64(targets.cookies);
-  int fd = static_cast<int>(syscall(__NR_bpf, BPF_LINK_CREATE, &attr, sizeof(attr)));
-  return fd < 0 ? -errno : fd;
+  LIBBPF_OPTS(bpf_link_create_opts, opts);
+  opts.kprobe_multi.flags = kind == MultiLinkKind::Return ? BPF_F_KPROBE_MULTI_RETURN : 0;
+  opts.kprobe_multi.cnt = static_cast<uint32_t>(targets.cnt);
+  opts.kprobe_multi.addrs = targets.addrs;
+  // libbpf only reads the names; its field lacks the inner const.
+  opts.kprobe_multi.syms = const_cast<const char**>(targets.syms);
+  opts.kprobe_multi.cookies = targets.cookies;
+  return bpf_link_create(prog_fd, 0, multi_link_attach_type(kind), &opts);
 }
 
 }  // namespace retsnoop

@@ -1,6 +1,9 @@
-// Multi-kprobe links created with the bpf() syscall itself: libbpf 1.1 cannot create the kprobe
-// session links of Linux 6.10, and one way of creating all three kinds keeps them alike.
+// Multi-kprobe links as bare fds, through libbpf's bpf_link_create(): the feature probes own no
+// bpf_program, and the three kinds differ only in attach type and flags.
 #pragma once
+
+#include <linux/bpf.h>
+#include <linux/types.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -16,12 +19,12 @@ enum class MultiLinkKind {
 struct MultiLinkTargets {
   const unsigned long* addrs = nullptr;  // either addresses
   const char* const* syms = nullptr;     // or names
-  const uint64_t* cookies = nullptr;
+  const __u64* cookies = nullptr;
   size_t cnt = 0;
 };
 
 // The attach type a program must be loaded with to make links of this kind.
-uint32_t multi_link_attach_type(MultiLinkKind kind);
+bpf_attach_type multi_link_attach_type(MultiLinkKind kind);
 
 // The link fd, or -errno.
 int create_multi_link(int prog_fd, MultiLinkKind kind, const MultiLinkTargets& targets);

@@ -37,7 +37,7 @@ const char* kind_name(MultiLinkKind kind) {
 struct Targets {
   std::vector<unsigned long> addrs;
   std::vector<const char*> names;
-  std::vector<uint64_t> cookies;
+  std::vector<__u64> cookies;
 
   explicit Targets(const FuncTable& funcs) {
     for (size_t id = 0; id < funcs.size(); ++id) {

@@ -10,17 +10,12 @@
 #include <vector>
 
 #include "attach/func_slot_table.h"
-#include "attach/kprobe_multi_link.h"
 #include "attach/load_diagnosis.h"
 #include "attach/probe_misses.h"
 #include "bpf/session_slots.h"
-// bpftool 7.1 declares the skeletons' bool variables as C's _Bool, which g++ takes as an
-// extension and clang++ (the fuzzing build) does not.
-#define _Bool bool
 #include "rs_tracer.skel.h"
 #include "rs_tracer_legacy.skel.h"
 #include "rs_tracer_session_noctx.skel.h"
-#undef _Bool
 #include "util/error.h"
 #include "util/file_text.h"
 #include "util/log.h"
@@ -266,10 +261,6 @@ void TracerObject::choose_programs(const TracerConfig& cfg) {
   bpf_program__set_autoload(skel_->progs.rs_line_kprobe, cfg.line_max > 0);
   bpf_program__set_autoload(skel_->progs.rs_fork, cfg.follow_command);
   bpf_program__set_autoload(skel_->progs.rs_exec, cfg.capture_ustack);
-  if (kprobe_session_)
-    bpf_program__set_expected_attach_type(
-        skel_->progs.rs_ksession,
-        static_cast<bpf_attach_type>(multi_link_attach_type(MultiLinkKind::Session)));
   if (cfg.kind == AttachKind::Fentry) {
     set_template_target(skel_->progs.rs_fentry);
     set_template_target(skel_->progs.rs_fexit);

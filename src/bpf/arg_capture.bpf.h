@@ -13,12 +13,12 @@
 #include "abi.h"
 #include "arg_regs.bpf.h"
 
-/* Set by user space before load. */
-const volatile bool capture_args = false;    /* -A */
-const volatile bool args_fentry_ctx = false; /* the entry program is fentry: no pt_regs */
-const volatile __u32 args_max_total = 3072;  /* args.max-total-args-size */
-const volatile __u32 args_max_sized = 256;   /* args.max-sized-arg-size */
-const volatile __u32 args_max_str = 256;     /* args.max-str-arg-size */
+/* Set by user space before load; flags are __u8 as in globals.bpf.h. */
+const volatile __u8 capture_args = 0;       /* -A */
+const volatile __u8 args_fentry_ctx = 0;    /* the entry program is fentry: no pt_regs */
+const volatile __u32 args_max_total = 3072; /* args.max-total-args-size */
+const volatile __u32 args_max_sized = 256;  /* args.max-sized-arg-size */
+const volatile __u32 args_max_str = 256;    /* args.max-str-arg-size */
 
 /*
  * One call's record under construction: far too large for the BPF stack, and for a

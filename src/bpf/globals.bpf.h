@@ -11,36 +11,39 @@
 #include <bpf/bpf_helpers.h>
 #include "abi.h"
 
-/* Set by user space before load. */
-const volatile bool success_stacks = false;  /* -S */
-const volatile bool emit_trace = false;      /* -T */
-const volatile bool capture_lbr = false;     /* --lbr */
-const volatile bool interim_stacks = false;  /* -I */
-const volatile __u64 min_duration_ns = 0;    /* -L */
-const volatile bool has_pid_allow = false;   /* -p given */
-const volatile bool has_comm_allow = false;  /* -n given */
-const volatile bool has_pid_filter = false;  /* -p or -P given */
-const volatile bool has_comm_filter = false; /* -n or -N given */
-const volatile bool follow_command = false;  /* command mode: only command_pids are traced */
-const volatile bool capture_ustack = false;  /* -U */
-const volatile bool count_repeats = false;   /* -C stacks.repeats=count */
-const volatile __u32 max_sessions = 1;       /* -C bpf.sessions-size: open at the same time */
-const volatile __u32 session_slots = 1;      /* the sessions map's size */
-const volatile __u32 cpu_bits = 0;           /* session_bits' first bits, for idle tasks */
-const volatile __u32 func_slot_mask = 0;     /* func_slots' size minus one */
+/*
+ * Set by user space before load. Flags are __u8: the skeleton spells bool as C's _Bool, which C++
+ * does not have.
+ */
+const volatile __u8 success_stacks = 0;   /* -S */
+const volatile __u8 emit_trace = 0;       /* -T */
+const volatile __u8 capture_lbr = 0;      /* --lbr */
+const volatile __u8 interim_stacks = 0;   /* -I */
+const volatile __u64 min_duration_ns = 0; /* -L */
+const volatile __u8 has_pid_allow = 0;    /* -p given */
+const volatile __u8 has_comm_allow = 0;   /* -n given */
+const volatile __u8 has_pid_filter = 0;   /* -p or -P given */
+const volatile __u8 has_comm_filter = 0;  /* -n or -N given */
+const volatile __u8 follow_command = 0;   /* command mode: only command_pids are traced */
+const volatile __u8 capture_ustack = 0;   /* -U */
+const volatile __u8 count_repeats = 0;    /* -C stacks.repeats=count */
+const volatile __u32 max_sessions = 1;    /* -C bpf.sessions-size: open at the same time */
+const volatile __u32 session_slots = 1;   /* the sessions map's size */
+const volatile __u32 cpu_bits = 0;        /* session_bits' first bits, for idle tasks */
+const volatile __u32 func_slot_mask = 0;  /* func_slots' size minus one */
 /*
  * What the kernel offers beyond Linux 5.10, probed by user space (kernel/features.h). Code
  * behind a false knob is dead at load: the verifier never sees its helper calls or atomics.
  */
-const volatile bool has_cookie = true;       /* bpf_get_attach_cookie(), 5.15 */
-const volatile bool has_func_ip = true;      /* bpf_get_func_ip() of kprobes, 5.15 */
-const volatile bool has_task_btf = true;     /* bpf_get_current_task_btf(), 5.11 */
-const volatile bool has_task_storage = true; /* task local storage, 5.11 */
+const volatile __u8 has_cookie = 1;       /* bpf_get_attach_cookie(), 5.15 */
+const volatile __u8 has_func_ip = 1;      /* bpf_get_func_ip() of kprobes, 5.15 */
+const volatile __u8 has_task_btf = 1;     /* bpf_get_current_task_btf(), 5.11 */
+const volatile __u8 has_task_storage = 1; /* task local storage, 5.11 */
 /*
  * Before 5.15 a stack taken in a kretprobe does not unwind past the kretprobe trampoline: the
  * kernel stack is then taken when the session opens, at its entry call.
  */
-const volatile bool kstack_at_entry = false;
+const volatile __u8 kstack_at_entry = 0;
 /* Without bpf_get_func_ip(): kallsyms addresses of current_kprobe and __per_cpu_offset[]. */
 const volatile __u64 current_kprobe_addr = 0;
 const volatile __u64 per_cpu_offset_addr = 0;
@@ -59,11 +62,11 @@ const volatile __u64 kretprobe_pre_handler_addr = 0;
 #endif
 
 /* Flipped by user space once every probe is attached: until then handlers do nothing. */
-bool ready = false;
+__u8 ready = 0;
 /* -C stacks.repeats=count: advanced by user space; see struct rs_repeat_key. */
 __u64 repeat_interval = 0;
 /* Set by user space while its reader waits for records; see header_wakeup(). */
-bool reader_waiting = false;
+__u8 reader_waiting = 0;
 struct rs_stats stats = {};
 
 struct {

@@ -13,9 +13,9 @@
 #include <bpf/bpf_helpers.h>
 #include "abi.h"
 
-/* Set by user space before load. */
-const volatile bool trace_lines = false; /* --line-trace */
-const volatile __u32 line_max = 1;       /* -C lines.max-count, at most RS_MAX_LINES */
+/* Set by user space before load; flags are __u8 as in globals.bpf.h. */
+const volatile __u8 trace_lines = 0; /* --line-trace */
+const volatile __u32 line_max = 1;   /* -C lines.max-count, at most RS_MAX_LINES */
 
 /* By session slot: a session reads only the hits it recorded (line_total). */
 struct {

@@ -20,10 +20,10 @@
 		: bpf_probe_read_kernel_str((dst), (size), (const void *)(addr)))
 #include "arg_filter.h"
 
-/* Set by user space before load. */
-const volatile bool has_arg_filter = false; /* --arg-filter */
-const volatile __u32 cgroups_allowed = 0;   /* --cgroup: cgroups[0..cgroups_allowed) */
-const volatile __u32 cgroups_denied = 0;    /* --no-cgroup: the next cgroups_denied entries */
+/* Set by user space before load; flags are __u8 as in globals.bpf.h. */
+const volatile __u8 has_arg_filter = 0;   /* --arg-filter */
+const volatile __u32 cgroups_allowed = 0; /* --cgroup: cgroups[0..cgroups_allowed) */
+const volatile __u32 cgroups_denied = 0;  /* --no-cgroup: the next cgroups_denied entries */
 
 /* The cgroup-v2 directories of --cgroup, then of --no-cgroup. */
 struct {

@@ -202,7 +202,7 @@ extern __u64 *bpf_session_cookie(void *ctx) __ksym __weak;
 #define session_cookie(ctx) bpf_session_cookie(ctx)
 #endif
 
-SEC("kprobe.multi")
+SEC("kprobe.session")
 int rs_ksession(struct pt_regs *ctx)
 {
 	struct lbr_snap lbr;

@@ -12,15 +12,11 @@ namespace {
 constexpr int kMaxChain = 32;
 
 bool is_user_tag(const struct btf* btf, const struct btf_type* t) {
-  return btf_kind(t) == BTF_KIND_TYPE_TAG && std::strcmp(btf_name(btf, t->name_off), "user") == 0;
+  return btf_kind(t) == BTF_KIND_TYPE_TAG &&
+         std::strcmp(btf__name_by_offset(btf, t->name_off), "user") == 0;
 }
 
 }  // namespace
-
-const char* btf_name(const struct btf* btf, uint32_t name_off) {
-  const char* name = btf__name_by_offset(btf, name_off);
-  return name ? name : "";
-}
 
 ResolvedType resolve_btf_type(const struct btf* btf, uint32_t id) {
   ResolvedType out;
@@ -41,7 +37,7 @@ ResolvedType resolve_btf_type(const struct btf* btf, uint32_t id) {
 bool is_btf_char(const struct btf* btf, const struct btf_type* t) {
   if (!t || !btf_is_int(t) || t->size != 1) return false;
   return (btf_int_encoding(t) & BTF_INT_CHAR) ||
-         std::strcmp(btf_name(btf, t->name_off), "char") == 0;
+         std::strcmp(btf__name_by_offset(btf, t->name_off), "char") == 0;
 }
 
 }  // namespace retsnoop

@@ -1,6 +1,5 @@
 // Small questions about BTF types that the -A planner and the argument renderer both ask: what a
-// type is once typedefs, qualifiers and type tags are looked through, whether it is "char", and
-// the names of types and members.
+// type is once typedefs, qualifiers and type tags are looked through, and whether it is "char".
 #pragma once
 
 #include <cstdint>
@@ -18,10 +17,6 @@ struct ResolvedType {
 
 // Looks through typedef, const, volatile, restrict and type tags.
 ResolvedType resolve_btf_type(const struct btf* btf, uint32_t id);
-
-// The string at name_off; "" for an offset past the strings, which libbpf 1.1 accepts when it
-// loads a BTF.
-const char* btf_name(const struct btf* btf, uint32_t name_off);
 
 // The C "char" (not signed/unsigned char, which carry bytes rather than text).
 bool is_btf_char(const struct btf* btf, const struct btf_type* t);

@@ -146,7 +146,7 @@ FuncArgs args_from_prototype(const struct btf* btf, uint32_t func_or_proto_id) {
       stack_unsure |= on_stack || (p.nslots == 0 && btf_kind(type.t) != BTF_KIND_FLOAT);
       continue;
     }
-    const char* name = btf_name(btf, prm.name_off);
+    const char* name = btf__name_by_offset(btf, prm.name_off);
     ArgInfo a{*name ? name : slot_name(i), prm.type, p.spec};
     a.spec.slot = static_cast<rs_u8>(slot);
     a.spec.slots = static_cast<rs_u8>(p.nslots);

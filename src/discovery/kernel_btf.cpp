@@ -68,7 +68,7 @@ const btf_member* find_member(const struct btf* b, const btf_type* t, std::strin
   if (!searched.insert(t).second) return nullptr;
   const btf_member* m = btf_members(t);
   for (int i = 0; i < btf_vlen(t); ++i, ++m) {
-    const char* mname = btf_name(b, m->name_off);
+    const char* mname = btf__name_by_offset(b, m->name_off);
     if (*mname) {
       if (name == mname) return m;
       continue;
@@ -96,7 +96,7 @@ struct KernelBtf::Source {
   }
 
   std::string_view name_of(uint32_t id) const {
-    return btf_name(btf.get(), btf__type_by_id(btf.get(), id)->name_off);
+    return btf__name_by_offset(btf.get(), btf__type_by_id(btf.get(), id)->name_off);
   }
 
   // The first FUNC called name, 0 if none.
@@ -156,9 +156,8 @@ FuncType KernelBtf::lookup(Source& src, std::string_view module, std::string_vie
   }
   if (id == 0) return {};
   const struct btf_type* func = btf__type_by_id(src.btf.get(), id);
+  // libbpf loads no BTF whose FUNC lacks a prototype.
   const struct btf_type* proto = btf__type_by_id(src.btf.get(), func->type);
-  // libbpf 1.1 loads a FUNC whose type is no prototype, or no type at all.
-  if (!proto || !btf_is_func_proto(proto)) return {};
   FuncType out{classify_return_type(src.btf.get(), proto->type), true, exact ? id : 0};
   if (module.empty()) out.ret = bpf_helper_ret_kind(name).value_or(out.ret);
   return out;

@@ -11,7 +11,6 @@
 #include <string_view>
 
 #include "discovery/btf_ptr.h"
-#include "discovery/btf_types.h"
 #include "util/error.h"
 
 namespace retsnoop {
@@ -57,7 +56,7 @@ std::vector<std::string> list_raw_tracepoints(const std::string& btf_path) {
   for (uint32_t id = 1; id < btf__type_cnt(b.get()); ++id) {
     const btf_type* t = btf__type_by_id(b.get(), id);
     if (!btf_is_typedef(t)) continue;
-    std::string_view name = btf_name(b.get(), t->name_off);
+    std::string_view name = btf__name_by_offset(b.get(), t->name_off);
     if (name.starts_with(kBtfTracePrefix)) out.emplace_back(name.substr(kBtfTracePrefix.size()));
   }
   std::sort(out.begin(), out.end());

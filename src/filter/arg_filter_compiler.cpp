@@ -146,7 +146,7 @@ class Codegen {
 
   std::string describe(const Ty& t) const {
     if (!t.t) return "void";
-    const char* name = btf_name(btf_, t.t->name_off);
+    const char* name = btf__name_by_offset(btf_, t.t->name_off);
     switch (btf_kind(t.t)) {
       case BTF_KIND_STRUCT: return std::string("struct ") + (*name ? name : "{...}");
       case BTF_KIND_UNION: return std::string("union ") + (*name ? name : "{...}");
@@ -173,7 +173,7 @@ class Codegen {
     const struct btf_member* m = btf_members(rec.t);
     for (uint16_t i = 0; i < btf_vlen(rec.t); ++i, ++m) {
       uint32_t off = btf_member_bit_offset(rec.t, i);
-      const char* mname = btf_name(btf_, m->name_off);
+      const char* mname = btf__name_by_offset(btf_, m->name_off);
       Ty mt = type_of(m->type, rec.user);
       if (*mname) {
         if (name != mname) continue;
@@ -461,11 +461,11 @@ const ArgFilterCompiler::EnumIndex& ArgFilterCompiler::enums_of(const struct btf
     if (btf_is_enum(t)) {
       const struct btf_enum* v = btf_enum(t);
       for (uint16_t i = 0; i < btf_vlen(t); ++i, ++v)
-        it->second.try_emplace(btf_name(btf, v->name_off), v->val);
+        it->second.try_emplace(btf__name_by_offset(btf, v->name_off), v->val);
     } else if (btf_is_enum64(t)) {
       const struct btf_enum64* v = btf_enum64(t);
       for (uint16_t i = 0; i < btf_vlen(t); ++i, ++v)
-        it->second.try_emplace(btf_name(btf, v->name_off),
+        it->second.try_emplace(btf__name_by_offset(btf, v->name_off),
                                static_cast<int64_t>(btf_enum64_value(v)));
     }
   }

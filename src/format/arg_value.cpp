@@ -78,7 +78,7 @@ std::string enumerator_name(const struct btf* btf, const struct btf_type* t, uin
       val = static_cast<uint64_t>(static_cast<int64_t>(btf_enum(t)[i].val));
       name_off = btf_enum(t)[i].name_off;
     }
-    if (((val ^ raw) & mask) == 0) return btf_name(btf, name_off);
+    if (((val ^ raw) & mask) == 0) return btf__name_by_offset(btf, name_off);
   }
   return {};
 }
@@ -148,7 +148,7 @@ class Decoder {
     for (uint32_t i = 0; i < btf_vlen(t); ++i, ++m) {
       uint32_t bit_off = btf_member_bit_offset(t, i);
       uint32_t bitfield = btf_member_bitfield_size(t, i);
-      const char* name = btf_name(btf_, m->name_off);
+      const char* name = btf__name_by_offset(btf_, m->name_off);
       ResolvedType mt = resolve_btf_type(btf_, m->type);
       if (!mt.t) continue;
       ArgValue field;

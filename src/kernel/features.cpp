@@ -45,8 +45,8 @@ int probe_func_ip(KernelBtf&) { return probe_helper(BPF_FUNC_get_func_ip); }
 int probe_branch_snapshot(KernelBtf&) { return probe_helper(BPF_FUNC_get_branch_snapshot); }
 int probe_cookie(KernelBtf&) { return probe_helper(BPF_FUNC_get_attach_cookie); }
 
-// "return 0" as a program of this type: the fd, or -errno.
-int load_return_zero(bpf_prog_type type, const char* name, const bpf_prog_load_opts& opts) {
+// "return 0" as a program of this type: the fd, or -errno. libbpf writes to opts (the log size).
+int load_return_zero(bpf_prog_type type, const char* name, bpf_prog_load_opts& opts) {
   const bpf_insn prog[] = {
       {BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0},
       {BPF_JMP | BPF_EXIT, 0, 0, 0, 0},
@@ -61,7 +61,7 @@ int load_return_zero(bpf_prog_type type, const char* name, const bpf_prog_load_o
 // symbols, a walk of all of kallsyms per probe.
 bool probe_multi_link(MultiLinkKind kind) {
   LIBBPF_OPTS(bpf_prog_load_opts, load_opts);
-  load_opts.expected_attach_type = static_cast<bpf_attach_type>(multi_link_attach_type(kind));
+  load_opts.expected_attach_type = multi_link_attach_type(kind);
   OwnedFd prog(load_return_zero(BPF_PROG_TYPE_KPROBE, "rs_probe_kmulti", load_opts));
   if (!prog) return false;
   MultiLinkTargets targets;

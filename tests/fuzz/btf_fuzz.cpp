@@ -50,10 +50,10 @@ void ask_kernel_btf(const struct btf* b, std::span<const uint8_t> bytes) {
   uint32_t cnt = std::min(btf__type_cnt(b), kMaxTypes);
   for (uint32_t id = 1; id < cnt; ++id) {
     const struct btf_type* t = btf__type_by_id(b, id);
-    std::string name = retsnoop::btf_name(b, t->name_off);
+    std::string name = btf__name_by_offset(b, t->name_off);
     if (btf_is_func(t)) kb.func_type("", name);
     if ((!btf_is_struct(t) && !btf_is_union(t)) || btf_vlen(t) == 0) continue;
-    std::string member = retsnoop::btf_name(b, btf_members(t)->name_off);
+    std::string member = btf__name_by_offset(b, btf_members(t)->name_off);
     kb.has_member(btf_kind(t), name.c_str(), member);
     kb.has_member(btf_kind(t), name.c_str(), member + "." + member);
   }

@@ -1,6 +1,6 @@
-// BTF no compiler would emit but libbpf loads anyway (found by tests/fuzz/btf_fuzz): KernelBtf
-// answers "no such function" or "no such member" instead of reading past the data or recursing
-// without end.
+// BTF no compiler would emit (found by tests/fuzz/btf_fuzz): KernelBtf answers "no such function"
+// or "no such member" instead of reading past the data or recursing without end. What libbpf
+// refuses to load leaves KernelBtf without that BTF, every function of it included.
 #include <bpf/btf.h>
 #include <gtest/gtest.h>
 #include <linux/btf.h>
@@ -31,15 +31,23 @@ class MalformedBtf : public ::testing::Test {
     dir.write("vmlinux", std::string(static_cast<const char*>(raw), size));
     return dir.path();
   }
+
+  // After b got a broken func named `name`: libbpf refuses the whole BTF, so that not even a
+  // sound func added next is found.
+  void expect_refused(const char* name) {
+    b.func("sound", b.proto(0, {}));
+    KernelBtf btf(write());
+    EXPECT_FALSE(btf.has_func("", name));
+    EXPECT_FALSE(btf.func_type("", name).has_btf);
+    EXPECT_FALSE(btf.has_func("", "sound"));
+    EXPECT_FALSE(btf.func_type("", "sound").has_btf);
+  }
 };
 
-TEST_F(MalformedBtf, FuncNamedPastTheStringsIsNoFunc) {
-  int proto = b.proto(0, {});
-  int fn = b.func("lost_name", proto);
+TEST_F(MalformedBtf, FuncNamedPastTheStringsIsRefused) {
+  int fn = b.func("lost_name", b.proto(0, {}));
   type(fn)->name_off = 0xfffffff;
-  KernelBtf btf(write());
-  EXPECT_FALSE(btf.has_func("", "lost_name"));
-  EXPECT_FALSE(btf.func_type("", "lost_name").has_btf);
+  expect_refused("lost_name");
 }
 
 TEST_F(MalformedBtf, StructHoldingItselfAnonymouslyHasNoSuchMember) {
@@ -52,16 +60,17 @@ TEST_F(MalformedBtf, StructHoldingItselfAnonymouslyHasNoSuchMember) {
   EXPECT_FALSE(btf.has_member(BTF_KIND_STRUCT, "loop", "y"));
 }
 
-TEST_F(MalformedBtf, FuncWithoutAPrototypeHasNoBtf) {
+TEST_F(MalformedBtf, FuncTypedByAnIntIsRefused) {
   int int_id = b.int_type("int", 4, BTF_INT_SIGNED);
-  int proto = b.proto(int_id, {});
-  int typed_by_int = b.func("typed_by_int", proto);
-  int dangling = b.func("dangling", proto);
-  type(typed_by_int)->type = int_id;
-  type(dangling)->type = 0xfffff;
-  KernelBtf btf(write());
-  EXPECT_FALSE(btf.func_type("", "typed_by_int").has_btf);
-  EXPECT_FALSE(btf.func_type("", "dangling").has_btf);
+  int fn = b.func("typed_by_int", b.proto(int_id, {}));
+  type(fn)->type = int_id;
+  expect_refused("typed_by_int");
+}
+
+TEST_F(MalformedBtf, FuncOfADanglingTypeIsRefused) {
+  int fn = b.func("dangling", b.proto(0, {}));
+  type(fn)->type = 0xfffff;
+  expect_refused("dangling");
 }
 
 TEST_F(MalformedBtf, ReturnTypeInATypedefCycleIsVoid) {
