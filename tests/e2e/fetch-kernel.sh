@@ -2,8 +2,9 @@
 # Fetches a Debian cloud kernel (vmlinuz, config, modules; with --dbg also the vmlinux with DWARF)
 # into a cache outside the build tree and prints the cache directory on stdout.
 #
-# Usage: fetch-kernel.sh 5.10|6.1|6.12|sid [--dbg] [--arch amd64|arm64]
+# Usage: fetch-kernel.sh 5.10|6.1|6.12|6.12-rt|sid [--dbg] [--arch amd64|arm64]
 #   6.1, 6.12  the newest build of that series in the system's own Debian release
+#   6.12-rt    the same 6.12 built with PREEMPT_RT (Debian's full rt flavour, x86-64 only)
 #   5.10       Debian 11's LTS kernel (bullseye-security)
 #   sid        the newest cloud kernel of Debian unstable, resolved again on every call (at most
 #              hourly index updates), so a new kernel is tested the day Debian ships it
@@ -17,7 +18,7 @@ set -euo pipefail
 die() { echo "fetch-kernel: $*" >&2; exit 1; }
 say() { echo "fetch-kernel: $*" >&2; }
 
-usage() { die "usage: fetch-kernel.sh 5.10|6.1|6.12|sid [--dbg] [--arch amd64|arm64]"; }
+usage() { die "usage: fetch-kernel.sh 5.10|6.1|6.12|6.12-rt|sid [--dbg] [--arch amd64|arm64]"; }
 
 # Set by main: the cache root and, for kernels of another Debian release, apt's options that
 # point it at the private configuration (private_apt).
@@ -43,6 +44,8 @@ meta_package() {
   case "$1" in
     5.10 | 6.1 | sid) echo "linux-image-cloud-$2$suffix" ;;
     6.12) echo "linux-image-6.12-cloud-$2$suffix" ;;
+    # No cloud flavour is built with PREEMPT_RT; the matrix tests it on x86-64.
+    6.12-rt) [[ $2 == amd64 ]] || die "6.12-rt is fetched for amd64 only"; echo "linux-image-6.12-rt-amd64" ;;
     *) usage ;;
   esac
 }
@@ -196,7 +199,7 @@ main() {
     case "$1" in
       --dbg) dbg=1 ;;
       --arch) arch=${2:?}; shift ;;
-      5.10 | 6.1 | 6.12 | sid) kver=$1 ;;
+      5.10 | 6.1 | 6.12 | 6.12-rt | sid) kver=$1 ;;
       *) usage ;;
     esac
     shift

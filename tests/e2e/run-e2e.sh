@@ -5,11 +5,12 @@
 #
 # Usage: run-e2e.sh [--kernel LIST|all] [--arch amd64|arm64|all] [--build DIR]
 #                   [--build-arm64 DIR] [--jobs N] [FILTER]
-#   --kernel   kernels to test, comma-separated from 5.10, 6.1, 6.12, sid (Debian sid's newest);
-#              all (the default) is the four on amd64, 6.1, 6.12 and sid on arm64. 6.1 and sid
-#              run every case, 6.12 the ESSENTIAL ones, 5.10 those that name it (linux510.case:
-#              its stacks have another shape); a case's KERNELS list overrides all that, its
-#              REQUIRES skips it visibly where the kernel lacks a feature (kernel_features below)
+#   --kernel   kernels to test, comma-separated from 5.10, 6.1, 6.12, 6.12-rt (PREEMPT_RT), sid
+#              (Debian sid's newest); all (the default) is the five on amd64, 6.1, 6.12 and sid on
+#              arm64. 6.1 and sid run every case, 6.12(-rt) the ESSENTIAL ones, 5.10 those that
+#              name it (linux510.case: its stacks have another shape); a case's KERNELS list
+#              overrides all that, its REQUIRES skips it visibly where the kernel lacks a feature
+#              (kernel_features below)
 #   --arch     the guests' architecture (default amd64); arm64 runs the cases whose ARCHS lists
 #              it; all runs both
 #   --build    build dir holding the static binaries (env RETSNOOP_BUILD, default <repo>/build,
@@ -24,10 +25,13 @@ set -euo pipefail
 
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-KERNELS_AMD64=(5.10 6.1 6.12 sid)
+KERNELS_AMD64=(5.10 6.1 6.12 6.12-rt sid)
 KERNELS_ARM64=(6.1 6.12 sid)
 FULL_KERNELS=" 6.1 sid "
-ESSENTIAL_KERNELS=" 6.12 "
+ESSENTIAL_KERNELS=" 6.12 6.12-rt "
+# PREEMPT_RT changes locking and preemption under the programs, not how DWARF is read: its boot
+# runs the cases without a vmlinux only, and no gigabyte -dbg package is fetched for it.
+NO_VMLINUX_KERNELS=" 6.12-rt "
 CASES_DIR=${RS_E2E_CASES:-$E2E_DIR/cases}
 # A case's limit when it sets no TIMEOUT. CI hosts have run the guests three times slower than a
 # quiet 2-core host, and a generous limit costs nothing while the case passes; a hung guest still
@@ -39,7 +43,7 @@ FAILED=0
 SKIPPED=0
 RERUNS=0
 
-usage() { sed -n '6,22s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+usage() { sed -n '6,23s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 
 # What each kernel of the matrix can do, as `retsnoop -V -v` reports it there (README, Kernels),
 # in the words REQUIRES uses: cookies (BPF cookies, 5.15+), multi-kprobe (5.18+ with
@@ -50,7 +54,7 @@ kernel_features() {
     amd64/5.10) echo "kprobes" ;;
     amd64/6.1) echo "kprobes cookies fentry func-args tp-cookie" ;;
     arm64/6.1) echo "kprobes cookies func-args tp-cookie" ;;
-    */6.12 | */sid) echo "kprobes cookies fentry func-args tp-cookie multi-kprobe kprobe-session" ;;
+    */6.12 | amd64/6.12-rt | */sid) echo "kprobes cookies fentry func-args tp-cookie multi-kprobe kprobe-session" ;;
   esac
 }
 
@@ -213,7 +217,7 @@ main() {
         [[ ${2:-} == all ]] || IFS=, read -r -a kernels <<<"${2:-}"
         ((${#kernels[@]})) || usage
         for kver in "${kernels[@]}"; do
-          case "$kver" in 5.10 | 6.1 | 6.12 | sid) ;; *) usage ;; esac
+          case "$kver" in 5.10 | 6.1 | 6.12 | 6.12-rt | sid) ;; *) usage ;; esac
         done
         shift ;;
       --build) BUILD_OF[amd64]=${2:?} BUILD_OF[arm64]=${2:?}; shift ;;
@@ -244,7 +248,7 @@ main() {
     for kver in "${arch_kernels[@]}"; do
       local work=${BUILD_OF[$arch]}/e2e/$kver boots=${#BOOT_PLAN[@]}
       plan_boot "$arch" "$kver" 0 "$work" "$filter"
-      plan_boot "$arch" "$kver" 1 "$work/vmlinux" "$filter"
+      [[ $NO_VMLINUX_KERNELS == *" $kver "* ]] || plan_boot "$arch" "$kver" 1 "$work/vmlinux" "$filter"
       ((${#BOOT_PLAN[@]} > boots)) || say "kernel $kver ($arch): no case selected"
     done
   done
