@@ -2,8 +2,7 @@
 
 #include "format/stack_fingerprint.h"
 #include "output/folded_file.h"
-#include "output/json_format.h"
-#include "output/text_format.h"
+#include "output/main_format.h"
 #include "output/trace_event_file.h"
 
 namespace retsnoop {
@@ -14,10 +13,7 @@ SessionReport::SessionReport(const ReportOptions& opts)
       interval_(opts.summary ? opts.summary_interval : std::chrono::seconds(0)),
       next_summary_(Clock::now() + interval_),
       host_(read_host_identity()) {
-  if (opts.json)
-    formats_.push_back(std::make_unique<JsonFormat>());
-  else
-    formats_.push_back(std::make_unique<TextFormat>());
+  formats_.push_back(main_format(opts.json));
   if (!opts.export_trace.empty())
     formats_.push_back(std::make_unique<TraceEventFile>(opts.export_trace));
   if (!opts.export_folded.empty())
