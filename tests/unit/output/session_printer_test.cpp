@@ -146,6 +146,19 @@ TEST_F(BlockedPrinter, ArgumentsAndUserStacksCountTowardsTheBacklog) {
   EXPECT_EQ(out_.text(), "1\n4\n");
 }
 
+// --line-trace hits count too: a session holding many of them takes its share of the backlog.
+TEST_F(BlockedPrinter, LineTraceHitsCountTowardsTheBacklog) {
+  SessionPrinter p(format_, out_.get(), 8 * sizeof(Session));
+  ASSERT_TRUE(p.push(numbered(1)));
+  Session lines = numbered(2);
+  lines.lines.resize(1 << 16);
+  EXPECT_FALSE(p.push(std::move(lines)));
+  EXPECT_TRUE(p.push(numbered(3)));
+  release_.set_value();
+  p.finish(Clock::now() + std::chrono::seconds(10));
+  EXPECT_EQ(out_.text(), "1\n3\n");
+}
+
 // A batch is queued up to the backlog limit; what does not fit stays in the caller's hands.
 TEST_F(BlockedPrinter, BatchQueuesWhatFitsAndLeavesTheRest) {
   SessionPrinter p(format_, out_.get(), 3 * sizeof(Session));
