@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "symbolize/process_start.h"
 #include "util/log.h"
 #include "util/root_confined_open.h"
 #include "util/text_escape.h"
@@ -151,10 +152,16 @@ std::optional<std::vector<ProcessSymbolizer::Mapping>> ProcessSymbolizer::read_m
   return maps;
 }
 
-void ProcessSymbolizer::record_process(uint32_t pid, uint64_t from_session) {
+void ProcessSymbolizer::record_process(uint32_t pid, uint64_t from_session,
+                                       std::optional<uint64_t> start_time) {
   // Everything is read through one descriptor of the process's directory: should the process
   // exit and its PID go to another, reads fail instead of reading the other's.
   OwnedFd dir(open(proc_dir_path(pid).c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+  if (dir && start_time && process_start_time(dir.get()) != start_time) {
+    logf(LOG_DEBUG, "PID %u is another process than the one traced: its user stacks stay raw\n",
+         pid);
+    return;
+  }
   std::optional<std::vector<Mapping>> maps;
   if (dir) maps = read_maps(pid, dir.get());
   if (!maps) {

@@ -64,8 +64,11 @@ class ProcessSymbolizer : public UserSymbols {
   // Reads the executable file mappings of /proc/PID/maps and opens each mapped file as the
   // process sees it (its mount namespace). The map serves the sessions from from_session on (their
   // ids grow), until a map recorded for a later session. A process already gone is skipped: its
-  // stacks show addresses only (or those of the map recorded before). Thread-safe.
-  void record_process(uint32_t pid, uint64_t from_session);
+  // stacks show addresses only (or those of the map recorded before). So is one whose start time
+  // (process_start.h) is not start_time, when given: the process meant exited, and another one
+  // took its PID. Thread-safe.
+  void record_process(uint32_t pid, uint64_t from_session,
+                      std::optional<uint64_t> start_time = std::nullopt);
   // From one thread at a time; safe to run alongside record_process(). Waits for the worker
   // at most its deadlines (WorkerOptions) per file.
   UserFrame symbolize(uint32_t pid, uint64_t session_id, uint64_t addr,

@@ -18,6 +18,7 @@
 #include <string>
 #include <utility>
 
+#include "symbolize/process_start.h"
 #include "temp_dir.h"
 #include "worker_test_util.h"
 
@@ -325,6 +326,19 @@ TEST(UserSymbolizer, KeepsABoundedNumberOfMapsPerProcess) {
   // still maps this test's own code.
   UserFrame f = sym.symbolize(getpid(), 5, reinterpret_cast<uint64_t>(&call_line), false);
   EXPECT_TRUE(f.mapped);
+}
+
+// A process found with another start time than the one the PID was seen with is another one,
+// which took the PID since: its map is not the traced process's.
+TEST(UserSymbolizer, AnotherProcessUnderThePidIsNotRecorded) {
+  auto start = process_start_time(uint32_t(getpid()));
+  ASSERT_TRUE(start);
+  uint64_t code = reinterpret_cast<uint64_t>(&call_line);
+  ProcessSymbolizer sym("", {}, test::test_worker());
+  sym.record_process(getpid(), 1, *start + 1);
+  EXPECT_FALSE(sym.symbolize(getpid(), 1, code, false).mapped);
+  sym.record_process(getpid(), 1, *start);
+  EXPECT_TRUE(sym.symbolize(getpid(), 1, code, false).mapped);
 }
 
 // The map cache's size after recording the programs, each in a symbolizer of its own.
