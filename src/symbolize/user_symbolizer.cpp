@@ -127,29 +127,41 @@ std::shared_ptr<ProcessSymbolizer::FileSlot> ProcessSymbolizer::file_of(
   return it->second;
 }
 
-// The executable file mappings, until they fill the whole budget: a map cut there still holds
-// the program and the libraries mapped first. nullopt when nothing could be read (the process is
-// gone).
-std::optional<std::vector<ProcessSymbolizer::Mapping>> ProcessSymbolizer::read_maps(uint32_t pid,
-                                                                                    int proc_dir) {
-  OwnedFd maps_fd(openat(proc_dir, "maps", O_RDONLY | O_CLOEXEC));
-  if (!maps_fd) return std::nullopt;
+// With mu_ held. The map being recorded for pid from from_session; nullptr once forgotten.
+ProcessSymbolizer::ProcessMap* ProcessSymbolizer::recording(uint32_t pid, uint64_t from_session) {
+  auto proc = procs_.find(pid);
+  if (proc == procs_.end()) return nullptr;
+  auto& history = proc->second.history;
+  auto at = std::find_if(history.begin(), history.end(),
+                         [&](const ProcessMap& p) { return p.from_session == from_session; });
+  return at == history.end() ? nullptr : &*at;
+}
+
+// Appends the executable file mappings to the map recorded from from_session, which serves
+// lookups as it grows: a huge map (tens of thousands of mappings, read for seconds) still gives
+// the frames of the program and libraries listed first to a printer that waited its limit. Stops
+// once the map fills the whole budget. The number of mappings read.
+size_t ProcessSymbolizer::read_maps(uint32_t pid, uint64_t from_session, int proc_dir,
+                                    int maps_fd) {
   ElfFile::Dir root_dir = open_dir(proc_dir, "root");
   RecordedFiles seen;
-  std::vector<Mapping> maps;
-  size_t path_bytes = 0;  // of the paths this map added to the pool
-  int err = read_proc_maps(maps_fd.get(), [&](const MapsEntry& e) {
+  size_t count = 0;
+  size_t bytes = 0;  // of this map and the paths it added to the pool
+  read_proc_maps(maps_fd, [&](const MapsEntry& e) {
     auto slot = file_of(pid, proc_dir, e, root_dir, seen);
     std::lock_guard lock(mu_);
-    size_t before = paths_.bytes();
+    ProcessMap* map = recording(pid, from_session);
+    if (!map) return false;
+    size_t before = map->bytes() + paths_.bytes();
     auto path = paths_.intern(e.path_cut ? std::string(e.path) + "..." : e.path);
-    path_bytes += paths_.bytes() - before;
-    maps.push_back({e.start, e.end, e.file_offset, std::move(path), std::move(slot)});
-    return maps.capacity() * sizeof(Mapping) + path_bytes < limits_.map_bytes;
+    size_t map_before = map->bytes();
+    map->maps.push_back({e.start, e.end, e.file_offset, std::move(path), std::move(slot)});
+    map_bytes_ += map->bytes() - map_before;
+    bytes += map->bytes() + paths_.bytes() - before;
+    ++count;
+    return bytes < limits_.map_bytes;
   });
-  if (err && maps.empty()) return std::nullopt;
-  maps.shrink_to_fit();
-  return maps;
+  return count;
 }
 
 void ProcessSymbolizer::record_process(uint32_t pid, uint64_t from_session,
@@ -162,21 +174,26 @@ void ProcessSymbolizer::record_process(uint32_t pid, uint64_t from_session,
          pid);
     return;
   }
-  std::optional<std::vector<Mapping>> maps;
-  if (dir) maps = read_maps(pid, dir.get());
-  if (!maps) {
+  OwnedFd maps_fd;
+  if (dir) maps_fd = OwnedFd(openat(dir.get(), "maps", O_RDONLY | O_CLOEXEC));
+  if (!maps_fd) {
     logf(LOG_DEBUG, "PID %u exited before its memory map was read: its user stacks stay raw\n",
          pid);
     return;
   }
+  {
+    std::lock_guard lock(mu_);
+    Process& proc = procs_[pid];
+    proc.last_used = ++uses_;
+    start_map(proc, from_session);
+    fit_budget(proc);
+  }
+  size_t count = read_maps(pid, from_session, dir.get(), maps_fd.get());
   logf(LOG_DEBUG,
        "PID %u: %zu executable file mappings recorded for sessions from %" PRIu64 " on\n", pid,
-       maps->size(), from_session);
+       count, from_session);
   std::lock_guard lock(mu_);
-  Process& proc = procs_[pid];
-  proc.last_used = ++uses_;
-  add_map(proc, from_session, std::move(*maps));
-  fit_budget(proc);
+  end_map(pid, from_session);
 }
 
 // With mu_ held. Other processes go first, least used first (the one just recorded is the most
@@ -198,17 +215,31 @@ std::vector<ProcessSymbolizer::ProcessMap>::iterator ProcessSymbolizer::drop_map
   return history.erase(at);
 }
 
-// With mu_ held.
-void ProcessSymbolizer::add_map(Process& proc, uint64_t from_session, std::vector<Mapping> maps) {
+// With mu_ held. An empty map from from_session on, in place of one recorded before for it.
+void ProcessSymbolizer::start_map(Process& proc, uint64_t from_session) {
   auto& history = proc.history;
-  // Read while exiting, the map may be empty: the earlier one stays in use.
-  if (maps.empty() && !history.empty()) return;
   auto at = std::find_if(history.begin(), history.end(),
                          [&](const ProcessMap& p) { return p.from_session >= from_session; });
   if (at != history.end() && at->from_session == from_session) at = drop_map(history, at);
-  at = history.insert(at, ProcessMap{from_session, std::move(maps)});
+  at = history.insert(at, ProcessMap{from_session, {}});
   map_bytes_ += at->bytes();
   if (history.size() > kMapsPerProcess) drop_map(history, history.begin());
+}
+
+// With mu_ held. Read while exiting, a map may be empty: the earlier one stays in use.
+void ProcessSymbolizer::end_map(uint32_t pid, uint64_t from_session) {
+  ProcessMap* map = recording(pid, from_session);
+  if (!map) return;
+  Process& proc = procs_[pid];
+  auto at = proc.history.begin() + (map - proc.history.data());
+  if (map->maps.empty() && proc.history.size() > 1) {
+    drop_map(proc.history, at);
+  } else {
+    map_bytes_ -= map->bytes();
+    map->maps.shrink_to_fit();
+    map_bytes_ += map->bytes();
+  }
+  fit_budget(proc);
 }
 
 // The latest map recorded for a session at or before session_id; else the earliest one known.

@@ -117,13 +117,15 @@ class ProcessSymbolizer : public UserSymbols {
   // is looked up once.
   using RecordedFiles = std::map<FileKey, std::shared_ptr<FileSlot>>;
 
-  std::optional<std::vector<Mapping>> read_maps(uint32_t pid, int proc_dir);
+  size_t read_maps(uint32_t pid, uint64_t from_session, int proc_dir, int maps_fd);
+  ProcessMap* recording(uint32_t pid, uint64_t from_session);
   std::shared_ptr<FileSlot> file_of(uint32_t pid, int proc_dir, const MapsEntry& entry,
                                     const ElfFile::Dir& root_dir, RecordedFiles& seen);
   std::shared_ptr<FileSlot> open_file(uint32_t pid, int proc_dir, const MapsEntry& entry,
                                       const ElfFile::Dir& root_dir);
   std::shared_ptr<FileSlot> cached_file(const FileKey& key);  // with mu_ held
-  void add_map(Process& proc, uint64_t from_session, std::vector<Mapping> maps);
+  void start_map(Process& proc, uint64_t from_session);
+  void end_map(uint32_t pid, uint64_t from_session);
   static const ProcessMap* map_for(const Process& proc, uint64_t session_id);
   size_t cache_bytes() const { return map_bytes_ + paths_.bytes(); }  // with mu_ held
   void fit_budget(Process& recorded);

@@ -18,7 +18,7 @@ dir=$dir/$(printf '%0140d' 0 | tr 0 e)
 mkdir -p "$dir" && cp /bin/simfail "$dir/simfail" || exit 1
 out=/tmp/many-mappings.out
 # A background job of a script ignores SIGINT: SIGTERM stops it the same way.
-retsnoop ${RS_EXTRA:-} -U -e '*sys_bpf' -a 'array_map_alloc*' >"$out" 2>&1 &
+retsnoop -U -e '*sys_bpf' -a 'array_map_alloc*' >"$out" 2>&1 &
 rs=$!
 n=0
 until grep -q 'Receiving data' "$out"; do
@@ -29,7 +29,7 @@ until grep -q 'Receiving data' "$out"; do
   fi
   sleep 0.1
 done
-"$dir/simfail" --map-self "$count" --hold 5 bpf-bad-map-max-entries-array
+"$dir/simfail" --map-self "$count" --hold 10 bpf-bad-map-max-entries-array
 sleep 2
 hwm=$(awk '/^VmHWM:/ { print $2 }' "/proc/$rs/status")
 kill -TERM $rs
