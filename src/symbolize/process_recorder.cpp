@@ -26,7 +26,7 @@ ProcessRecorder::~ProcessRecorder() {
 void ProcessRecorder::record(uint32_t pid, uint64_t session_id) {
   std::optional<uint64_t> start_time = process_start_time(pid);
   if (!start_time) {
-    logf(LOG_DEBUG, "PID %u exited before its memory map was read: its user stacks stay raw\n",
+    logf(LOG_DEBUG, "PID %u was gone when its announcement was read: its user stacks stay raw\n",
          pid);
     return;
   }
