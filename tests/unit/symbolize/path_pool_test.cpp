@@ -15,6 +15,7 @@ TEST(PathPool, SamePathIsKeptOnce) {
   size_t one = pool.bytes();
   EXPECT_GE(one, long_path.size());
   std::vector<PathPool::Path> many;
+  many.reserve(1000);
   for (int i = 0; i < 1000; ++i) many.push_back(pool.intern(std::string(long_path)));
   EXPECT_EQ(pool.size(), 1u);
   EXPECT_EQ(pool.bytes(), one);
