@@ -16,22 +16,41 @@
 
 /*
  * -U: processes whose memory map user space was told to read (struct rs_proc_rec) since their
- * last exec.
+ * last exec, by PID, with the start time of the process that had it then: a process that took a
+ * PID still listed is announced too.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 8192);
 	__type(key, __u32);
-	__type(value, __u8);
+	__type(value, __u64);
 } procs_seen SEC(".maps");
+
+/* Its leader's: a thread started later, or one that exec'd (which takes the leader's), agrees. */
+static __always_inline __u64 current_process_start(void)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+
+	return BPF_CORE_READ(task, group_leader, start_time);
+}
 
 /* Woken up at once: the process may exit soon after its failing call. */
 static __always_inline void announce_process(__u32 pid, __u64 session_id)
 {
 	struct rs_proc_rec r = { .type = RS_REC_PROC, .pid = pid, .session_id = session_id };
-	__u8 one = 1;
+	__u64 start = current_process_start();
+	__u64 *seen;
 
-	if (!pid || bpf_map_update_elem(&procs_seen, &pid, &one, BPF_NOEXIST))
+	if (!pid)
+		return;
+	seen = bpf_map_lookup_elem(&procs_seen, &pid);
+	if (seen) {
+		if (*seen == start)
+			return;
+		bpf_map_delete_elem(&procs_seen, &pid);
+	}
+	/* Two threads opening their first sessions at once: one announces. */
+	if (bpf_map_update_elem(&procs_seen, &pid, &start, BPF_NOEXIST))
 		return;
 	bpf_ringbuf_output(&rb, &r, sizeof(r), BPF_RB_FORCE_WAKEUP);
 }

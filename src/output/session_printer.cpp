@@ -29,7 +29,7 @@ size_t session_bytes(const Session& s) {
   return sizeof(Session) + s.calls.capacity() * sizeof(StackCall) +
          s.kstack.capacity() * sizeof(uint64_t) + s.ustack.capacity() * sizeof(uint64_t) +
          s.lbr.capacity() * sizeof(LbrRecord) + s.trace.capacity() * sizeof(TraceRecord) +
-         args_bytes(s.args) + args_bytes(s.probe_args);
+         s.lines.capacity() * sizeof(LineHit) + args_bytes(s.args) + args_bytes(s.probe_args);
 }
 
 size_t group_bytes(const RepeatGroup& g) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <system_error>
 
+#include "symbolize/process_start.h"
 #include "util/error.h"
 #include "util/log.h"
 
@@ -23,13 +24,19 @@ ProcessRecorder::~ProcessRecorder() {
 }
 
 void ProcessRecorder::record(uint32_t pid, uint64_t session_id) {
+  std::optional<uint64_t> start_time = process_start_time(pid);
+  if (!start_time) {
+    logf(LOG_DEBUG, "PID %u was gone when its announcement was read: its user stacks stay raw\n",
+         pid);
+    return;
+  }
   std::unique_lock lock(mu_);
   if (stopping_) return;
   if (queue_.size() >= kMaxQueued) {
     ++dropped_;
     return;
   }
-  queue_.push_back({pid, session_id});
+  queue_.push_back({pid, session_id, *start_time});
   lock.unlock();
   wake_.notify_one();
 }
@@ -80,7 +87,7 @@ void ProcessRecorder::run() {
     // An exception must not leave the thread (that would end the process with probes attached):
     // the process's stacks stay raw.
     try {
-      symbols_.record_process(current_.pid, current_.session_id);
+      symbols_.record_process(current_.pid, current_.session_id, current_.start_time);
     } catch (const std::exception& e) {
       logf(LOG_DEBUG, "PID %u: cannot record its memory map: %s\n", current_.pid, e.what());
     }

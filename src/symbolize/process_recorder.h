@@ -33,7 +33,10 @@ class ProcessRecorder {
   ProcessRecorder(const ProcessRecorder&) = delete;
   ProcessRecorder& operator=(const ProcessRecorder&) = delete;
 
-  // ProcessSymbolizer::record_process(pid, session_id), on the recorder thread; never blocks.
+  // ProcessSymbolizer::record_process(pid, session_id), on the recorder thread; never blocks
+  // (procfs's stat is read at once, which no other user can hold up). The process's start time
+  // is taken now, at first sight: a process found with another one when its map is read took
+  // the PID since, and is not recorded.
   void record(uint32_t pid, uint64_t session_id);
   // Waits while a recording of pid for session_id or before is queued or running, at most
   // kWaitLimit per recording.
@@ -49,6 +52,7 @@ class ProcessRecorder {
   struct Request {
     uint32_t pid;
     uint64_t session_id;
+    uint64_t start_time;
   };
   void run();
   bool pending(uint32_t pid, uint64_t session_id, Clock::time_point now) const;  // mu_ held

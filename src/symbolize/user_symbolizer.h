@@ -7,12 +7,14 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "symbolize/elf_file.h"
+#include "symbolize/path_pool.h"
 #include "symbolize/proc_maps.h"
 #include "symbolize/symbolizer.h"
 #include "symbolize/worker_client.h"
@@ -45,6 +47,9 @@ class UserSymbols {
 struct UserCacheLimits {
   size_t processes = 4096;
   size_t files = 512;
+  // The recorded maps of all processes, their paths included. One map larger than this (a
+  // process with a million mappings) is cut there: addresses past its cut stay raw.
+  size_t map_bytes = size_t(32) << 20;
 };
 
 class ProcessSymbolizer : public UserSymbols {
@@ -56,11 +61,14 @@ class ProcessSymbolizer : public UserSymbols {
                              WorkerOptions worker = {});
   ~ProcessSymbolizer() override;
 
-  // Reads /proc/PID/maps and opens each mapped file as the process sees it (its mount namespace).
-  // The map serves the sessions from from_session on (their ids grow), until a map recorded for a
-  // later session. A process already gone is skipped: its stacks show addresses only (or those
-  // of the map recorded before). Thread-safe.
-  void record_process(uint32_t pid, uint64_t from_session);
+  // Reads the executable file mappings of /proc/PID/maps and opens each mapped file as the
+  // process sees it (its mount namespace). The map serves the sessions from from_session on (their
+  // ids grow), until a map recorded for a later session. A process already gone is skipped: its
+  // stacks show addresses only (or those of the map recorded before). So is one whose start time
+  // (process_start.h) is not start_time, when given: the process meant exited, and another one
+  // took its PID. Thread-safe.
+  void record_process(uint32_t pid, uint64_t from_session,
+                      std::optional<uint64_t> start_time = std::nullopt);
   // From one thread at a time; safe to run alongside record_process(). Waits for the worker
   // at most its deadlines (WorkerOptions) per file.
   UserFrame symbolize(uint32_t pid, uint64_t session_id, uint64_t addr,
@@ -71,6 +79,11 @@ class ProcessSymbolizer : public UserSymbols {
   void shutdown() { worker_->shutdown(); }
   // The worker, for tests.
   const WorkerClient& worker() const { return *worker_; }
+  // What the recorded maps and their paths take (UserCacheLimits::map_bytes), for tests.
+  size_t map_cache_bytes() {
+    std::lock_guard lock(mu_);
+    return cache_bytes();
+  }
 
   // Maps kept per process: a process that execs in a loop must not grow them without bound.
   static constexpr size_t kMapsPerProcess = 8;
@@ -83,12 +96,16 @@ class ProcessSymbolizer : public UserSymbols {
     uint64_t last_used = 0;
   };
   struct Mapping {
-    MappedRange range;
+    uint64_t start = 0;
+    uint64_t end = 0;
+    uint64_t file_offset = 0;
+    PathPool::Path path;             // ends in "..." when cut
     std::shared_ptr<FileSlot> slot;  // null when the file could not be opened
   };
   struct ProcessMap {
     uint64_t from_session = 0;
     std::vector<Mapping> maps;
+    size_t bytes() const { return sizeof(ProcessMap) + maps.capacity() * sizeof(Mapping); }
   };
   struct Process {
     std::vector<ProcessMap> history;  // ordered by from_session
@@ -96,11 +113,24 @@ class ProcessSymbolizer : public UserSymbols {
   };
   using FileKey = std::pair<uint64_t, uint64_t>;  // device and inode, as the map lists them
 
-  std::shared_ptr<FileSlot> open_file(uint32_t pid, const MappedRange& range,
+  // The files of one recording, opened or failed, by device and inode: a file mapped many times
+  // is looked up once.
+  using RecordedFiles = std::map<FileKey, std::shared_ptr<FileSlot>>;
+
+  size_t read_maps(uint32_t pid, uint64_t from_session, int proc_dir, int maps_fd);
+  ProcessMap* recording(uint32_t pid, uint64_t from_session);
+  std::shared_ptr<FileSlot> file_of(uint32_t pid, int proc_dir, const MapsEntry& entry,
+                                    const ElfFile::Dir& root_dir, RecordedFiles& seen);
+  std::shared_ptr<FileSlot> open_file(uint32_t pid, int proc_dir, const MapsEntry& entry,
                                       const ElfFile::Dir& root_dir);
   std::shared_ptr<FileSlot> cached_file(const FileKey& key);  // with mu_ held
-  void add_map(Process& proc, uint64_t from_session, std::vector<Mapping> maps);
+  void start_map(Process& proc, uint64_t from_session);
+  void end_map(uint32_t pid, uint64_t from_session);
   static const ProcessMap* map_for(const Process& proc, uint64_t session_id);
+  size_t cache_bytes() const { return map_bytes_ + paths_.bytes(); }  // with mu_ held
+  void fit_budget(Process& recorded);
+  std::vector<ProcessMap>::iterator drop_map(std::vector<ProcessMap>& history,
+                                             std::vector<ProcessMap>::iterator at);
   void forget_least_used_process();
   void forget_least_used_file();
 
@@ -110,6 +140,8 @@ class ProcessSymbolizer : public UserSymbols {
   std::mutex mu_;
   uint64_t uses_ = 0;  // the clock of last_used
   std::unordered_map<uint32_t, Process> procs_;
+  PathPool paths_;
+  size_t map_bytes_ = 0;  // ProcessMap::bytes() of every map kept
   // Opened and read once for every process that maps the same file; the file's descriptor and
   // its handle in the worker.
   std::map<FileKey, std::shared_ptr<FileSlot>> files_;

@@ -1,12 +1,17 @@
 // simfail: runs named cases that make kernel calls fail (or succeed) in known ways, as the
 // workload of end-to-end tests and benchmarks. Exit 0 when every case behaved as designed.
+#include <fcntl.h>
 #include <getopt.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -26,22 +31,26 @@ struct Options {
   bool timing = false;
   const char* comm = nullptr;
   const char* then_exec = nullptr;
+  long map_self = 0;
+  bool fork = false;
   std::vector<const char*> case_names;
 };
 
 void print_usage(FILE* out) {
-  std::fprintf(
-      out,
-      "Usage: simfail [-q] [-t] [-n N] [--hold SEC] [--comm NAME] [--then-exec PROG] CASE...\n"
-      "       simfail --list\n"
-      "  -n, --repeat N  run each case N times in a tight loop (default 1)\n"
-      "      --hold SEC  keep the objects of the last run open SEC seconds\n"
-      "      --comm NAME run under this comm (the kernel keeps 15 characters)\n"
-      "      --then-exec PROG  then exec PROG (a simfail) with the same CASEs and\n"
-      "                  --hold, in this process\n"
-      "  -q, --quiet     print only cases that misbehaved\n"
-      "  -t, --timing    print each case's time per run in nanoseconds\n"
-      "  -l, --list      list the cases\n");
+  std::fprintf(out,
+               "Usage: simfail [-q] [-t] [-n N] [--hold SEC] [--comm NAME] [--then-exec PROG]\n"
+               "               [--map-self N] [--fork] CASE...\n"
+               "       simfail --list\n"
+               "  -n, --repeat N  run each case N times in a tight loop (default 1)\n"
+               "      --hold SEC  keep the objects of the last run open SEC seconds\n"
+               "      --comm NAME run under this comm (the kernel keeps 15 characters)\n"
+               "      --then-exec PROG  then exec PROG (a simfail) with the same CASEs and\n"
+               "                  --hold, in this process\n"
+               "      --map-self N  first map this program N more times, executable\n"
+               "      --fork      run the cases in a child, forked without exec; print its PID\n"
+               "  -q, --quiet     print only cases that misbehaved\n"
+               "  -t, --timing    print each case's time per run in nanoseconds\n"
+               "  -l, --list      list the cases\n");
 }
 
 [[noreturn]] void usage_error(const std::string& msg) {
@@ -64,12 +73,14 @@ long parse_count(const char* text, const char* option, long min) {
 }
 
 Options parse_options(int argc, char** argv) {
-  enum { kOptHold = 256, kOptComm, kOptThenExec };
+  enum { kOptHold = 256, kOptComm, kOptThenExec, kOptMapSelf, kOptFork };
   static const option long_opts[] = {
       {"repeat", required_argument, nullptr, 'n'},
       {"hold", required_argument, nullptr, kOptHold},
       {"comm", required_argument, nullptr, kOptComm},
       {"then-exec", required_argument, nullptr, kOptThenExec},
+      {"map-self", required_argument, nullptr, kOptMapSelf},
+      {"fork", no_argument, nullptr, kOptFork},
       {"quiet", no_argument, nullptr, 'q'},
       {"list", no_argument, nullptr, 'l'},
       {"timing", no_argument, nullptr, 't'},
@@ -84,6 +95,8 @@ Options parse_options(int argc, char** argv) {
       case kOptHold: opts.hold_sec = static_cast<unsigned>(parse_count(optarg, "--hold", 0)); break;
       case kOptComm: opts.comm = optarg; break;
       case kOptThenExec: opts.then_exec = optarg; break;
+      case kOptMapSelf: opts.map_self = parse_count(optarg, "--map-self", 1); break;
+      case kOptFork: opts.fork = true; break;
       case 'q': opts.quiet = true; break;
       case 't': opts.timing = true; break;
       case 'l': list_cases(); std::exit(0);
@@ -153,6 +166,41 @@ bool run_case(const Case& c, const Options& opts) {
   return true;
 }
 
+// --map-self: a process with tens of thousands of mappings, whose memory map is hundreds of
+// megabytes when its path is long. Offset 0 each time, so that the kernel merges none of them.
+bool map_self(long count) {
+  int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    std::perror("simfail: open /proc/self/exe");
+    return false;
+  }
+  for (long i = 0; i < count; ++i) {
+    if (mmap(nullptr, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0) == MAP_FAILED) {
+      std::fprintf(stderr, "simfail: mapping %ld of %ld: %s\n", i + 1, count, std::strerror(errno));
+      close(fd);
+      return false;
+    }
+  }
+  close(fd);
+  return true;
+}
+
+// --fork: a process that runs this program without having exec'd it, as a tracer that knows
+// processes by PID must tell from the one that had the PID before. The child's exit status.
+int fork_child(pid_t& child) {
+  std::fflush(stdout);
+  child = fork();
+  if (child < 0) {
+    std::perror("simfail: fork");
+    return 1;
+  }
+  if (child == 0) return 0;
+  std::printf("simfail: child PID %d\n", int(child));
+  int status = 0;
+  if (waitpid(child, &status, 0) != child || !WIFEXITED(status)) return 1;
+  return WEXITSTATUS(status);
+}
+
 // The same process goes on as another program: what a tracer that caches memory maps must notice.
 int exec_next(const Options& opts) {
   std::vector<char*> args{const_cast<char*>(opts.then_exec)};
@@ -178,6 +226,12 @@ int main(int argc, char** argv) {
   if (opts.comm && prctl(PR_SET_NAME, opts.comm) != 0) {
     std::perror("simfail: prctl(PR_SET_NAME)");
     return 1;
+  }
+  if (opts.map_self && !simfail::map_self(opts.map_self)) return 1;
+  pid_t child = 0;
+  if (opts.fork) {
+    int status = simfail::fork_child(child);
+    if (child != 0) return status;
   }
   bool all_ok = true;
   for (const simfail::Case* c : opts.cases) all_ok = simfail::run_case(*c, opts) && all_ok;

@@ -129,9 +129,9 @@ TEST_F(BlockedPrinter, FullBacklogRefusesSessions) {
   EXPECT_EQ(p.printed(), accepted);
 }
 
-// Captured arguments and user stacks count towards the backlog like the rest of a session: a
-// flood of -A strings or -U stacks cannot grow it past its limit.
-TEST_F(BlockedPrinter, ArgumentsAndUserStacksCountTowardsTheBacklog) {
+// Captured arguments, user stacks and line hits count towards the backlog like the rest of a
+// session: a flood of -A strings, -U stacks or --line-trace hits cannot grow it past its limit.
+TEST_F(BlockedPrinter, ArgumentsUserStacksAndLineHitsCountTowardsTheBacklog) {
   SessionPrinter p(format_, out_.get(), 8 * sizeof(Session));
   ASSERT_TRUE(p.push(numbered(1)));
   Session args = numbered(2);
@@ -140,10 +140,13 @@ TEST_F(BlockedPrinter, ArgumentsAndUserStacksCountTowardsTheBacklog) {
   Session ustack = numbered(3);
   ustack.ustack.resize(1 << 17);
   EXPECT_FALSE(p.push(std::move(ustack)));
-  EXPECT_TRUE(p.push(numbered(4)));
+  Session lines = numbered(4);
+  lines.lines.resize(1 << 16);
+  EXPECT_FALSE(p.push(std::move(lines)));
+  EXPECT_TRUE(p.push(numbered(5)));
   release_.set_value();
   p.finish(Clock::now() + std::chrono::seconds(10));
-  EXPECT_EQ(out_.text(), "1\n4\n");
+  EXPECT_EQ(out_.text(), "1\n5\n");
 }
 
 // A batch is queued up to the backlog limit; what does not fit stays in the caller's hands.

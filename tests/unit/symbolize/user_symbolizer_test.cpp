@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -17,6 +18,7 @@
 #include <string>
 #include <utility>
 
+#include "symbolize/process_start.h"
 #include "temp_dir.h"
 #include "worker_test_util.h"
 
@@ -211,12 +213,15 @@ TEST(UserSymbolizer, SymbolizingAProcessCountsAsUse) {
   EXPECT_FALSE(sym.symbolize(b.pid(), 1, b.ret(), true).mapped);
 }
 
-// Distinct files (device and inode) that process pid maps.
+// Distinct files (device and inode) that process pid maps executable.
 size_t mapped_files(uint32_t pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/maps");
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   std::set<std::pair<uint64_t, uint64_t>> files;
-  for (const MappedRange& r : parse_proc_maps(text)) files.insert({r.dev, r.inode});
+  int fd = open(("/proc/" + std::to_string(pid) + "/maps").c_str(), O_RDONLY | O_CLOEXEC);
+  read_proc_maps(fd, [&](const MapsEntry& e) {
+    files.insert({e.dev, e.inode});
+    return true;
+  });
+  close(fd);
   return files.size();
 }
 
@@ -321,6 +326,129 @@ TEST(UserSymbolizer, KeepsABoundedNumberOfMapsPerProcess) {
   // still maps this test's own code.
   UserFrame f = sym.symbolize(getpid(), 5, reinterpret_cast<uint64_t>(&call_line), false);
   EXPECT_TRUE(f.mapped);
+}
+
+// A process found with another start time than the one the PID was seen with is another one,
+// which took the PID since: its map is not the traced process's.
+TEST(UserSymbolizer, AnotherProcessUnderThePidIsNotRecorded) {
+  auto start = process_start_time(uint32_t(getpid()));
+  ASSERT_TRUE(start);
+  uint64_t code = reinterpret_cast<uint64_t>(&call_line);
+  ProcessSymbolizer sym("", {}, test::test_worker());
+  sym.record_process(getpid(), 1, *start + 1);
+  EXPECT_FALSE(sym.symbolize(getpid(), 1, code, false).mapped);
+  sym.record_process(getpid(), 1, *start);
+  EXPECT_TRUE(sym.symbolize(getpid(), 1, code, false).mapped);
+}
+
+// The map cache's size after recording the programs, each in a symbolizer of its own.
+size_t recorded_bytes(const Target& t) {
+  ProcessSymbolizer sym("", {}, test::test_worker());
+  sym.record_process(t.pid(), 0);
+  return sym.map_cache_bytes();
+}
+
+// Maps are budgeted in bytes: b alone fits, a and b do not, so a, used longer ago, goes.
+TEST(UserSymbolizer, ByteBudgetForgetsTheLeastUsedProcess) {
+  Target a(fixture("user_target")), b(fixture("user_lib_main"));
+  size_t b_alone = recorded_bytes(b);
+  ProcessSymbolizer sym("", {.map_bytes = b_alone}, test::test_worker());
+  sym.record_process(a.pid(), 0);
+  EXPECT_TRUE(sym.symbolize(a.pid(), 1, a.ret(), true).sym.found);
+  sym.record_process(b.pid(), 0);
+  EXPECT_FALSE(sym.symbolize(a.pid(), 1, a.ret(), true).mapped);
+  EXPECT_EQ(sym.symbolize(b.pid(), 1, b.func(), false).sym.name, "user_lib_target");
+  EXPECT_LE(sym.map_cache_bytes(), b_alone);
+}
+
+// Alone over the budget, a process keeps its latest maps: the oldest go first.
+TEST(UserSymbolizer, ByteBudgetDropsAProcesssOldestMaps) {
+  ProcessSymbolizer probe("", {}, test::test_worker());
+  probe.record_process(getpid(), 10);
+  size_t one = probe.map_cache_bytes();
+  probe.record_process(getpid(), 20);
+  size_t map = probe.map_cache_bytes() - one;  // the second map adds no path
+  ProcessSymbolizer sym("", {.map_bytes = one + map + map / 2}, test::test_worker());
+  for (uint64_t id = 10; id <= 50; id += 10) sym.record_process(getpid(), id);
+  EXPECT_EQ(sym.map_cache_bytes(), one + map);
+  EXPECT_TRUE(sym.symbolize(getpid(), 45, reinterpret_cast<uint64_t>(&call_line), false).mapped);
+}
+
+// A map larger than the whole budget is cut: the mappings listed first (the program, at the
+// lowest addresses) are kept, the later ones (the libraries) are not.
+TEST(UserSymbolizer, MapLargerThanTheBudgetIsCut) {
+  Target t(fixture("user_lib_main"));
+  ProcessSymbolizer sym("", {.map_bytes = 1}, test::test_worker());
+  sym.record_process(t.pid(), 0);
+  EXPECT_EQ(sym.symbolize(t.pid(), 1, t.ret(), true).sym.name, "main");
+  EXPECT_FALSE(sym.symbolize(t.pid(), 1, t.func(), false).mapped);
+}
+
+// Processes of one program share its paths.
+TEST(UserSymbolizer, PathsAreKeptOnce) {
+  Target a(fixture("user_target")), b(fixture("user_target"));
+  ProcessSymbolizer sym("", {}, test::test_worker());
+  sym.record_process(a.pid(), 0);
+  size_t one = sym.map_cache_bytes();
+  sym.record_process(b.pid(), 0);
+  EXPECT_LT(sym.map_cache_bytes(), 2 * one);
+}
+
+// A child that maps a file count times, executable, until the test ends.
+class ManyMappings {
+ public:
+  ManyMappings(const std::string& path, size_t count) {
+    int ready[2];
+    EXPECT_EQ(pipe2(ready, O_CLOEXEC), 0);
+    EXPECT_EQ(pipe2(hold_, O_CLOEXEC), 0);
+    pid_ = fork();
+    if (pid_ == 0) {
+      close(hold_[1]);  // the parent's close of it ends the wait below
+      int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+      void* at = nullptr;
+      for (size_t i = 0; i < count && at != MAP_FAILED; ++i)
+        at = mmap(nullptr, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+      uint64_t addr = at == MAP_FAILED ? 0 : reinterpret_cast<uint64_t>(at);
+      (void)!write(ready[1], &addr, sizeof(addr));
+      char c;
+      (void)!read(hold_[0], &c, 1);
+      _exit(0);
+    }
+    close(ready[1]);
+    close(hold_[0]);
+    EXPECT_EQ(read(ready[0], &last_, sizeof(last_)), ssize_t(sizeof(last_)));
+    close(ready[0]);
+  }
+  ~ManyMappings() {
+    close(hold_[1]);
+    waitpid(pid_, nullptr, 0);
+  }
+  uint32_t pid() const { return pid_; }
+  uint64_t last() const { return last_; }  // the last mapping's address; 0 if one failed
+
+ private:
+  pid_t pid_ = -1;
+  int hold_[2] = {-1, -1};
+  uint64_t last_ = 0;
+};
+
+// Ten thousand mappings of one file with a path of nearly 4 KiB cost a few hundred kilobytes,
+// not forty megabytes, and each still names the file.
+TEST(UserSymbolizer, ManyMappingsOfALongPathStaySmall) {
+  test::TempDir d;
+  std::string deep;
+  while (d.path().size() + deep.size() < 3700) deep += std::string(200, 'd') + "/";
+  std::string file = d.copy_in(deep + "user_target", fixture("user_target"));
+  constexpr size_t kCount = 10000;
+  ManyMappings child(file, kCount);
+  ASSERT_NE(child.last(), 0u);
+  ProcessSymbolizer sym("", {}, test::test_worker());
+  sym.record_process(child.pid(), 0);
+  EXPECT_LT(sym.map_cache_bytes(), kCount * 100);
+  UserFrame f = sym.symbolize(child.pid(), 1, child.last() + 0x10, false);
+  EXPECT_TRUE(f.mapped);
+  EXPECT_EQ(f.binary, file);
+  EXPECT_EQ(f.file_offset, 0x10u);
 }
 
 // A worker that dies on a file costs that file's frames alone: the next file goes to a new
