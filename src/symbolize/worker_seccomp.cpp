@@ -26,9 +26,8 @@ constexpr const char* kAllowed[] = {
 
 // Files come from the parent only: a path libdw asks for (an alternate debug file, split DWARF,
 // the realpath of a descriptor) is refused, and libdw does without.
-constexpr const char* kRefused[] = {"open",     "openat",    "openat2", "readlink",
-                                    "readlinkat", "stat",    "lstat",   "access",
-                                    "faccessat", "faccessat2"};
+constexpr const char* kRefused[] = {"open", "openat", "openat2", "readlink",  "readlinkat",
+                                    "stat", "lstat",  "access",  "faccessat", "faccessat2"};
 
 struct CtxRelease {
   void operator()(scmp_filter_ctx ctx) const { seccomp_release(ctx); }
