@@ -56,8 +56,7 @@ OwnedFd open_root_owned_file(const std::string& path, const std::string& error_p
     std::string name = full.substr(start, slash - start);
     dir = OwnedFd(openat(dir.get(), name.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     shown = full.substr(0, slash);
-    if (!dir)
-      throw UserError(error_prefix + ": '" + escaped(shown) + "': " + std::strerror(errno));
+    if (!dir) throw UserError(error_prefix + ": '" + escaped(shown) + "': " + std::strerror(errno));
     require_root_writer(dir.get(), shown, error_prefix);
   }
   std::string base = full.substr(full.rfind('/') + 1);

@@ -10,6 +10,8 @@
 
 #include <cerrno>
 #include <csignal>
+#include <cstdlib>
+#include <vector>
 
 #include "worker_test_util.h"
 
@@ -56,7 +58,13 @@ TEST(WorkerSeccomp, WhatTheReaderNeedsIsAllowed) {
     char buf[4];
     struct stat sb;
     if (read(0, buf, sizeof(buf)) < 0 || lseek(0, 0, SEEK_SET) < 0 || fstat(0, &sb)) return 3;
-    return 0;
+    // libdw sorts a large line table with qsort(), which asks for the memory size first.
+    std::vector<int> lines(100000);
+    for (size_t i = 0; i < lines.size(); ++i) lines[i] = int(lines.size() - i);
+    std::qsort(lines.data(), lines.size(), sizeof(int), [](const void* a, const void* b) {
+      return *static_cast<const int*>(a) - *static_cast<const int*>(b);
+    });
+    return lines.front() == 1 ? 0 : 4;
   });
   ASSERT_TRUE(WIFEXITED(st)) << st;
   EXPECT_EQ(WEXITSTATUS(st), 0);

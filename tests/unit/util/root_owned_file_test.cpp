@@ -67,19 +67,20 @@ TEST_F(RootOwnedFile, RootsFileOpens) {
 
 TEST_F(RootOwnedFile, AnotherUsersFileIsRefused) {
   ASSERT_EQ(chown(file_.c_str(), 1000, 1000), 0);
-  EXPECT_EQ(error_of(file_), "cannot open f: not trusted, '" + file_ +
-                                 "' belongs to uid 1000, not root");
+  EXPECT_EQ(error_of(file_),
+            "cannot open f: not trusted, '" + file_ + "' belongs to uid 1000, not root");
 }
 
 TEST_F(RootOwnedFile, FileOthersMayWriteIsRefused) {
   ASSERT_EQ(chmod(file_.c_str(), 0666), 0);
-  EXPECT_EQ(error_of(file_), "cannot open f: not trusted, '" + file_ + "' is writable by its group");
+  EXPECT_EQ(error_of(file_),
+            "cannot open f: not trusted, '" + file_ + "' is writable by its group");
 }
 
 TEST_F(RootOwnedFile, DirectoryAnotherUserOwnsIsRefused) {
   ASSERT_EQ(chown(sub().c_str(), 1000, 1000), 0);
-  EXPECT_EQ(error_of(file_), "cannot open f: not trusted, '" + sub() +
-                                 "' belongs to uid 1000, not root");
+  EXPECT_EQ(error_of(file_),
+            "cannot open f: not trusted, '" + sub() + "' belongs to uid 1000, not root");
 }
 
 TEST_F(RootOwnedFile, DirectoryOthersMayWriteIsRefusedUnlessSticky) {
@@ -95,8 +96,8 @@ TEST_F(RootOwnedFile, SymlinkIsFollowedAndItsTargetChecked) {
   std::filesystem::create_symlink(file_, link);
   EXPECT_EQ(error_of(link), "");
   ASSERT_EQ(chown(sub().c_str(), 1000, 1000), 0);
-  EXPECT_EQ(error_of(link), "cannot open f: not trusted, '" + sub() +
-                                "' belongs to uid 1000, not root");
+  EXPECT_EQ(error_of(link),
+            "cannot open f: not trusted, '" + sub() + "' belongs to uid 1000, not root");
 }
 
 // Another user names their directories: what they chose is escaped.
