@@ -21,8 +21,10 @@ constexpr const char* kAllowed[] = {
     "brk", "munmap", "mremap", "madvise",
     // abort() of a test build's crash request, and the parent's SIGKILL.
     "getpid", "gettid", "tgkill", "rt_sigprocmask", "rt_sigaction", "rt_sigreturn",
-    // A test build's hang request, the C++ runtime's locks, and ending.
-    "pause", "rt_sigsuspend", "futex", "clock_gettime", "getrandom", "exit", "exit_group",
+    // A test build's hang request, the C++ runtime's locks, and ending (the sanitizers' runtime
+    // checks its signal stack as a process exits).
+    "pause", "rt_sigsuspend", "futex", "clock_gettime", "getrandom", "sigaltstack", "exit",
+    "exit_group",
     // glibc's qsort() asks for the memory size (sysconf(_SC_PHYS_PAGES)) before it sorts a large
     // array, as libdw does a large line table.
     "sysinfo"};
