@@ -20,6 +20,7 @@
 
 #include "symbolize/user_symbolizer.h"
 #include "temp_dir.h"
+#include "util/log.h"
 #include "worker_test_util.h"
 
 namespace retsnoop {
@@ -152,6 +153,37 @@ TEST(WorkerSandbox, WorkerStartsUnderTheServiceUnitsCapabilities) {
   waitpid(pid, &st, 0);
   ASSERT_TRUE(WIFEXITED(st)) << st;
   EXPECT_EQ(WEXITSTATUS(st), 0) << "2: the unit's capabilities could not be set; 1: no worker";
+}
+
+// Without CAP_SYS_ADMIN and CAP_SETPCAP the worker still starts, without its namespaces and with
+// its bounding set, and -v says so.
+TEST(WorkerSandbox, RefusedIsolationIsReportedUnderV) {
+  if (geteuid() != 0) GTEST_SKIP() << "needs root";
+  test::TempDir dir;
+  std::string log = dir.path() + "/stderr";
+  pid_t pid = fork();
+  if (pid == 0) {
+    int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0 || dup2(fd, 2) < 0 || !limit_to({CAP_SETUID, CAP_SETGID})) _exit(2);
+    set_log_verbosity(1);
+    ProcessSymbolizer sym("", {}, test::test_worker());
+    sym.record_process(getpid(), 0);
+    UserFrame f = sym.symbolize(getpid(), 1, reinterpret_cast<uint64_t>(&status_field), false);
+    _exit(f.sym.found ? 0 : 1);
+  }
+  int st = 0;
+  waitpid(pid, &st, 0);
+  ASSERT_TRUE(WIFEXITED(st)) << st;
+  EXPECT_EQ(WEXITSTATUS(st), 0);
+  std::ifstream in(log);
+  std::string text((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_NE(text.find("symbolizer worker: no network and IPC namespaces of its own: Operation not "
+                      "permitted\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("symbolizer worker: capability bounding set kept: Operation not permitted\n"),
+            std::string::npos)
+      << text;
 }
 
 }  // namespace
