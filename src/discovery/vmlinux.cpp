@@ -15,7 +15,7 @@
 #include "util/error.h"
 #include "util/file_text.h"
 #include "util/log.h"
-#include "util/regular_file.h"
+#include "util/root_owned_file.h"
 
 namespace retsnoop {
 
@@ -146,7 +146,7 @@ std::optional<LoadedVmlinux> search(const std::string& root, const std::string& 
     try {
       if (auto loaded = verify(Vmlinux::open(path), ksyms, root)) return loaded;
     } catch (const UserError& e) {
-      logf(LOG_DEBUG, "skipping %s: %s\n", path.c_str(), e.what());
+      logf(LOG_INFO, "skipping vmlinux candidate: %s\n", e.what());
     }
   }
   return std::nullopt;
@@ -172,10 +172,12 @@ std::string_view strip_dir_prefix(std::string_view path, std::string_view dir) {
 
 }  // namespace
 
+// Read, not mapped: a file truncated while it is mapped raises SIGBUS at the next access.
 Vmlinux::Vmlinux(std::string path)
-    : path_(std::move(path)), fd_(open_regular_file(path_, "cannot open vmlinux '" + path_ + "'")) {
+    : path_(std::move(path)),
+      fd_(open_root_owned_file(path_, "cannot open vmlinux '" + path_ + "'")) {
   elf_version(EV_CURRENT);
-  elf_.reset(elf_begin(fd_.get(), ELF_C_READ_MMAP, nullptr));
+  elf_.reset(elf_begin(fd_.get(), ELF_C_READ, nullptr));
   if (!elf_ || elf_kind(elf_.get()) != ELF_K_ELF)
     throw UserError("'" + path_ + "' is not an ELF file",
                     "-k expects an uncompressed vmlinux image with DWARF debug info");

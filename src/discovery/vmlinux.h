@@ -34,7 +34,8 @@ struct ElfSymbol {
 class Vmlinux {
  public:
   // Throws UserError naming path when it cannot be read, is not a regular file (a FIFO would
-  // block, a device never end), is not an ELF file or has no DWARF.
+  // block, a device never end), is not root's alone (open_root_owned_file(): libdw parses it as
+  // root), is not an ELF file or has no DWARF.
   static std::shared_ptr<Vmlinux> open(const std::string& path);
 
   const std::string& path() const { return path_; }

@@ -102,8 +102,11 @@ int symbolizer_worker_main(int argc, char** argv) {
   if (argc != 3) return 2;
   pid_t parent = pid_t(std::strtol(argv[2], nullptr, 10));
   // The parent waits for this: a worker that could not give up its privileges reads nothing.
-  int err = enter_worker_sandbox(kWorkerSocketFd, parent);
+  SandboxGaps gaps;
+  int err = enter_worker_sandbox(kWorkerSocketFd, parent, gaps);
   ReplyWriter hello(0, err);
+  hello.i32(gaps.namespaces);
+  hello.i32(gaps.bounding_set);
   if (send_packet(kWorkerSocketFd, hello.bytes().data(), hello.bytes().size()) || err) return 1;
   Worker worker(kWorkerSocketFd);
   while (worker.serve_one()) {

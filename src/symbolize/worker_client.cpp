@@ -61,6 +61,18 @@ int spawn(const std::string& exe, int child_sock, pid_t& pid) {
   return -err;
 }
 
+// Once per client: the isolation the kernel or the service manager refused the worker.
+void report_gaps(ReplyReader& r) {
+  int namespaces = r.i32(), bounding_set = r.i32();
+  if (!r.ok()) return;
+  if (namespaces)
+    logf(LOG_INFO, "symbolizer worker: no network and IPC namespaces of its own: %s\n",
+         std::strerror(-namespaces));
+  if (bounding_set)
+    logf(LOG_INFO, "symbolizer worker: capability bounding set kept: %s\n",
+         std::strerror(-bounding_set));
+}
+
 const char* loss_reason(int err) {
   switch (err) {
     case -ETIMEDOUT: return "did not answer in time";
@@ -134,6 +146,10 @@ int WorkerClient::start() {
   r.u64();
   int32_t status = r.i32();
   if (!err && (!r.ok() || status)) err = r.ok() ? status : -EPROTO;
+  if (!err && !gaps_reported_) {
+    report_gaps(r);
+    gaps_reported_ = true;
+  }
   if (err) {
     if (!failures_)
       logf(LOG_WARN, "cannot start the -U symbolizer worker: %s\n",

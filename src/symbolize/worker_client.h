@@ -77,6 +77,7 @@ class WorkerClient {
   int sock_ = -1;
   uint64_t generation_ = 0;
   uint64_t seq_ = 0;
+  bool gaps_reported_ = false;  // the sandbox's gaps, under -v, for the first worker only
   std::atomic<pid_t> pid_{0};
   std::mutex pid_mu_;  // kill() and waitpid() of pid_, so that a reaped pid is never signalled
   std::atomic<bool> shut_down_{false};

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <linux/capability.h>
+#include <sched.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -13,6 +14,8 @@
 #include <csignal>
 #include <cstdlib>
 #include <vector>
+
+#include "symbolize/worker_seccomp.h"
 
 namespace retsnoop {
 
@@ -64,13 +67,24 @@ int set_limits(const WorkerLimits& limits) {
   return set_limit(RLIMIT_NPROC, 0);                   // nor starts any process
 }
 
+// No network device but a down loopback, no System V IPC object of the host's. Only while
+// privileged: it needs CAP_SYS_ADMIN.
+int isolate_namespaces() { return unshare(CLONE_NEWNET | CLONE_NEWIPC) ? -errno : 0; }
+
+// With no_new_privs nothing can raise a capability again; an empty bounding set also holds if
+// that were ever undone. Only while privileged: it needs CAP_SETPCAP.
+int empty_bounding_set() {
+  for (int cap = 0; prctl(PR_CAPBSET_READ, cap, 0, 0, 0) >= 0; ++cap)
+    if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0)) return -errno;
+  return 0;
+}
+
 // Root gives up its identity; a non-root user with capabilities (CAP_BPF, CAP_PERFMON) cannot
 // change its uid, and loses the capabilities instead.
 int drop_identity() {
   if (geteuid() == 0) {
-    if (setgroups(0, nullptr) || setresgid(kWorkerGid, kWorkerGid, kWorkerGid) ||
-        setresuid(kWorkerUid, kWorkerUid, kWorkerUid))
-      return -errno;
+    uint32_t id = worker_id(getpid());
+    if (setgroups(0, nullptr) || setresgid(id, id, id) || setresuid(id, id, id)) return -errno;
   }
   __user_cap_header_struct hdr{_LINUX_CAPABILITY_VERSION_3, 0};
   __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3] = {};
@@ -94,9 +108,12 @@ void null_stdio() {
 
 }  // namespace
 
-int enter_worker_sandbox(int keep_fd, pid_t parent_pid, const WorkerLimits& limits) {
+int enter_worker_sandbox(int keep_fd, pid_t parent_pid, SandboxGaps& gaps,
+                         const WorkerLimits& limits) {
   close_other_fds(keep_fd);
   null_stdio();
+  gaps.namespaces = isolate_namespaces();
+  gaps.bounding_set = empty_bounding_set();
   if (int err = drop_identity()) return err;
   // After the identity change, which clears the parent-death signal.
   if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0)) return -errno;
@@ -104,7 +121,8 @@ int enter_worker_sandbox(int keep_fd, pid_t parent_pid, const WorkerLimits& limi
   if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)) return -errno;
   // Another process of the same uid must not ptrace it to read the files it was handed.
   if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)) return -errno;
-  return set_limits(limits);
+  if (int err = set_limits(limits)) return err;
+  return install_worker_seccomp();
 }
 
 }  // namespace retsnoop

@@ -2,9 +2,10 @@
 // start, so that a path that can't be written stops the run before anything is attached; write
 // errors are only reported at close, since a run that traces must not die for a side file.
 // retsnoop runs as root and the path may lie in a directory other users write to: the content
-// goes to a new file of its own next to path (created exclusively, so never through a link
-// someone planted, never blocking on a FIFO), which replaces path at close. Whoever reads path
-// sees the old file or the complete new one; path itself must be a regular file when it exists.
+// goes to a new file of its own in path's directory, unnamed (O_TMPFILE) until close() gives it a
+// name (created exclusively, so never through a link someone planted) and moves it over path.
+// Whoever reads path sees the old file or the complete new one; path itself must be a regular
+// file when it exists. The file is 0600: traces name other users' processes and files.
 #pragma once
 
 #include <cstdio>
@@ -36,7 +37,7 @@ class OutputFile {
   bool finish(std::FILE* f);
 
   std::string path_;
-  std::string temp_path_;
+  std::string temp_path_;  // empty while the file is unnamed
   std::unique_ptr<std::FILE, Closer> file_;
 };
 

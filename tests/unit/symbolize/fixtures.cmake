@@ -83,4 +83,5 @@ add_executable(symbolizer_worker_host ${CMAKE_CURRENT_SOURCE_DIR}/symbolize/work
 target_link_libraries(symbolizer_worker_host PRIVATE rs_symbolize rs_faults_from_env)
 add_dependencies(symbolize_tests symbolizer_worker_host)
 target_compile_definitions(symbolize_tests PRIVATE
-  RS_WORKER_EXE="$<TARGET_FILE:symbolizer_worker_host>")
+  RS_WORKER_EXE="$<TARGET_FILE:symbolizer_worker_host>"
+  RS_SERVICE_UNIT="${CMAKE_SOURCE_DIR}/packaging/systemd/retsnoop@.service")

@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include <filesystem>
 #include <functional>
 
 #include "fixture_util.h"
@@ -178,6 +180,34 @@ TEST(LoadVmlinux, SearchSkipsUnusableCandidates) {
   auto loaded = load(root, kallsyms_of_image("vmlinux"), {});
   ASSERT_TRUE(loaded);
   EXPECT_EQ(loaded->image->path(), good);
+}
+
+// /lib/modules/R/build links to a developer's tree: what they own never reaches libdw as root.
+TEST(LoadVmlinux, CandidatesOtherUsersControlAreSkippedAndFatalWithK) {
+  if (geteuid() != 0) GTEST_SKIP() << "needs root";
+  TempDir root;
+  std::string tree = root.path() + "/home/dev/linux";
+  std::string theirs = root.copy_in("home/dev/linux/vmlinux", fixture_image("vmlinux"));
+  ASSERT_EQ(chown((root.path() + "/home/dev").c_str(), 1000, 1000), 0);
+  std::filesystem::create_directories(root.path() + "/lib/modules/" + kRelease);
+  std::filesystem::create_directory_symlink(tree,
+                                            root.path() + "/lib/modules/" + kRelease + "/build");
+  root.write("sys/kernel/notes", kernel_notes(build_id_of("vmlinux")));
+  Kallsyms ksyms = kallsyms_of_image("vmlinux");
+  EXPECT_FALSE(load(root, ksyms, {}));
+  std::string good =
+      root.copy_in(std::string("usr/lib/debug/boot/vmlinux-") + kRelease, fixture_image("vmlinux"));
+  auto loaded = load(root, ksyms, {});
+  ASSERT_TRUE(loaded);
+  EXPECT_EQ(loaded->image->path(), good);
+  expect_user_error(
+      [&] { load(root, ksyms, {root.path() + "/lib/modules/" + kRelease + "/build/vmlinux"}); },
+      "not trusted, '" + root.path() + "/home/dev' belongs to uid 1000, not root");
+  // Root's file in a directory its group may write is refused all the same.
+  ASSERT_EQ(chown((root.path() + "/home/dev").c_str(), 0, 0), 0);
+  ASSERT_EQ(chmod(tree.c_str(), 0775), 0);
+  expect_user_error([&] { load(root, ksyms, {theirs}); },
+                    "'" + tree + "' is writable by its group");
 }
 
 TEST(LoadVmlinux, NotFoundIsSilentUnlessRequired) {

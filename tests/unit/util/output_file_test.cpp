@@ -34,30 +34,47 @@ class OutputFileOverOld : public ::testing::Test {
   std::string path_ = dir_.write("stacks.folded", "old\n");
 };
 
-// A reader sees the old file until the new one is complete, then the new one; nothing else is
-// left in the directory.
+mode_t mode_of(const std::string& path) {
+  struct stat st {};
+  EXPECT_EQ(stat(path.c_str(), &st), 0) << path;
+  return st.st_mode & 07777;
+}
+
+// A reader sees the old file until the new one is complete, then the new one; the new file has
+// no name in the directory while it is written (O_TMPFILE, which the test's file system has), and
+// nothing else is left there.
 TEST_F(OutputFileOverOld, ReplacesThePathAtClose) {
   OutputFile f(path_);
   f.write("new\n");
   EXPECT_EQ(content(path_), "old\n");
+  EXPECT_EQ(entries(dir_), 1u);
   EXPECT_TRUE(f.close());
   EXPECT_EQ(content(path_), "new\n");
   EXPECT_EQ(entries(dir_), 1u);
 }
 
-TEST(OutputFile, CreatesAMissingFileWithTheUmasksMode) {
+// Traces name other users' processes and files: only root reads them, whatever the umask and
+// whatever mode the file they replace had.
+TEST_F(OutputFileOverOld, OnlyTheOwnerCanReadTheNewFile) {
+  ASSERT_EQ(chmod(path_.c_str(), 0644), 0);
+  mode_t old = umask(0);
+  OutputFile f(path_);
+  f.write("new\n");
+  EXPECT_TRUE(f.close());
+  umask(old);
+  EXPECT_EQ(mode_of(path_), 0600u);
+  EXPECT_EQ(content(path_), "new\n");
+}
+
+TEST(OutputFile, CreatesAMissingFile) {
   TempDir dir;
   std::string path = dir.path() + "/trace.json";
-  mode_t old = umask(027);
   {
     OutputFile f(path);
     f.write("{}\n");
     EXPECT_TRUE(f.close());
   }
-  umask(old);
-  struct stat st;
-  ASSERT_EQ(stat(path.c_str(), &st), 0);
-  EXPECT_EQ(st.st_mode & 0777, 0640u);
+  EXPECT_EQ(mode_of(path), 0600u);
   EXPECT_EQ(content(path), "{}\n");
 }
 
