@@ -59,14 +59,16 @@ FormatOptions format_options(const Options& o, const RunFacts& facts) {
 }  // namespace
 
 PlanOptions plan_options(const Options& o) {
-  return {
+  PlanOptions p{
       .entry_globs = o.entry_globs,
       .allow_globs = o.allow_globs,
       .deny_globs = o.deny_globs,
       .presets = o.presets,
       .capture_args = o.capture_args,
-      .keep_btf = !o.arg_filters.empty(),
   };
+  // --arg-filter types its expressions against the entry functions' BTF prototypes.
+  p.keep_btf = !o.arg_filters.empty();
+  return p;
 }
 
 LayerConfigs layer_configs(const Options& o, const RunFacts& facts) {

@@ -135,6 +135,14 @@ const std::map<std::string, Reach>& option_reach() {
 // Options that print and exit inside the parser: nothing of theirs reaches a layer.
 const std::set<std::string> kParserOnly = {"help", "usage", "config-help"};
 
+// An args.* size limit reaches both the BPF side, which captures within it, and the renderer,
+// which marks what it cut.
+std::function<bool(const Mapped&)> limit_is_100(uint32_t ArgLimits::*limit) {
+  return [limit](const Mapped& m) {
+    return m.cfg.tracer.arg_limits.*limit == 100 && m.cfg.args.limits.*limit == 100;
+  };
+}
+
 const std::map<std::string, Reach>& setting_reach() {
   static const std::map<std::string, Reach> reach = {
       {"bpf.ringbuf-size",
@@ -170,23 +178,11 @@ const std::map<std::string, Reach>& setting_reach() {
        {{"-C", "fmt.lbr-max-count=4"},
         [](const Mapped& m) { return m.cfg.format.lbr_max_count == 4; }}},
       {"args.max-total-args-size",
-       {{"-C", "args.max-total-args-size=100"},
-        [](const Mapped& m) {
-          return m.cfg.tracer.arg_limits.max_total_args_size == 100 &&
-                 m.cfg.args.limits.max_total_args_size == 100;
-        }}},
+       {{"-C", "args.max-total-args-size=100"}, limit_is_100(&ArgLimits::max_total_args_size)}},
       {"args.max-sized-arg-size",
-       {{"-C", "args.max-sized-arg-size=100"},
-        [](const Mapped& m) {
-          return m.cfg.tracer.arg_limits.max_sized_arg_size == 100 &&
-                 m.cfg.args.limits.max_sized_arg_size == 100;
-        }}},
+       {{"-C", "args.max-sized-arg-size=100"}, limit_is_100(&ArgLimits::max_sized_arg_size)}},
       {"args.max-str-arg-size",
-       {{"-C", "args.max-str-arg-size=100"},
-        [](const Mapped& m) {
-          return m.cfg.tracer.arg_limits.max_str_arg_size == 100 &&
-                 m.cfg.args.limits.max_str_arg_size == 100;
-        }}},
+       {{"-C", "args.max-str-arg-size=100"}, limit_is_100(&ArgLimits::max_str_arg_size)}},
       {"args.capture-raw-ptrs",
        {{"-C", "args.capture-raw-ptrs=yes"},
         [](const Mapped& m) { return m.cfg.args.limits.capture_raw_ptrs; }}},

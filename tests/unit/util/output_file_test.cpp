@@ -34,7 +34,7 @@ class OutputFileOverOld : public ::testing::Test {
   std::string path_ = dir_.write("stacks.folded", "old\n");
 };
 
-mode_t mode_of(const std::string& path) {
+mode_t file_mode_of(const std::string& path) {
   struct stat st {};
   EXPECT_EQ(stat(path.c_str(), &st), 0) << path;
   return st.st_mode & 07777;
@@ -62,7 +62,7 @@ TEST_F(OutputFileOverOld, OnlyTheOwnerCanReadTheNewFile) {
   f.write("new\n");
   EXPECT_TRUE(f.close());
   umask(old);
-  EXPECT_EQ(mode_of(path_), 0600u);
+  EXPECT_EQ(file_mode_of(path_), 0600u);
   EXPECT_EQ(content(path_), "new\n");
 }
 
@@ -74,7 +74,7 @@ TEST(OutputFile, CreatesAMissingFile) {
     f.write("{}\n");
     EXPECT_TRUE(f.close());
   }
-  EXPECT_EQ(mode_of(path), 0600u);
+  EXPECT_EQ(file_mode_of(path), 0600u);
   EXPECT_EQ(content(path), "{}\n");
 }
 
