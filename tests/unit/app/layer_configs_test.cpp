@@ -28,6 +28,7 @@ struct Mapped {
 Mapped map_args(std::vector<std::string> args, const RunFacts& facts = kFacts) {
   args.insert(args.begin(), "retsnoop");
   std::vector<char*> argv;
+  argv.reserve(args.size());
   for (std::string& a : args) argv.push_back(a.data());
   Options opts = parse_options(int(argv.size()), argv.data());
   LayerConfigs cfg = layer_configs(opts, facts);
@@ -52,8 +53,9 @@ struct Reach {
   std::function<bool(const Mapped&)> reached;
 };
 
-const std::map<std::string, Reach>& option_reach() {
-  static const std::map<std::string, Reach> reach = {
+// Selection and modes.
+std::map<std::string, Reach> mode_option_reach() {
+  return {
       {"entry", {{"-e", "f"}, [](const Mapped& m) { return m.plan.entry_globs.size() == 1; }}},
       {"allow", {{"-a", "f"}, [](const Mapped& m) { return m.plan.allow_globs.size() == 1; }}},
       {"deny", {{"-d", "f"}, [](const Mapped& m) { return m.plan.deny_globs.size() == 1; }}},
@@ -83,6 +85,12 @@ const std::map<std::string, Reach>& option_reach() {
        {{"-K"}, [](const Mapped& m) { return m.opts.attach_mode == AttachMode::Kprobe; }}},
       {"fentries",
        {{"-F"}, [](const Mapped& m) { return m.opts.attach_mode == AttachMode::Fentry; }}},
+  };
+}
+
+// Filters, the command, symbolization and output.
+std::map<std::string, Reach> filter_and_output_option_reach() {
+  return {
       {"success-stacks", {{"-S"}, [](const Mapped& m) { return m.cfg.tracer.success_stacks; }}},
       {"allow-errors",
        {{"-x", "ENOENT"}, [](const Mapped& m) { return !reports_einval(m.cfg.filter); }}},
@@ -129,6 +137,14 @@ const std::map<std::string, Reach>& option_reach() {
         [](const Mapped& m) { return m.cfg.report.export_folded == "f.txt"; }}},
       {"version", {{"-V"}, [](const Mapped& m) { return m.opts.show_version; }}},
   };
+}
+
+const std::map<std::string, Reach>& option_reach() {
+  static const std::map<std::string, Reach> reach = [] {
+    std::map<std::string, Reach> all = mode_option_reach();
+    all.merge(filter_and_output_option_reach());
+    return all;
+  }();
   return reach;
 }
 
