@@ -214,8 +214,10 @@ main() {
     case "$1" in
       --kernel)
         kernels=()
-        [[ ${2:-} == all ]] || IFS=, read -r -a kernels <<<"${2:-}"
-        ((${#kernels[@]})) || usage
+        if [[ ${2:-} != all ]]; then
+          IFS=, read -r -a kernels <<<"${2:-}"
+          ((${#kernels[@]})) || usage
+        fi
         for kver in "${kernels[@]}"; do
           case "$kver" in 5.10 | 6.1 | 6.12 | 6.12-rt | sid) ;; *) usage ;; esac
         done
