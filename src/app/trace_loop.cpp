@@ -26,6 +26,7 @@
 #include "format/call_args.h"
 #include "format/format_cache.h"
 #include "kernel/attach_choice.h"
+#include "kernel/bpf_charge_user.h"
 #include "kernel/features.h"
 #include "output/session_report.h"
 #include "symbolize/awaiting_symbolizer.h"
@@ -403,8 +404,11 @@ struct WaitEnderReset {
 
 int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
   SessionReport report(in.cfg.report);
+  // Every BPF object of the run is created from here to the end of the attach.
+  std::unique_ptr<BpfChargeUser> charge = BpfChargeUser::take(in.features);
   Attached a(in, tracer_config(in));
   a.attach(in, stop);
+  charge.reset();  // before the command starts: it must not inherit that uid
   std::shared_future<void> ksyms_loaded = load_rest_in_background(in.ksyms);
 
   UserStacks user = user_stacks_for(in.cfg.loop);

@@ -44,6 +44,9 @@ int probe_ringbuf(KernelBtf&) {
 int probe_func_ip(KernelBtf&) { return probe_helper(BPF_FUNC_get_func_ip); }
 int probe_branch_snapshot(KernelBtf&) { return probe_helper(BPF_FUNC_get_branch_snapshot); }
 int probe_cookie(KernelBtf&) { return probe_helper(BPF_FUNC_get_attach_cookie); }
+// Memory cgroup accounting of BPF memory and bpf_ktime_get_coarse_ns() both came in 5.11, and no
+// interface tells the accounting apart: the helper stands for it, as libbpf's own probe does.
+int probe_memcg_accounting(KernelBtf&) { return probe_helper(BPF_FUNC_ktime_get_coarse_ns); }
 
 // "return 0" as a program of this type: the fd, or -errno. libbpf writes to opts (the log size).
 int load_return_zero(bpf_prog_type type, const char* name, bpf_prog_load_opts& opts) {
@@ -218,6 +221,7 @@ constexpr FeatureRow kRows[] = {
     {Feature::AtomicFetch, "BPF atomics with fetch supported", probe_atomic_fetch},
     {Feature::KretprobeStacks, "kretprobe stacks unwind", probe_kretprobe_stacks},
     {Feature::SessionKfuncCtx, "kprobe session kfuncs take the context", probe_session_kfunc_ctx},
+    {Feature::MemcgAccounting, "BPF memory charged to memory cgroups", probe_memcg_accounting},
 };
 
 constexpr bool rows_follow_enum() {

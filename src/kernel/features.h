@@ -31,6 +31,7 @@ enum class Feature {
   AtomicFetch,
   KretprobeStacks,
   SessionKfuncCtx,
+  MemcgAccounting,
   Count,
 };
 

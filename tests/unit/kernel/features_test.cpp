@@ -45,7 +45,8 @@ TEST(Features, ReportFormat) {
             "\ttask local storage supported: no\n"
             "\tBPF atomics with fetch supported: yes\n"
             "\tkretprobe stacks unwind: no\n"
-            "\tkprobe session kfuncs take the context: no\n");
+            "\tkprobe session kfuncs take the context: no\n"
+            "\tBPF memory charged to memory cgroups: no\n");
 }
 
 // The rows a "cannot trace" diagnosis rests on say what the kernel answered.
