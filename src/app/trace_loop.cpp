@@ -260,7 +260,8 @@ KernelCaps kernel_caps(const Features& f) {
           .task_storage = f.has(Feature::TaskStorage),
           .atomic_fetch = f.has(Feature::AtomicFetch),
           .kretprobe_stacks = f.has(Feature::KretprobeStacks),
-          .session_kfunc_ctx = f.has(Feature::SessionKfuncCtx)};
+          .session_kfunc_ctx = f.has(Feature::SessionKfuncCtx),
+          .fentry_cookie = f.has(Feature::FentryCookie)};
 }
 
 // Kernels without bpf_get_func_ip() (before 5.15): the kprobe programs read the address of the

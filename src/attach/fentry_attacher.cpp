@@ -1,20 +1,25 @@
 // fentry/fexit (BPF trampolines). A trampoline program is verified for exactly one target, so
 // every function gets its own entry and exit program: copies of the tracer object's templates,
 // whose instructions libbpf already relocated against the shared maps, so each copy costs one
-// verifier pass and no object load. Attached by BTF id, with the function id as link cookie.
+// verifier pass and no object load. Attached by BTF id, with the function id as link cookie;
+// before link cookies (5.19), each copy carries the function id in place of RS_FUNC_MARK and
+// is attached with BPF_RAW_TRACEPOINT_OPEN, which every kernel with trampolines has.
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include <cerrno>
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "attach/attacher.h"
+#include "attach/imm_mark.h"
 #include "attach/module_btf.h"
 #include "attach/parallel_attach.h"
 #include "attach/probe_misses.h"
+#include "bpf/func_mark.h"
 #include "util/error.h"
 #include "util/log.h"
 #include "util/owned_fd.h"
@@ -28,13 +33,30 @@ constexpr size_t kVerifierLogSize = 64 * 1024;
 
 struct ProgTemplate {
   const char* name;
-  const bpf_insn* insns;
-  size_t cnt;
+  std::span<const bpf_insn> insns;
   bpf_attach_type type;
 };
 
 ProgTemplate template_of(bpf_program* prog, bpf_attach_type type) {
-  return {bpf_program__name(prog), bpf_program__insns(prog), bpf_program__insn_cnt(prog), type};
+  return {bpf_program__name(prog), {bpf_program__insns(prog), bpf_program__insn_cnt(prog)}, type};
+}
+
+// The instructions of fn's copy: the template's, or with the function's id and argument count
+// in place of the mark.
+struct CopyInsns {
+  std::vector<bpf_insn> patched;
+  std::span<const bpf_insn> insns;
+};
+
+CopyInsns copy_insns(const ProgTemplate& t, bool by_mark, uint32_t id, const FuncInfo& fn) {
+  CopyInsns c;
+  if (!by_mark) {
+    c.insns = t.insns;
+    return c;
+  }
+  c.patched = with_mark_replaced(t.insns, RS_FUNC_MARK, rs_func_mark_value(id, fn.nargs));
+  c.insns = c.patched;
+  return c;
 }
 
 std::set<std::string> modules_of(const FuncTable& funcs) {
@@ -109,25 +131,30 @@ class FentryAttacher : public Attacher {
     if (!fn.module.empty() && (btf_obj_fd = btfs.fd(fn.module)) < 0)
       return {-ENOENT, "no BTF object for its module"};
     Probe p;
-    if (AttachError e = load_copy(entry, fn.btf_id, btf_obj_fd, p.entry_prog); e.err) return e;
-    if (AttachError e = load_copy(exit, fn.btf_id, btf_obj_fd, p.exit_prog); e.err) return e;
+    CopyInsns entry_insns = copy_insns(entry, obj_.fentry_by_mark(), id, fn);
+    CopyInsns exit_insns = copy_insns(exit, obj_.fentry_by_mark(), id, fn);
+    if (AttachError e = load_copy(entry, entry_insns, fn.btf_id, btf_obj_fd, p.entry_prog); e.err)
+      return e;
+    if (AttachError e = load_copy(exit, exit_insns, fn.btf_id, btf_obj_fd, p.exit_prog); e.err)
+      return e;
     if (AttachError e = link(p.entry_prog, entry.type, id, p.entry_link); e.err) return e;
     if (AttachError e = link(p.exit_prog, exit.type, id, p.exit_link); e.err) return e;
     probes_[id] = std::move(p);
     return {};
   }
 
-  static AttachError load_copy(const ProgTemplate& t, uint32_t btf_id, int btf_obj_fd,
-                               OwnedFd& out) {
+  static AttachError load_copy(const ProgTemplate& t, const CopyInsns& c, uint32_t btf_id,
+                               int btf_obj_fd, OwnedFd& out) {
     LIBBPF_OPTS(bpf_prog_load_opts, lo);
     lo.expected_attach_type = t.type;
     lo.attach_btf_id = btf_id;
     lo.attach_btf_obj_fd = btf_obj_fd;
-    int fd =
-        bpf_prog_load(BPF_PROG_TYPE_TRACING, t.name, TracerObject::kLicense, t.insns, t.cnt, &lo);
+    int fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, t.name, TracerObject::kLicense, c.insns.data(),
+                           c.insns.size(), &lo);
     if (fd < 0) {
       AttachError e{-errno, std::string(t.name) + " copy rejected"};
-      if (!is_system_error(e.err) && log_enabled(LOG_INFO)) e.what += ": " + verifier_reason(t, lo);
+      if (!is_system_error(e.err) && log_enabled(LOG_INFO))
+        e.what += ": " + verifier_reason(t, c, lo);
       return e;
     }
     out = OwnedFd(fd);
@@ -135,21 +162,27 @@ class FentryAttacher : public Attacher {
   }
 
   // Loads once more with the verifier log on: only for a rejection the user will read about.
-  static std::string verifier_reason(const ProgTemplate& t, bpf_prog_load_opts lo) {
+  static std::string verifier_reason(const ProgTemplate& t, const CopyInsns& c,
+                                     bpf_prog_load_opts lo) {
     std::vector<char> log(kVerifierLogSize);
     lo.log_buf = log.data();
     lo.log_size = log.size() - 1;  // the last byte stays NUL, whatever the kernel writes
     lo.log_level = 1;
-    OwnedFd fd(
-        bpf_prog_load(BPF_PROG_TYPE_TRACING, t.name, TracerObject::kLicense, t.insns, t.cnt, &lo));
+    OwnedFd fd(bpf_prog_load(BPF_PROG_TYPE_TRACING, t.name, TracerObject::kLicense,
+                             c.insns.data(), c.insns.size(), &lo));
     std::string line = verifier_verdict(log.data());
     return line.empty() ? "no verifier log" : "'" + line + "'";
   }
 
-  static AttachError link(const OwnedFd& prog, bpf_attach_type type, size_t id, OwnedFd& out) {
-    LIBBPF_OPTS(bpf_link_create_opts, lo);
-    lo.tracing.cookie = id;
-    int fd = bpf_link_create(prog.get(), 0, type, &lo);
+  AttachError link(const OwnedFd& prog, bpf_attach_type type, size_t id, OwnedFd& out) const {
+    int fd;
+    if (obj_.fentry_by_mark()) {
+      fd = bpf_raw_tracepoint_open(nullptr, prog.get());
+    } else {
+      LIBBPF_OPTS(bpf_link_create_opts, lo);
+      lo.tracing.cookie = id;
+      fd = bpf_link_create(prog.get(), 0, type, &lo);
+    }
     if (fd < 0)
       return {-errno, type == BPF_TRACE_FENTRY ? "fentry attach failed" : "fexit attach failed"};
     out = OwnedFd(fd);

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <string>
 
+#include "attach/imm_mark.h"
 #include "discovery/probe_keys.h"
 #include "discovery/traceable.h"
 #include "util/error.h"
@@ -37,23 +38,6 @@ std::string kprobe_failure(const ProbeSpec& p, int err) {
   if (err == ENOENT || err == EINVAL)
     return "the kernel cannot probe " + p.name + " (" + std::strerror(err) + ")";
   return std::string("kprobe attach failed: ") + std::strerror(err);
-}
-
-// Exactly one 64-bit immediate load carries the mark in the template (see tracer.bpf.c).
-std::vector<bpf_insn> with_probe_id(const bpf_insn* insns, size_t cnt, uint32_t id) {
-  std::vector<bpf_insn> out(insns, insns + cnt);
-  size_t found = 0;
-  for (size_t i = 0; i + 1 < cnt; ++i) {
-    bool ld_imm64 = out[i].code == (BPF_LD | BPF_IMM | BPF_DW);
-    if (ld_imm64 && uint32_t(out[i].imm) == uint32_t(RS_PROBE_ID_MARK) &&
-        uint32_t(out[i + 1].imm) == uint32_t(RS_PROBE_ID_MARK >> 32)) {
-      out[i].imm = int32_t(id);
-      out[i + 1].imm = 0;
-      ++found;
-    }
-  }
-  if (found != 1) throw std::logic_error("probe template: probe id mark not found once");
-  return out;
 }
 
 }  // namespace
@@ -100,8 +84,8 @@ void InjectedProbeLinks::attach_tracepoint(const ProbeSpec& p, uint32_t id) {
 
 OwnedFd InjectedProbeLinks::load_copy(const ProbeSpec& p, uint32_t id, bpf_prog_type type) {
   bpf_program* tmpl = obj_.probe_prog(p.kind);
-  std::vector<bpf_insn> insns =
-      with_probe_id(bpf_program__insns(tmpl), bpf_program__insn_cnt(tmpl), id);
+  std::vector<bpf_insn> insns = with_mark_replaced(
+      {bpf_program__insns(tmpl), bpf_program__insn_cnt(tmpl)}, RS_PROBE_ID_MARK, id);
   OwnedFd prog(bpf_prog_load(type, bpf_program__name(tmpl), TracerObject::kLicense, insns.data(),
                              insns.size(), nullptr));
   if (!prog) refused(p, std::string("program copy rejected: ") + std::strerror(errno));

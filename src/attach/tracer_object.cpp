@@ -146,6 +146,7 @@ TracerObject::TracerObject(const TracerConfig& cfg, const FuncTable& funcs)
       kprobe_session_(cfg.kind == AttachKind::MultiKprobe && cfg.kprobe_session),
       kprobe_events_(cfg.kind == AttachKind::Kprobe && cfg.kprobe_events),
       cookies_(cfg.caps.cookie),
+      fentry_by_mark_(cfg.kind == AttachKind::Fentry && !cfg.caps.fentry_cookie),
       by_ip_(cfg.kind == AttachKind::Kprobe && (cfg.kprobe_events || !cfg.caps.cookie)) {
   if (kprobe_session_ || by_ip_) {
     std::vector<uint64_t> addrs(funcs.size());
@@ -276,6 +277,7 @@ void TracerObject::configure_caps(const TracerConfig& cfg) {
   ro->has_func_ip = caps.func_ip;
   ro->has_task_btf = caps.task_btf;
   ro->has_task_storage = caps.task_storage;
+  ro->fentry_by_mark = fentry_by_mark_;
   ro->kstack_at_entry = cfg.kind == AttachKind::Kprobe && !caps.kretprobe_stacks;
   ro->current_kprobe_addr = cfg.current_kprobe_addr;
   ro->per_cpu_offset_addr = cfg.per_cpu_offset_addr;
@@ -308,6 +310,7 @@ void TracerObject::configure_args(const TracerConfig& cfg) {
   bool on = !cfg.func_args.empty();
   ro->capture_args = on;
   ro->args_fentry_ctx = cfg.kind == AttachKind::Fentry;
+  ro->args_ctx_words = fentry_by_mark_;
   ro->args_max_total = cfg.arg_limits.max_total_args_size;
   ro->args_max_sized = cfg.arg_limits.max_sized_arg_size;
   ro->args_max_str = cfg.arg_limits.max_str_arg_size;

@@ -32,6 +32,9 @@ struct KernelCaps {
   bool atomic_fetch = true;       // atomics returning a value (compare-and-swap, fetch-add)
   bool kretprobe_stacks = true;   // a stack taken in a kretprobe unwinds to the syscall
   bool session_kfunc_ctx = true;  // the kprobe session kfuncs take the context (7.0+)
+  // Trampoline link cookies (5.19+), and with them bpf_get_func_arg()/_ret() (5.17+); without,
+  // each function's fentry/fexit copies carry its id in place of RS_FUNC_MARK.
+  bool fentry_cookie = true;
 };
 
 struct TracerConfig {
@@ -108,6 +111,9 @@ class TracerObject {
   bool kprobe_events() const { return kprobe_events_; }
   // Whether links may carry BPF cookies (5.15+); attachers pass 0 otherwise.
   bool has_cookies() const { return cookies_; }
+  // fentry: whether each function's copies get its id in place of RS_FUNC_MARK
+  // (bpf/func_mark.h) instead of as link cookie.
+  bool fentry_by_mark() const { return fentry_by_mark_; }
   int ringbuf_fd() const;
   // Runs of the loaded pair the kernel skipped because a BPF program was already running on
   // the CPU (see attach/probe_misses.h).
@@ -150,6 +156,7 @@ class TracerObject {
   bool kprobe_session_;
   bool kprobe_events_;
   bool cookies_;
+  bool fentry_by_mark_;
   // Single kprobes whose programs find the function by address (kprobe events, or no cookies).
   bool by_ip_;
   // Function address -> id for programs without a usable cookie (bpf/func_slots.h); else empty.

@@ -16,6 +16,7 @@
 /* Set by user space before load; flags are __u8 as in globals.bpf.h. */
 const volatile __u8 capture_args = 0;       /* -A */
 const volatile __u8 args_fentry_ctx = 0;    /* the entry program is fentry: no pt_regs */
+const volatile __u8 args_ctx_words = 0;     /* fentry without bpf_get_func_arg() (5.17) */
 const volatile __u32 args_max_total = 3072; /* args.max-total-args-size */
 const volatile __u32 args_max_sized = 256;  /* args.max-sized-arg-size */
 const volatile __u32 args_max_str = 256;    /* args.max-str-arg-size */
@@ -75,14 +76,15 @@ enum slot_source {
  * they stay 0. Its context holds the stack-passed arguments after the registers already; a
  * kprobe reads the stack_slots of them the plan asks for. A raw tracepoint's array is read with
  * a helper, as the kernel refuses to attach a program that accesses the context directly past
- * the tracepoint's argument count.
+ * the tracepoint's argument count; so is fentry's before bpf_get_func_arg(), where the slots
+ * past the arguments hold the rest of the trampoline's frame, which no plan reads.
  */
 static __always_inline void read_arg_slots(void *ctx, __u64 *slots, enum slot_source src,
 					   __u32 stack_slots)
 {
 	int i;
 
-	if (src == SLOTS_ARRAY) {
+	if (src == SLOTS_ARRAY || (src == SLOTS_CALL && args_ctx_words)) {
 		bpf_probe_read_kernel(slots, sizeof(__u64) * RS_MAX_ARG_SLOTS, ctx);
 		return;
 	}

@@ -40,6 +40,12 @@ const volatile __u8 has_func_ip = 1;      /* bpf_get_func_ip() of kprobes, 5.15 
 const volatile __u8 has_task_btf = 1;     /* bpf_get_current_task_btf(), 5.11 */
 const volatile __u8 has_task_storage = 1; /* task local storage, 5.11 */
 /*
+ * fentry/fexit copies know their function by RS_FUNC_MARK (func_mark.h), and read their
+ * arguments and return value from the context: no trampoline link cookies before 5.19, no
+ * bpf_get_func_arg()/bpf_get_func_ret() before 5.17.
+ */
+const volatile __u8 fentry_by_mark = 0;
+/*
  * Before 5.15 a stack taken in a kretprobe does not unwind past the kretprobe trampoline: the
  * kernel stack is then taken when the session opens, at its entry call.
  */

@@ -18,6 +18,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "abi.h"
+#include "func_mark.h"
 #include "globals.bpf.h"           /* knobs, shared state, the ring buffer */
 #include "session_table.bpf.h"     /* struct session, its slots and ids */
 #include "admission.bpf.h"         /* which threads may open a session */
@@ -31,12 +32,16 @@
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
 /* An opaque load, so the compiler keeps the mark as one patchable instruction. */
+#define load_mark(mark)                                          \
+	({                                                       \
+		__u64 __value;                                   \
+		asm volatile("%0 = %1 ll" : "=r"(__value) : "i"(mark)); \
+		__value;                                         \
+	})
+
 static __always_inline __u32 probe_id_mark(void)
 {
-	__u64 id;
-
-	asm volatile("%0 = %1 ll" : "=r"(id) : "i"(RS_PROBE_ID_MARK));
-	return id;
+	return load_mark(RS_PROBE_ID_MARK);
 }
 
 /* Before 5.15: injected kprobes by what their hits see (struct rs_probe_key). */
@@ -222,24 +227,34 @@ int rs_ksession(struct pt_regs *ctx)
 
 /*
  * fentry/fexit: a trampoline program has exactly one attach target, so user space loads one copy
- * of these per traced function and direction; the link cookie (5.19+) is the function id.
+ * of these per traced function and direction. The link cookie (5.19+) is the function id;
+ * before, each copy carries it in place of RS_FUNC_MARK (func_mark.h).
  */
 SEC("fentry")
 int rs_fentry(void *ctx)
 {
-	on_func_entry(ctx, bpf_get_attach_cookie(ctx), false);
+	__u32 id = fentry_by_mark ? rs_func_mark_id(load_mark(RS_FUNC_MARK))
+				  : bpf_get_attach_cookie(ctx);
+
+	on_func_entry(ctx, id, false);
 	return 0;
 }
 
+/* The context is the arguments' words, then the return value's. */
 SEC("fexit")
 int rs_fexit(void *ctx)
 {
 	struct lbr_snap lbr;
-	__u64 ret = 0;
+	__u64 ret = 0, mark;
 
 	lbr_snapshot(&lbr);
-	bpf_get_func_ret(ctx, &ret);
-	return on_func_exit(ctx, bpf_get_attach_cookie(ctx), ret, &lbr);
+	if (!fentry_by_mark) {
+		bpf_get_func_ret(ctx, &ret);
+		return on_func_exit(ctx, bpf_get_attach_cookie(ctx), ret, &lbr);
+	}
+	mark = load_mark(RS_FUNC_MARK);
+	bpf_probe_read_kernel(&ret, sizeof(ret), (__u64 *)ctx + rs_func_mark_nargs(mark));
+	return on_func_exit(ctx, rs_func_mark_id(mark), ret, &lbr);
 }
 
 /*

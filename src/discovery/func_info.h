@@ -18,6 +18,7 @@ struct FuncInfo {
   bool is_entry = false;
   uint32_t btf_id = 0;  // vmlinux or module BTF id of the FUNC, for fentry; 0 when there is none
                         // of this exact name (no BTF, or a compiler clone like foo.constprop.0)
+  uint8_t nargs = 0;    // parameters of its BTF prototype: where fexit's context holds the result
 };
 
 // Index in this vector is the function id used by BPF (the attach cookie).

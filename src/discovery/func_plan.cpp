@@ -145,7 +145,7 @@ void add_traced_function(const Match& m, const std::vector<uint64_t>& addrs, Ker
   if (fentry && type.btf_id == 0) return skip(plan, c, "no BTF id, which fentry attach needs");
   for (uint64_t addr : addrs) {
     plan.funcs.push_back({std::string(c.name), std::string(c.module), addr, type.ret, type.has_btf,
-                          m.entry, type.btf_id});
+                          m.entry, type.btf_id, type.nargs});
   }
 }
 

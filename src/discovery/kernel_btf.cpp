@@ -158,7 +158,8 @@ FuncType KernelBtf::lookup(Source& src, std::string_view module, std::string_vie
   const struct btf_type* func = btf__type_by_id(src.btf.get(), id);
   // libbpf loads no BTF whose FUNC lacks a prototype.
   const struct btf_type* proto = btf__type_by_id(src.btf.get(), func->type);
-  FuncType out{classify_return_type(src.btf.get(), proto->type), true, exact ? id : 0};
+  FuncType out{classify_return_type(src.btf.get(), proto->type), true, exact ? id : 0,
+               uint8_t(btf_vlen(proto))};
   if (module.empty()) out.ret = bpf_helper_ret_kind(name).value_or(out.ret);
   return out;
 }

@@ -20,6 +20,7 @@ struct FuncType {
   RetKind ret = RetKind::Int32;  // what functions without BTF are assumed to return
   bool has_btf = false;
   uint32_t btf_id = 0;  // FUNC id usable for fentry; 0 when the name is a compiler clone
+  uint8_t nargs = 0;    // parameters of the BTF prototype
 };
 
 class KernelBtf {

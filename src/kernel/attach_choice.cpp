@@ -54,10 +54,9 @@ std::string fentry_refusal(const Features& f) {
   return "attach refused (" + why + ")";
 }
 
-// fentry is asked last: its row attaches a probe program.
+// fentry is asked last: its row attaches a probe program. Link cookies are not needed: without
+// them each function's programs carry its id (TracerObject::fentry_by_mark()).
 std::string fentry_blocker(const Features& f) {
-  if (!f.has(Feature::FentryCookie))
-    return "needs BPF cookies for trampoline programs (Linux 5.19+)";
   return f.has(Feature::FentryAttach) ? "" : fentry_refusal(f);
 }
 
@@ -75,6 +74,13 @@ AttachKind require(AttachKind kind, const Features& f) {
   const Mechanism* other = alternative_to(kind, f);
   throw UserError(std::string("cannot attach with ") + mechanism(kind).name + ": " + why,
                   other ? other->hint : "");
+}
+
+// The cost of fentry without link cookies, told where it is chosen.
+AttachKind fentry_chosen(const Features& f) {
+  if (!f.has(Feature::FentryCookie))
+    logf(LOG_INFO, "fentry: no link cookies before Linux 5.19: each function's programs hold its id\n");
+  return AttachKind::Fentry;
 }
 
 }  // namespace
@@ -115,7 +121,9 @@ void check_kernel_support(const Features& f, const char* btf_path) {
 
 AttachKind choose_attach_kind(AttachMode mode, const Features& f) {
   switch (mode) {
-    case AttachMode::Fentry: return require(AttachKind::Fentry, f);
+    case AttachMode::Fentry:
+      require(AttachKind::Fentry, f);
+      return fentry_chosen(f);
     case AttachMode::Kprobe: return require(AttachKind::Kprobe, f);
     case AttachMode::MultiKprobe:
       if (f.has(Feature::MultiKprobe)) return AttachKind::MultiKprobe;
@@ -126,10 +134,10 @@ AttachKind choose_attach_kind(AttachMode mode, const Features& f) {
   }
   for (const Mechanism& m : kFastestFirst) {
     if (!attach_blocker(m.kind, f).empty()) continue;
-    if (m.kind == AttachKind::Fentry)
-      logf(LOG_INFO, "kprobes: %s: attaching with fentry/fexit\n",
-           attach_blocker(AttachKind::Kprobe, f).c_str());
-    return m.kind;
+    if (m.kind != AttachKind::Fentry) return m.kind;
+    logf(LOG_INFO, "kprobes: %s: attaching with fentry/fexit\n",
+         attach_blocker(AttachKind::Kprobe, f).c_str());
+    return fentry_chosen(f);
   }
   throw nothing_attaches(why_nothing_attaches(f));
 }

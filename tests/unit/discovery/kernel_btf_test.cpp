@@ -51,6 +51,12 @@ TEST_F(BtfKinds, RecordsTheFuncId) {
   EXPECT_EQ(btf.func_type("", "map_create").btf_id, uint32_t(id));
 }
 
+TEST_F(BtfKinds, CountsTheArguments) {
+  EXPECT_EQ(btf.func_type("", "map_create").nargs, 1);
+  EXPECT_EQ(btf.func_type("", "ret_int").nargs, 0);
+  EXPECT_EQ(btf.func_type("kvm", "kvm_read_guest").nargs, 0);
+}
+
 TEST_F(BtfKinds, BpfHelpersGetTheirRealKind) {
   // BTF says u64 (BPF_CALL_2); the helper table knows it returns a pointer.
   EXPECT_EQ(ret("bpf_map_lookup_elem"), RetKind::Ptr);

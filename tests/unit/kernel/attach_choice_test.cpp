@@ -90,12 +90,16 @@ TEST(AttachChoice, MultiKprobeFallsBackToKprobes) {
   EXPECT_EQ(choose_attach_kind(AttachMode::MultiKprobe, kernel_6_1()), AttachKind::Kprobe);
 }
 
-TEST(AttachChoice, FentryNeedsTrampolineCookies) {
-  Features f =
-      Features::fixed({{Feature::BpfCookie, 1}, {Feature::Kprobes, 1}, {Feature::FentryAttach, 1}});
-  EXPECT_EQ(user_error([&] { choose_attach_kind(AttachMode::Fentry, f); }),
-            "cannot attach with fentry: needs BPF cookies for trampoline programs (Linux 5.19+) | "
-            "use -K (single kprobes)");
+// 5.10: trampolines attach, but their links carry no cookie; each function's programs then
+// hold its id (TracerObject::fentry_by_mark()), so -F works and the default stays kprobes.
+TEST(AttachChoice, FentryWithoutTrampolineCookies) {
+  Features f = Features::fixed({{Feature::Ringbuf, 1},
+                                {Feature::Kprobes, 1},
+                                {Feature::FentryAttach, 1},
+                                {Feature::Tracefs, 1}});
+  EXPECT_EQ(attach_blocker(AttachKind::Fentry, f), "");
+  EXPECT_EQ(choose_attach_kind(AttachMode::Fentry, f), AttachKind::Fentry);
+  EXPECT_EQ(choose_attach_kind(AttachMode::Default, f), AttachKind::Kprobe);
 }
 
 TEST(AttachChoice, NoMechanismIsOneDiagnosis) {
