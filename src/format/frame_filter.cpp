@@ -48,11 +48,15 @@ bool is_bpf_prog_name(std::string_view name) {
   return rest.size() == kProgTagDigits || rest[kProgTagDigits] == '_';
 }
 
-// BPF trampolines are "bpf_trampoline_" + a decimal key; bpf_trampoline_link_prog and friends
-// are ordinary kernel functions.
+// BPF trampolines are "bpf_trampoline_" + a decimal key, and before 5.12, which gave a
+// trampoline one image at a time, + "_" + the image's decimal index (5.10:
+// bpf_trampoline_13628_1); bpf_trampoline_link_prog and friends are ordinary kernel functions.
 bool is_bpf_trampoline_name(std::string_view name) {
-  return name.starts_with(kTrampolinePrefix) &&
-         is_dec_digits(name.substr(kTrampolinePrefix.size()));
+  if (!name.starts_with(kTrampolinePrefix)) return false;
+  std::string_view key = name.substr(kTrampolinePrefix.size());
+  size_t sep = key.find('_');
+  if (sep == std::string_view::npos) return is_dec_digits(key);
+  return is_dec_digits(key.substr(0, sep)) && is_dec_digits(key.substr(sep + 1));
 }
 
 bool is_trampoline_name(std::string_view name) {

@@ -47,11 +47,11 @@ usage() { sed -n '6,23s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 
 # What each kernel of the matrix can do, as `retsnoop -V -v` reports it there (README, Kernels),
 # in the words REQUIRES uses: cookies (BPF cookies, 5.15+), multi-kprobe (5.18+ with
-# CONFIG_FPROBE), kprobe-session (6.10+), fentry (trampolines with cookies), func-args
-# (bpf_get_func_arg, 5.17+), tp-cookie (tracepoint and kprobe perf-event cookies, 5.15+).
+# CONFIG_FPROBE), kprobe-session (6.10+), fentry (trampolines, with or without link cookies),
+# func-args (bpf_get_func_arg, 5.17+), tp-cookie (tracepoint and kprobe perf-event cookies, 5.15+).
 kernel_features() {
   case "$E2E_ARCH/$1" in
-    amd64/5.10) echo "kprobes" ;;
+    amd64/5.10) echo "kprobes fentry" ;;
     amd64/6.1) echo "kprobes cookies fentry func-args tp-cookie" ;;
     arm64/6.1) echo "kprobes cookies func-args tp-cookie" ;;
     */6.12 | amd64/6.12-rt | */sid) echo "kprobes cookies fentry func-args tp-cookie multi-kprobe kprobe-session" ;;

@@ -13,6 +13,7 @@ TEST(FrameFilter, DropsBpfProgramsAndTrampolines) {
   EXPECT_TRUE(is_tracing_frame(sym("bpf_prog_6deef7357e7b4530_rs_exit")));
   EXPECT_TRUE(is_tracing_frame(sym("bpf_prog_6deef7357e7b4530")));
   EXPECT_TRUE(is_tracing_frame(sym("bpf_trampoline_6442521045")));
+  EXPECT_TRUE(is_tracing_frame(sym("bpf_trampoline_13628_1")));  // 5.10: key and image index
   EXPECT_TRUE(is_tracing_frame(sym("bpf_dispatcher_xdp", "bpf")));
 }
 
@@ -42,6 +43,8 @@ const SymbolizedAddr kTrampoline = at("bpf_trampoline_6442461877", 0x89, "bpf");
 TEST(FrameFilter, FentryCallSiteOutsideATrampoline) {
   EXPECT_TRUE(is_fentry_call_site(at("__sys_bpf", 0x5), kTrampoline));
   EXPECT_TRUE(is_fentry_call_site(at("__x64_sys_bpf", 0x9), kTrampoline));  // after endbr64
+  // 5.10 names each image of a trampoline.
+  EXPECT_TRUE(is_fentry_call_site(at("__x64_sys_bpf", 0x5), at("bpf_trampoline_13628_1", 0x48)));
 }
 
 TEST(FrameFilter, FunctionBodyOutsideATrampolineIsKept) {
@@ -55,6 +58,8 @@ TEST(FrameFilter, CallSiteOffsetsNeedATrampolineInside) {
   EXPECT_FALSE(
       is_fentry_call_site(at("__sys_bpf", 0x5), at("bpf_prog_c4cd11e944f97b11_rs_fexit", 0x53d)));
   EXPECT_FALSE(is_fentry_call_site(at("__sys_bpf", 0x5), at("bpf_trampoline_link_prog", 0x5)));
+  EXPECT_FALSE(is_fentry_call_site(at("__sys_bpf", 0x5), at("bpf_trampoline_13628_", 0x5)));
+  EXPECT_FALSE(is_fentry_call_site(at("__sys_bpf", 0x5), at("bpf_trampoline_1_2_3", 0x5)));
   EXPECT_FALSE(is_fentry_call_site(at("__sys_bpf", 0x5), SymbolizedAddr{}));
 }
 
