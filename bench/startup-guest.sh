@@ -6,11 +6,14 @@
 #   ours    ROUND READY_S ATTACHED DETACH_S
 #   phase   ROUND NAME MS
 #   startup ROUND S       (process start to "Attaching", by retsnoop's own clock)
+#   mode    ROUND FLAG READY_S ATTACHED   (with MODES, in place of ours, startup and phase)
 #   skip    WHAT REASON
 #
-# Usage: startup-guest.sh ROUNDS FLOOR RETSNOOP_ARGS...
+# Usage: startup-guest.sh ROUNDS FLOOR MODES RETSNOOP_ARGS...
 #   ROUNDS  rounds, each a floor (when FLOOR is 1) and then a retsnoop run
 #   FLOOR   1: measure the tracefs floor too (the kernel's own cost of the same kprobe events)
+#   MODES   empty, or attach flags ("-F -K"): each round runs the selection once per flag, in
+#           this order
 #   RETSNOOP_ARGS the selection, e.g. -e '*sys_bpf' -a 'bpf_*'
 set -u
 
@@ -19,7 +22,8 @@ set -u
 
 ROUNDS=$1
 FLOOR=$2
-shift 2
+MODES=$3
+shift 3
 WORK=/tmp/rs-startup
 TRACEFS=/sys/kernel/tracing
 GROUP=rs_floor
@@ -129,12 +133,31 @@ measure_ours() {
     while read -r s; do printf 'startup\t%s\t%s\n' "$round" "$s"; done
 }
 
+# The selection as one mode attaches it, from exec to ready.
+measure_mode() {
+  round=$1 flag=$2 out=$WORK/out
+  shift 2
+  t0=$(now_cs)
+  if ! start_and_wait_ready -v "$flag" "$@"; then
+    wait
+    printf 'skip\t%s\t%s\n' "$flag" "$(grep -v '^  ' "$out" | tail -n 1)"
+    return
+  fi
+  ready=$(secs_since "$t0")
+  kill -TERM "$pid" 2>/dev/null
+  wait
+  attached=$(sed -n 's/^attached \([0-9]*\) functions .*/\1/p' "$out")
+  printf 'mode\t%s\t%s\t%s\t%s\n' "$round" "$flag" "$ready" "$attached"
+}
+
+# With MODES, the first mode's plan is the one resolved.
+[ -n "$MODES" ] && set -- "${MODES%% *}" "$@"
 if ! resolve_functions "$@"; then
   printf 'skip\tall\t%s\n' "$(tail -n 1 "$WORK/plan")"
   exit 0
 fi
 mech=$(retsnoop -V -v 2>/dev/null | grep -q 'multi-attach kprobe supported: yes' && echo multi-kprobe || echo kprobe)
-printf 'funcs\t%s\t%s\n' "$(wc -l <"$WORK/funcs")" "$mech"
+printf 'funcs\t%s\t%s\n' "$(wc -l <"$WORK/funcs")" "${MODES:-$mech}"
 # Multi-kprobes have no tracefs twin that retsnoop's attach could be held to.
 [ "$mech" = multi-kprobe ] && FLOOR=0
 [ "$FLOOR" = 1 ] && floor_definitions
@@ -143,9 +166,15 @@ printf 'funcs\t%s\t%s\n' "$(wc -l <"$WORK/funcs")" "$mech"
 out=$WORK/warm-up
 start_and_wait_ready -e '*sys_bpf' && kill -TERM "$pid" 2>/dev/null
 wait
+[ -n "$MODES" ] && shift  # the first mode's flag, which only the resolution needed
 r=1
 while [ "$r" -le "$ROUNDS" ]; do
   [ "$FLOOR" = 1 ] && measure_floor "$r"
-  measure_ours "$r" "$@"
+  if [ -z "$MODES" ]; then
+    measure_ours "$r" "$@"
+  else
+    # shellcheck disable=SC2086 # MODES is a list of flags
+    for flag in $MODES; do measure_mode "$r" "$flag" "$@"; done
+  fi
   r=$((r + 1))
 done

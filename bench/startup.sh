@@ -9,10 +9,14 @@
 # Prints the times, the ratio of exec-to-ready to the floor's define + enable per round and for
 # the least of each over the rounds (the host's other work only adds time), and the phases.
 #
-# Usage: bench/startup.sh [--kernel 6.1|6.12|all] [--arch amd64|arm64] [--build DIR]
-#                         [--rounds N] [--no-floor] [-- RETSNOOP_ARGS...]
+# With --modes, each round runs the selection once per attach flag instead, and the report gives
+# each mode's exec-to-ready and their ratio to the first mode's, per round and least of each.
+#
+# Usage: bench/startup.sh [--kernel 5.10|6.1|6.12|all] [--arch amd64|arm64] [--build DIR]
+#                         [--rounds N] [--no-floor] [--modes 'FLAG FLAG...'] [-- RETSNOOP_ARGS...]
 #   --rounds    floor and retsnoop runs per boot, interleaved (default 3)
 #   --no-floor  skip the floor (it takes as long as a single-kprobe attach)
+#   --modes     attach flags to compare in the same boot, e.g. '-F -K'
 #   RETSNOOP_ARGS  the selection (default -e '*sys_bpf' -a 'bpf_*')
 set -euo pipefail
 
@@ -21,7 +25,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/../tests/e2e/lib.sh"
 BENCH_DIR=$REPO_DIR/bench
 VM_TIMEOUT_SEC=3600
 
-usage() { sed -n '10,14s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+usage() { sed -n '15,20s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 
 # Mean of the numbers on stdin, two decimals.
 mean() { awk '{ s += $1; n++ } END { if (n) printf "%.2f", s / n }'; }
@@ -36,11 +40,35 @@ print_report() {
     $1 == "floor" { fd[$2] = $3; fa[$2] = $4; fx[$2] = $5 + $6; floor = 1 }
     $1 == "ours" { ready[$2] = $3; att[$2] = $4; det[$2] = $5; if ($2 > n) n = $2 }
     $1 == "startup" { st[$2] = $3 }
+    $1 == "mode" {
+      if (!(($3) in mseen)) { mseen[$3] = 1; modes[nm++] = $3 }
+      mr[$2, $3] = $4; matt[$3] = $5
+      if (least[$3] == "" || $4 < least[$3]) least[$3] = $4
+      if ($2 > mn) mn = $2
+    }
     $1 == "phase" {
       if (!(($3) in seen)) { seen[$3] = 1; names[m++] = $3 }
       ph[$2, $3] = $4
     }
     END {
+      if (nm) {
+        printf "\n%-6s", "round"
+        for (i = 0; i < nm; i++) printf " %12s", modes[i] " ready"
+        for (i = 1; i < nm; i++) printf " %14s", modes[i] "/" modes[0]
+        printf "\n"
+        for (r = 1; r <= mn; r++) {
+          printf "%-6d", r
+          for (i = 0; i < nm; i++) printf " %11.2fs", mr[r, modes[i]]
+          for (i = 1; i < nm; i++)
+            printf " %13.2fx", (mr[r, modes[0]] > 0 ? mr[r, modes[i]] / mr[r, modes[0]] : 0)
+          printf "\n"
+        }
+        printf "least of each:"
+        for (i = 0; i < nm; i++) printf " %s %.2f s (%s functions)", modes[i], least[modes[i]], matt[modes[i]]
+        for (i = 1; i < nm; i++)
+          printf "; %s/%s %.2fx", modes[i], modes[0], (least[modes[0]] > 0 ? least[modes[i]] / least[modes[0]] : 0)
+        printf "\n"
+      }
       if (!n) exit
       printf "\n%-6s %9s %9s %9s | %9s %9s %8s %6s | %9s %9s %6s\n", "round", "fl.define",
         "fl.enable", "floor", "start-up", "ready", "attached", "ratio", "fl.detach", "detach", "ratio"
@@ -88,12 +116,12 @@ print_report() {
 }
 
 run_kernel() {
-  local kver=$1 rounds=$2 floor=$3 work=$4/$1 kdir arg quoted=""
-  shift 4
+  local kver=$1 rounds=$2 floor=$3 modes=$4 work=$5/$1 kdir arg quoted=""
+  shift 5
   kdir=$("$E2E_DIR/fetch-kernel.sh" "$kver" --arch "$E2E_ARCH")
   mkdir -p "$work"
   for arg in "$@"; do quoted+=" '${arg//\'/\'\\\'\'}'"; done
-  printf '#!/bin/sh\nexec sh /guest/startup-guest.sh %s %s%s\n' "$rounds" "$floor" "$quoted" >"$work/guest.sh"
+  printf "#!/bin/sh\nexec sh /guest/startup-guest.sh %s %s '%s'%s\n" "$rounds" "$floor" "$modes" "$quoted" >"$work/guest.sh"
   say "kernel $kver: measuring (logs in $work)"
   boot_guest "$kdir" "$work" "$work/guest.sh" "$VM_TIMEOUT_SEC" 2048 \
     -a "$BENCH_DIR/startup-guest.sh:/guest/startup-guest.sh" \
@@ -103,14 +131,15 @@ run_kernel() {
 }
 
 main() {
-  local kernels=(6.1 6.12) build=${RETSNOOP_BUILD:-} rounds=3 floor=1
+  local kernels=(6.1 6.12) build=${RETSNOOP_BUILD:-} rounds=3 floor=1 modes=""
   while (($#)); do
     case "$1" in
-      --kernel) [[ ${2:-} =~ ^(6\.1|6\.12|all)$ ]] || usage; [[ $2 == all ]] || kernels=("$2"); shift ;;
+      --kernel) [[ ${2:-} =~ ^(5\.10|6\.1|6\.12|all)$ ]] || usage; [[ $2 == all ]] || kernels=("$2"); shift ;;
       --rounds) rounds=${2:?}; shift ;;
       --arch) set_arch "${2:-}" || usage; shift ;;
       --build) build=${2:?}; shift ;;
       --no-floor) floor=0 ;;
+      --modes) [[ ${2:-} =~ ^-[A-Za-z]( -[A-Za-z])*$ ]] || usage; modes=$2; shift ;;
       --) shift; break ;;
       *) usage ;;
     esac
@@ -120,7 +149,7 @@ main() {
   [[ -n $build ]] || build=$(default_build_dir)
   guest_binaries "$build"
   local kver
-  for kver in "${kernels[@]}"; do run_kernel "$kver" "$rounds" "$floor" "$build/bench-startup" "$@"; done
+  for kver in "${kernels[@]}"; do run_kernel "$kver" "$rounds" "$floor" "$modes" "$build/bench-startup" "$@"; done
 }
 
 main "$@"

@@ -7,7 +7,9 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include <array>
 #include <cerrno>
+#include <chrono>
 #include <set>
 #include <span>
 #include <string>
@@ -30,6 +32,9 @@ namespace retsnoop {
 namespace {
 
 constexpr size_t kVerifierLogSize = 64 * 1024;
+// BPF_LOG_STATS (5.2+): the verifier's statistics alone, a few short lines.
+constexpr uint32_t kLogStats = 4;
+constexpr size_t kStatsLogSize = 1024;
 
 struct ProgTemplate {
   const char* name;
@@ -74,6 +79,17 @@ std::string verifier_verdict(const char* log) {
     if (!line.empty() && !line.starts_with("processed ")) verdict = line;
   });
   return std::string(verdict);
+}
+
+// A short log's lines joined by "; ".
+std::string one_line(const char* log) {
+  std::string out;
+  for_each_line(log, [&](std::string_view line) {
+    if (line.empty()) return;
+    if (!out.empty()) out += "; ";
+    out += line;
+  });
+  return out;
 }
 
 class FentryAttacher : public Attacher {
@@ -133,24 +149,37 @@ class FentryAttacher : public Attacher {
     Probe p;
     CopyInsns entry_insns = copy_insns(entry, obj_.fentry_by_mark(), id, fn);
     CopyInsns exit_insns = copy_insns(exit, obj_.fentry_by_mark(), id, fn);
-    if (AttachError e = load_copy(entry, entry_insns, fn.btf_id, btf_obj_fd, p.entry_prog); e.err)
+    if (AttachError e = load_copy(entry, entry_insns, fn, btf_obj_fd, p.entry_prog); e.err)
       return e;
-    if (AttachError e = load_copy(exit, exit_insns, fn.btf_id, btf_obj_fd, p.exit_prog); e.err)
-      return e;
+    if (AttachError e = load_copy(exit, exit_insns, fn, btf_obj_fd, p.exit_prog); e.err) return e;
     if (AttachError e = link(p.entry_prog, entry.type, id, p.entry_link); e.err) return e;
     if (AttachError e = link(p.exit_prog, exit.type, id, p.exit_link); e.err) return e;
     probes_[id] = std::move(p);
     return {};
   }
 
-  static AttachError load_copy(const ProgTemplate& t, const CopyInsns& c, uint32_t btf_id,
+  // At -vv with the verifier's statistics and the load's time: what each function costs.
+  static AttachError load_copy(const ProgTemplate& t, const CopyInsns& c, const FuncInfo& fn,
                                int btf_obj_fd, OwnedFd& out) {
     LIBBPF_OPTS(bpf_prog_load_opts, lo);
     lo.expected_attach_type = t.type;
-    lo.attach_btf_id = btf_id;
+    lo.attach_btf_id = fn.btf_id;
     lo.attach_btf_obj_fd = btf_obj_fd;
+    std::array<char, kStatsLogSize> stats{};
+    bool debug = log_enabled(LOG_DEBUG);
+    if (debug) {
+      lo.log_buf = stats.data();
+      lo.log_size = stats.size() - 1;
+      lo.log_level = kLogStats;
+    }
+    auto start = std::chrono::steady_clock::now();
     int fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, t.name, TracerObject::kLicense, c.insns.data(),
                            c.insns.size(), &lo);
+    if (fd >= 0 && debug)
+      logf(LOG_DEBUG, "fentry: %s copy for %s: %s, loaded in %.1f ms\n", t.name, fn.name.c_str(),
+           one_line(stats.data()).c_str(),
+           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+               .count());
     if (fd < 0) {
       AttachError e{-errno, std::string(t.name) + " copy rejected"};
       if (!is_system_error(e.err) && log_enabled(LOG_INFO))
