@@ -197,8 +197,8 @@ class FentryAttacher : public Attacher {
     lo.log_buf = log.data();
     lo.log_size = log.size() - 1;  // the last byte stays NUL, whatever the kernel writes
     lo.log_level = 1;
-    OwnedFd fd(bpf_prog_load(BPF_PROG_TYPE_TRACING, t.name, TracerObject::kLicense,
-                             c.insns.data(), c.insns.size(), &lo));
+    OwnedFd fd(bpf_prog_load(BPF_PROG_TYPE_TRACING, t.name, TracerObject::kLicense, c.insns.data(),
+                             c.insns.size(), &lo));
     std::string line = verifier_verdict(log.data());
     return line.empty() ? "no verifier log" : "'" + line + "'";
   }

@@ -32,11 +32,11 @@
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
 /* An opaque load, so the compiler keeps the mark as one patchable instruction. */
-#define load_mark(mark)                                          \
-	({                                                       \
-		__u64 __value;                                   \
+#define load_mark(mark)                                                 \
+	({                                                              \
+		__u64 __value;                                          \
 		asm volatile("%0 = %1 ll" : "=r"(__value) : "i"(mark)); \
-		__value;                                         \
+		__value;                                                \
 	})
 
 static __always_inline __u32 probe_id_mark(void)

@@ -79,7 +79,8 @@ AttachKind require(AttachKind kind, const Features& f) {
 // The cost of fentry without link cookies, told where it is chosen.
 AttachKind fentry_chosen(const Features& f) {
   if (!f.has(Feature::FentryCookie))
-    logf(LOG_INFO, "fentry: no link cookies before Linux 5.19: each function's programs hold its id\n");
+    logf(LOG_INFO,
+         "fentry: no link cookies before Linux 5.19: each function's programs hold its id\n");
   return AttachKind::Fentry;
 }
 
@@ -121,9 +122,7 @@ void check_kernel_support(const Features& f, const char* btf_path) {
 
 AttachKind choose_attach_kind(AttachMode mode, const Features& f) {
   switch (mode) {
-    case AttachMode::Fentry:
-      require(AttachKind::Fentry, f);
-      return fentry_chosen(f);
+    case AttachMode::Fentry: require(AttachKind::Fentry, f); return fentry_chosen(f);
     case AttachMode::Kprobe: return require(AttachKind::Kprobe, f);
     case AttachMode::MultiKprobe:
       if (f.has(Feature::MultiKprobe)) return AttachKind::MultiKprobe;

@@ -18,7 +18,9 @@ namespace {
 
 constexpr uint64_t kMark = 0x1122334455667788ULL;
 
-bpf_insn mov64_imm(uint8_t dst, int32_t imm) { return {BPF_ALU64 | BPF_MOV | BPF_K, dst, 0, 0, imm}; }
+bpf_insn mov64_imm(uint8_t dst, int32_t imm) {
+  return {BPF_ALU64 | BPF_MOV | BPF_K, dst, 0, 0, imm};
+}
 bpf_insn exit_insn() { return {BPF_JMP | BPF_EXIT, 0, 0, 0, 0}; }
 
 // r<dst> = value as the two halves of an ld_imm64; src_reg 1 makes it a map fd load.
@@ -38,8 +40,8 @@ uint64_t imm64_at(const std::vector<bpf_insn>& insns, size_t i) {
 }
 
 TEST(ImmMark, ReplacesTheMarkAndNothingElse) {
-  std::vector<bpf_insn> in = program({{mov64_imm(0, 7)}, ld_imm64(1, 42), ld_imm64(2, kMark),
-                                      {mov64_imm(0, 0), exit_insn()}});
+  std::vector<bpf_insn> in = program(
+      {{mov64_imm(0, 7)}, ld_imm64(1, 42), ld_imm64(2, kMark), {mov64_imm(0, 0), exit_insn()}});
   std::vector<bpf_insn> out = with_mark_replaced(in, kMark, 0xabcdef0012345678ULL);
   ASSERT_EQ(out.size(), in.size());
   EXPECT_EQ(imm64_at(out, 3), 0xabcdef0012345678ULL);
@@ -63,7 +65,8 @@ TEST(ImmMark, OnlyPlainImmediateLoadsCount) {
   std::vector<bpf_insn> in = program({ld_imm64(1, kMark, BPF_PSEUDO_MAP_FD),
                                       {mov64_imm(2, int32_t(uint32_t(kMark)))},
                                       {mov64_imm(3, int32_t(uint32_t(kMark >> 32)))},
-                                      ld_imm64(4, kMark), {exit_insn()}});
+                                      ld_imm64(4, kMark),
+                                      {exit_insn()}});
   std::vector<bpf_insn> out = with_mark_replaced(in, kMark, 9);
   EXPECT_EQ(imm64_at(out, 0), kMark);
   EXPECT_EQ(imm64_at(out, 4), 9u);
@@ -86,9 +89,9 @@ void expect_marks(const void* elf, size_t size) {
     const char* name;
     uint64_t mark;
   };
-  for (Template t : {Template{"rs_fentry", RS_FUNC_MARK}, Template{"rs_fexit", RS_FUNC_MARK},
-                     Template{"rs_probe_rawtp", RS_PROBE_ID_MARK},
-                     Template{"rs_probe_tp", RS_PROBE_ID_MARK}}) {
+  for (Template t :
+       {Template{"rs_fentry", RS_FUNC_MARK}, Template{"rs_fexit", RS_FUNC_MARK},
+        Template{"rs_probe_rawtp", RS_PROBE_ID_MARK}, Template{"rs_probe_tp", RS_PROBE_ID_MARK}}) {
     bpf_program* prog = bpf_object__find_program_by_name(obj, t.name);
     ASSERT_NE(prog, nullptr) << t.name;
     std::span<const bpf_insn> insns(bpf_program__insns(prog), bpf_program__insn_cnt(prog));
