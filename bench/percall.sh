@@ -19,6 +19,7 @@
 #   non-entry    one function of the call, __sys_bpf, traced as a non-entry one (-a) under an
 #                entry function that never runs: no session is ever open
 #   *-F          the same with fentry/fexit (-F) instead of the kernel's default mechanism
+#   *@base       with --base: the mode run by the other build, right before this one's
 #
 # "base" is the untraced call, measured right before and after the mode (ratios to their mean);
 # "loop" is the time per call inside the calling loop (simfail -t); "done" runs until retsnoop
@@ -29,10 +30,12 @@
 # call: its main thread, which reads the ring buffer, and its other threads (the printer), from
 # the scheduler's run time of each (/proc/PID/task/TID/schedstat, in ns, not sampled at ticks).
 #
-# Usage: bench/percall.sh [--kernel 6.1|6.12] [--build DIR] [-n N] [--rounds R]
+# Usage: bench/percall.sh [--kernel 5.10|6.1|6.12] [--build DIR] [--base FILE] [-n N] [--rounds R]
 #   default: --kernel 6.12, --build <repo>/build, -n 20000 traced calls (5 times as many
 #   untraced), --rounds 1 (R: every mode R times in the same boot, one row each, to show how
-#   much a mode moves between its runs). Env: VM_TIMEOUT (default 1800); RS_VM_ICOUNT
+#   much a mode moves between its runs). --base: the static retsnoop of another build (its
+#   tests/e2e/bin/retsnoop), whose run of each mode comes right before this build's, so that a
+#   change is measured against what it changes in one boot. Env: VM_TIMEOUT (default 1800); RS_VM_ICOUNT
 #   (default 0): the guest clock counts instructions, 2^RS_VM_ICOUNT ns each, so that other
 #   work on the host does not skew the ratios; empty: host time. RS_VM_CPUS: the guest's vCPUs (default 2; 1 on 6.1 with
 #   RS_VM_ICOUNT). RS_PERCALL_MODES: the modes to run, by name (default: all).
@@ -50,6 +53,7 @@ guest_script() {
 N=$1
 MODES="$2"
 ROUNDS=$3
+BINS="$4"
 EOF
   cat <<'EOF'
 CASE=bpf-bad-map-max-entries-array
@@ -90,9 +94,10 @@ mode() {
   name=$1
   shift
   case " $MODES " in *" $name "*|"  ") ;; *) return ;; esac
+  [ "$RS" = retsnoop ] || name=$name@base
   before=$(loop_ns $((N * 5)))
   rm -f /tmp/pc.out /tmp/pc.err
-  $TRACER_CPU retsnoop "$@" >/tmp/pc.out 2>/tmp/pc.err &
+  $TRACER_CPU $RS "$@" >/tmp/pc.out 2>/tmp/pc.err &
   pid=$!
   until grep -q 'Receiving data' /tmp/pc.out 2>/dev/null; do
     if ! kill -0 "$pid" 2>/dev/null; then
@@ -132,8 +137,8 @@ for _ in 1 2 3; do loop_ns "$N" >/dev/null; done
 printf '%-11s %11s %9s %7s %9s %7s %6s %6s %s\n' mode 'base ns' 'loop ns' ratio 'done ns' ratio \
   reader printer 'sessions (full + counted)'
 round=0
-while [ "$round" -lt "$ROUNDS" ]; do
-  round=$((round + 1))
+# Every mode, run by the retsnoop binary $RS.
+modes() {
   mode default -e '*sys_bpf' $FUNCS
   mode aggregated -C stacks.repeats=count -e '*sys_bpf' $FUNCS
   mode unprinted -X EINVAL -e '*sys_bpf' $FUNCS
@@ -150,18 +155,25 @@ while [ "$round" -lt "$ROUNDS" ]; do
   # The same two with fentry/fexit (-F): a trampoline instead of ftrace's probe handlers.
   mode filtered-F -F -n no-such-comm -e '*sys_bpf' $FUNCS
   mode non-entry-F -F -e '*sys_vhangup' -a __sys_bpf
+}
+
+while [ "$round" -lt "$ROUNDS" ]; do
+  round=$((round + 1))
+  for RS in $BINS; do modes; done
 done
 EOF
 }
 
 main() {
-  local kver=6.12 build=${RETSNOOP_BUILD:-$REPO_DIR/build} n=20000 rounds=1 kdir work
+  local kver=6.12 build=${RETSNOOP_BUILD:-$REPO_DIR/build} n=20000 rounds=1 base='' kdir work
+  local bins=retsnoop extra=()
   while (($#)); do
     case "$1" in
       --kernel) kver=${2:?}; shift ;;
       --build) build=${2:?}; shift ;;
       -n) n=${2:?}; shift ;;
       --rounds) rounds=${2:?}; shift ;;
+      --base) base=${2:?}; shift ;;
       *) usage ;;
     esac
     shift
@@ -170,14 +182,19 @@ main() {
   kdir=$("$E2E_DIR/fetch-kernel.sh" "$kver")
   work=$build/bench/percall-$kver
   mkdir -p "$work"
-  guest_script "$n" "${RS_PERCALL_MODES:-}" "$rounds" >"$work/guest.sh"
+  if [[ -n $base ]]; then
+    [[ -x $base ]] || die "--base: $base is not an executable"
+    bins="retsnoop-base retsnoop"
+    extra=(--add "$base:/bin/retsnoop-base")
+  fi
+  guest_script "$n" "${RS_PERCALL_MODES:-}" "$rounds" "$bins" >"$work/guest.sh"
   # With an instruction-counted clock the 6.1 guest hangs bringing up its second CPU (the boot
   # CPU waits for it in a loop whose time never advances): it runs on one. The clock counts the
   # instructions of every vCPU alike, so a second one would add no time of its own anyway.
   export RS_VM_ICOUNT=${RS_VM_ICOUNT-0}
   [[ $kver != 6.1 || -z $RS_VM_ICOUNT ]] || export RS_VM_CPUS=${RS_VM_CPUS:-1}
   echo "=== kernel $(cat "$kdir/kernel-version"): $n failing bpf() calls per traced mode"
-  boot_guest "$kdir" "$work" "$work/guest.sh" "${VM_TIMEOUT:-1800}" 2048
+  boot_guest "$kdir" "$work" "$work/guest.sh" "${VM_TIMEOUT:-1800}" 2048 "${extra[@]}"
 }
 
 main "$@"

@@ -297,6 +297,8 @@ TracerConfig tracer_config(const TraceLoopInputs& in) {
   if (!in.line_probes || in.line_probes->empty()) cfg.line_max = 0;
   if (!cfg.caps.func_ip && (cfg.kind == AttachKind::Kprobe || !in.probes.empty()))
     find_running_kprobe(in.ksyms, cfg);
+  if (!cfg.caps.kretprobe_stacks && cfg.kind == AttachKind::Kprobe)
+    cfg.kretprobe_trampoline_addr = in.ksyms.addr_of("kretprobe_trampoline");
   if (!cfg.caps.cookie && !in.probes.empty()) {
     cfg.probe_keys = plan_probe_keys(in.probes, in.ksyms);
     cfg.kretprobe_pre_handler_addr = in.ksyms.addr_of("pre_handler_kretprobe");

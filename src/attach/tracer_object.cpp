@@ -279,9 +279,12 @@ void TracerObject::configure_caps(const TracerConfig& cfg) {
   ro->has_task_storage = caps.task_storage;
   ro->fentry_by_mark = fentry_by_mark_;
   ro->kstack_at_entry = cfg.kind == AttachKind::Kprobe && !caps.kretprobe_stacks;
+  resize_map(skel_->maps.entry_kstacks,
+             ro->kstack_at_entry ? rs_session_slots(cfg.sessions_size) : 1);
   ro->current_kprobe_addr = cfg.current_kprobe_addr;
   ro->per_cpu_offset_addr = cfg.per_cpu_offset_addr;
   ro->kretprobe_pre_handler_addr = cfg.kretprobe_pre_handler_addr;
+  ro->kretprobe_trampoline_addr = cfg.kretprobe_trampoline_addr;
   resize_map(skel_->maps.probe_keys, std::max<size_t>(cfg.probe_keys.size(), 1));
   if (!caps.task_storage) {
     bpf_map* m = skel_->maps.task_verdicts;

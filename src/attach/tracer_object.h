@@ -48,6 +48,9 @@ struct TracerConfig {
   // id), and a kretprobe by its kprobe's pre-handler (kallsyms address of pre_handler_kretprobe).
   std::vector<rs_probe_key> probe_keys;
   uint64_t kretprobe_pre_handler_addr = 0;
+  // Without caps.kretprobe_stacks, single kprobes take each call's stack at its entry, and it
+  // stops at the kretprobe trampoline (kallsyms address) of the traced call it runs under.
+  uint64_t kretprobe_trampoline_addr = 0;
   bool kprobe_session = false;  // multi-kprobe as one session link (Feature::KprobeSession)
   // Single kprobes grouped into tracefs kprobe events: the function id comes from the probed
   // address instead of a per-probe cookie (see attach/kprobe_events.h). Kernels without

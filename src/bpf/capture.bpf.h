@@ -12,6 +12,7 @@
 #include <bpf/bpf_helpers.h>
 #include "abi.h"
 #include "lbr_keep.h"
+#include "entry_kstack.h"
 #include "globals.bpf.h"
 #include "session_table.bpf.h"
 #include "arg_capture.bpf.h"
@@ -35,6 +36,17 @@ struct {
 	__type(key, __u32);
 	__type(value, struct lbr_scratch);
 } lbr_scratch SEC(".maps");
+
+/*
+ * kstack_at_entry: the stack segments taken at the entries of a session's calls
+ * (entry_kstack.h), by sessions slot. Resized to the sessions map's size where used.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct rs_entry_kstack);
+} entry_kstacks SEC(".maps");
 
 /* One exit's snapshot: bytes is bpf_get_branch_snapshot()'s answer, 0 when none was taken. */
 struct lbr_snap {
@@ -107,12 +119,11 @@ static __always_inline void lbr_snapshot(struct lbr_snap *snap)
  * bpf_get_stack() clears what the stack left of the buffer, most of RS_MAX_KSTACK frames for a
  * usual stack: asking for one frame more than the deepest stack captured so far leaves next to
  * nothing to clear. A stack that fills what was asked for may have been cut short: it is
- * captured again in full, and later captures ask for one frame more than it had.
+ * captured again in full, and later captures ask for one frame more than it had. skip: frames
+ * of the innermost end left out.
  */
-static __always_inline long read_kstack(void *ctx, struct session *s)
+static __always_inline long read_kstack(void *ctx, __u64 *ips, __u64 skip)
 {
-	/* At an entry the top frame is the probed function itself, which the chain shows. */
-	__u64 skip = kstack_at_entry ? 1 : 0;
 	__u32 want = kstack_want;
 	long n;
 
@@ -120,22 +131,56 @@ static __always_inline long read_kstack(void *ctx, struct session *s)
 		want = RS_MAX_KSTACK;
 	if (want < 1)
 		want = 1;
-	n = bpf_get_stack(ctx, s->kstack, want * sizeof(s->kstack[0]), skip);
-	if (n < (long)(want * sizeof(s->kstack[0])) || want == RS_MAX_KSTACK)
+	n = bpf_get_stack(ctx, ips, want * sizeof(ips[0]), skip);
+	if (n < (long)(want * sizeof(ips[0])) || want == RS_MAX_KSTACK)
 		return n;
-	n = bpf_get_stack(ctx, s->kstack, sizeof(s->kstack), skip);
+	n = bpf_get_stack(ctx, ips, RS_MAX_KSTACK * sizeof(ips[0]), skip);
 	if (n > 0)
-		kstack_want = n / sizeof(s->kstack[0]) + 1;
+		kstack_want = n / sizeof(ips[0]) + 1;
 	return n;
 }
 
-/* The kernel stack as the session reports it: its frame count, or the error. */
+/* The kernel stack of the return being captured, as the session reports it. */
 static __always_inline void record_kstack(void *ctx, struct session *s)
 {
-	long n = read_kstack(ctx, s);
+	long n = read_kstack(ctx, s->kstack, 0);
 
 	s->kstack_err = n < 0;
 	s->rec.kstack_cnt = n > 0 ? n / sizeof(s->kstack[0]) : 0;
+}
+
+/*
+ * kstack_at_entry: the stack segment of a kept call at chain level depth, taken at its entry
+ * (entry_kstack.h). The probed function's own frame is left out: the chain shows it, as it shows
+ * a returning call whose stack is taken at the return.
+ */
+static __always_inline void take_entry_kstack(void *ctx, struct session *s, __u32 depth)
+{
+	struct rs_entry_kstack *k = bpf_map_lookup_elem(&entry_kstacks, &s->slot);
+	long n = -1;
+	__s32 start;
+
+	if (!k)
+		return;
+	start = rs_entry_kstack_start(k, depth);
+	if (start >= 0 && start < RS_MAX_KSTACK)
+		n = read_kstack(ctx, &k->ips[start], 1);
+	rs_entry_kstack_taken(k, depth, start, n, kretprobe_trampoline_addr);
+}
+
+static __always_inline long kstack_copy(void *dst, __u32 size, const void *src)
+{
+	return bpf_probe_read_kernel(dst, size, src);
+}
+
+/* kstack_at_entry: the stack of the call at depth, which is returning, from its entry's. */
+static __always_inline void report_entry_kstack(struct session *s, __u32 depth)
+{
+	struct rs_entry_kstack *k = bpf_map_lookup_elem(&entry_kstacks, &s->slot);
+	__s32 n = k ? rs_entry_kstack_gather(k, depth, s->kstack, kstack_copy) : -1;
+
+	s->kstack_err = n < 0;
+	s->rec.kstack_cnt = n > 0 ? n : 0;
 }
 
 static __always_inline void capture_stacks(void *ctx, struct session *s, int steps,
@@ -148,7 +193,9 @@ static __always_inline void capture_stacks(void *ctx, struct session *s, int ste
 		if (s->rec.lbr_cnt && lbr->scratch)
 			__builtin_memcpy(s->lbr, lbr->scratch->entries, sizeof(s->lbr));
 	}
-	if (!kstack_at_entry)
+	if (kstack_at_entry)
+		report_entry_kstack(s, s->chain.depth);
+	else
 		record_kstack(ctx, s);
 	if (!capture_ustack)
 		return;

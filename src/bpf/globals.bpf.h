@@ -47,9 +47,11 @@ const volatile __u8 has_task_storage = 1; /* task local storage, 5.11 */
 const volatile __u8 fentry_by_mark = 0;
 /*
  * Before 5.15 a stack taken in a kretprobe does not unwind past the kretprobe trampoline: the
- * kernel stack is then taken when the session opens, at its entry call.
+ * kernel stack of each traced call is then taken at its entry (entry_kstack.h).
  */
 const volatile __u8 kstack_at_entry = 0;
+/* There: the kallsyms address of kretprobe_trampoline, where an entry's stack stops. */
+const volatile __u64 kretprobe_trampoline_addr = 0;
 /* Without bpf_get_func_ip(): kallsyms addresses of current_kprobe and __per_cpu_offset[]. */
 const volatile __u64 current_kprobe_addr = 0;
 const volatile __u64 per_cpu_offset_addr = 0;

@@ -62,8 +62,6 @@ static __always_inline int on_func_entry(void *ctx, __u32 id, bool by_ip)
 		s = session_start(session_key((__u32)pid_tgid), pid_tgid, now, &comm);
 		if (!s)
 			return 1;
-		if (kstack_at_entry)
-			record_kstack(ctx, s);
 	}
 
 	if (interim_stacks && rs_chain_entry_replaces_failure(&s->chain))
@@ -72,6 +70,8 @@ static __always_inline int on_func_entry(void *ctx, __u32 id, bool by_ip)
 		__sync_fetch_and_add(&stats.depth_overflow, 1);
 		return 0;
 	}
+	if (kstack_at_entry)
+		take_entry_kstack(ctx, s, s->chain.depth - 1);
 	if (capture_args)
 		s->args_sent |= rs_capture_args(ctx, &rb, s->id, id, s->chain.next_seq - 1);
 	if (emit_trace)
