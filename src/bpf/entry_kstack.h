@@ -11,7 +11,7 @@
  * taken at level d - 1's entry continues it. Each entry therefore takes only its own segment,
  * after the segments of the levels above it, and a level's stack is its segment followed by its
  * parent's stack. A segment that does not end at the trampoline is a whole stack (the parent's
- * return probe was missed, or it is level 0).
+ * return probe was missed, or it is level 0's).
  */
 #ifndef RETSNOOP_BPF_ENTRY_KSTACK_H
 #define RETSNOOP_BPF_ENTRY_KSTACK_H
@@ -80,9 +80,9 @@ RS_INLINE void rs_entry_kstack_taken(struct rs_entry_kstack *k, rs_u32 depth, rs
 		n = RS_MAX_KSTACK;
 	k->seg_continues[depth] = 0;
 	last = start + n - 1;
-	if (depth > 0 && n > 0 && trampoline && last < 2 * RS_MAX_KSTACK &&
-	    k->ips[last] == trampoline) {
-		k->seg_continues[depth] = 1;
+	/* Level 0's trampoline is its own return probe's, where nothing continues it. */
+	if (n > 0 && trampoline && last < 2 * RS_MAX_KSTACK && k->ips[last] == trampoline) {
+		k->seg_continues[depth] = depth > 0;
 		n--;
 	}
 	k->seg_start[depth] = start;

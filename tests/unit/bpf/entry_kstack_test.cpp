@@ -75,11 +75,14 @@ TEST(EntryKstack, ASegmentWithoutTheTrampolineIsAWholeStack) {
   EXPECT_EQ(gather(k, 1), (Stack{0x51, 0x41, 0x20, 0x10}));
 }
 
-// Only levels below 0 continue: level 0's stack is whole even if it ends at a trampoline.
+// Level 0 has no traced caller: a stack of it that ends at a trampoline (its own kretprobe
+// ran first and replaced the return address) ends there, without the trampoline's frame.
 TEST(EntryKstack, LevelZeroNeverContinues) {
   rs_entry_kstack k{};
   take(k, 0, {0x20, kTrampoline});
-  EXPECT_EQ(gather(k, 0), (Stack{0x20, kTrampoline}));
+  EXPECT_EQ(gather(k, 0), (Stack{0x20}));
+  take(k, 1, {0x51, kTrampoline});
+  EXPECT_EQ(gather(k, 1), (Stack{0x51, 0x20}));
 }
 
 TEST(EntryKstack, ALongStackLosesItsOutermostFrames) {
