@@ -97,8 +97,8 @@ typedef long (*rs_kstack_copy_fn)(void *dst, rs_u32 size, const void *src);
  * first, into out (RS_MAX_KSTACK frames: a longer one loses its outermost frames, as a stack
  * taken at once would). Returns its frames, or -1 when a segment it needs could not be taken.
  */
-RS_INLINE rs_s32 rs_entry_kstack_gather(const struct rs_entry_kstack *k, rs_u32 depth,
-					rs_u64 *out, rs_kstack_copy_fn copy)
+RS_INLINE rs_s32 rs_entry_kstack_gather(const struct rs_entry_kstack *k, rs_u32 depth, rs_u64 *out,
+					rs_kstack_copy_fn copy)
 {
 	rs_u32 n = 0, lvl = depth, cnt, start;
 
