@@ -29,12 +29,18 @@ long copy_frames(void* dst, rs_u32 size, const void* src) {
 long copy_fails(void*, rs_u32, const void*) { return -EFAULT; }
 
 // The entry of level depth takes stack (innermost first), as bpf_get_stack() would write it.
-void take(rs_entry_kstack& k, rs_u32 depth, const Stack& stack) {
+void take(rs_entry_kstack& k, rs_u32 depth, const Stack& stack, rs_u64 trampoline = kTrampoline) {
   rs_s32 start = rs_entry_kstack_start(&k, depth);
   ASSERT_GE(start, 0);
   size_t n = std::min<size_t>(stack.size(), RS_MAX_KSTACK);
   std::copy_n(stack.begin(), n, k.ips + start);
-  rs_entry_kstack_taken(&k, depth, start, static_cast<rs_s64>(n) * kFrame, kTrampoline);
+  rs_entry_kstack_taken(&k, depth, start, static_cast<rs_s64>(n) * kFrame, trampoline);
+}
+
+// The stack of level depth cannot be told.
+bool unknown(const rs_entry_kstack& k, rs_u32 depth, rs_kstack_copy_fn copy = copy_frames) {
+  Stack out(RS_MAX_KSTACK);
+  return rs_entry_kstack_gather(&k, depth, out.data(), copy) == -1;
 }
 
 Stack gather(const rs_entry_kstack& k, rs_u32 depth) {
@@ -96,8 +102,7 @@ TEST(EntryKstack, ALongStackLosesItsOutermostFrames) {
   // With the buffer full, a deeper entry has no room: its stack is unknown.
   EXPECT_EQ(rs_entry_kstack_start(&k, 2), -1);
   rs_entry_kstack_taken(&k, 2, -1, 0, kTrampoline);
-  Stack out(RS_MAX_KSTACK);
-  EXPECT_EQ(rs_entry_kstack_gather(&k, 2, out.data(), copy_frames), -1);
+  EXPECT_TRUE(unknown(k, 2));
 }
 
 TEST(EntryKstack, AStackThatCouldNotBeTakenIsUnknownBelowItToo) {
@@ -105,8 +110,7 @@ TEST(EntryKstack, AStackThatCouldNotBeTakenIsUnknownBelowItToo) {
   take(k, 0, kLevel0);
   rs_s32 start = rs_entry_kstack_start(&k, 1);
   rs_entry_kstack_taken(&k, 1, start, -EFAULT, kTrampoline);
-  Stack out(RS_MAX_KSTACK);
-  EXPECT_EQ(rs_entry_kstack_gather(&k, 1, out.data(), copy_frames), -1);
+  EXPECT_TRUE(unknown(k, 1));
   EXPECT_EQ(rs_entry_kstack_start(&k, 2), -1);
   EXPECT_EQ(gather(k, 0), kLevel0);
 }
@@ -114,24 +118,20 @@ TEST(EntryKstack, AStackThatCouldNotBeTakenIsUnknownBelowItToo) {
 TEST(EntryKstack, AFailedCopyIsAnError) {
   rs_entry_kstack k{};
   take(k, 0, kLevel0);
-  Stack out(RS_MAX_KSTACK);
-  EXPECT_EQ(rs_entry_kstack_gather(&k, 0, out.data(), copy_fails), -1);
+  EXPECT_TRUE(unknown(k, 0, copy_fails));
 }
 
 TEST(EntryKstack, WithoutTheTrampolineAddressEverySegmentIsWhole) {
   rs_entry_kstack k{};
-  take(k, 0, kLevel0);
-  rs_s32 start = rs_entry_kstack_start(&k, 1);
-  std::copy(kLevel1.begin(), kLevel1.end(), k.ips + start);
-  rs_entry_kstack_taken(&k, 1, start, static_cast<rs_s64>(kLevel1.size()) * kFrame, 0);
+  take(k, 0, kLevel0, 0);
+  take(k, 1, kLevel1, 0);
   EXPECT_EQ(gather(k, 1), kLevel1);
 }
 
 TEST(EntryKstack, LevelsBeyondTheChainAreNotKept) {
   rs_entry_kstack k{};
   rs_entry_kstack_taken(&k, RS_MAX_DEPTH, 0, 3 * kFrame, kTrampoline);
-  Stack out(RS_MAX_KSTACK);
-  EXPECT_EQ(rs_entry_kstack_gather(&k, RS_MAX_DEPTH, out.data(), copy_frames), -1);
+  EXPECT_TRUE(unknown(k, RS_MAX_DEPTH));
 }
 
 }  // namespace
