@@ -58,5 +58,21 @@ TEST(ArgPlanReport, ProbesSayWhatTheyShow) {
   EXPECT_EQ(notes[3], "  tp:a:b: nothing, no format\n");
 }
 
+TEST(ArgPlanReport, SystemCallWrappersSayWhichArgumentsTheyCapture) {
+  FuncTable funcs = {func("__x64_sys_bpf"), func("__x64_sys_getpid")};
+  FuncArgs bpf;
+  bpf.syscall_regs = true;
+  bpf.args = {{"cmd", 0, {}}, {"uattr", 0, {}}, {"size", 0, {}}};
+  FuncArgs getpid;
+  getpid.syscall_regs = true;
+  std::vector<std::string> notes = func_args_notes(funcs, {bpf, getpid});
+  ASSERT_EQ(notes.size(), 3u);
+  EXPECT_EQ(
+      notes[0],
+      "arguments will be captured (-A) for 2 functions: 2 typed from BTF, 0 as raw registers\n");
+  EXPECT_EQ(notes[1], "  __x64_sys_bpf: the system call's arguments cmd, uattr, size\n");
+  EXPECT_EQ(notes[2], "  __x64_sys_getpid: the system call's arguments (none)\n");
+}
+
 }  // namespace
 }  // namespace retsnoop
