@@ -256,7 +256,7 @@ struct rs_arg_spec {
  */
 enum rs_slots_from {
 	RS_SLOTS_OWN = 0,          /* the function's own arguments */
-	RS_SLOTS_SYSCALL_REGS = 1, /* the syscall's arguments, in the pt_regs its first one points to */
+	RS_SLOTS_SYSCALL_REGS = 1, /* the system call's, in the pt_regs of the first argument */
 };
 
 /* Per traced function or injected probe (array maps indexed by their id): what a hit captures. */

@@ -17,9 +17,9 @@ namespace retsnoop {
 struct CTypeText {
   enum class Tag : uint8_t { None, Struct, Union, Enum };
   Tag tag = Tag::None;
-  std::string base;      // "bpf_attr", "size_t", "unsigned int"; "void"
+  std::string base;       // "bpf_attr", "size_t", "unsigned int"; "void"
   uint32_t pointers = 0;  // '*' count
-  bool user = false;     // __user on the way
+  bool user = false;      // __user on the way
 };
 
 // Qualifiers (const, volatile, restrict, __user) dropped, integer specifiers in C's order

@@ -39,8 +39,8 @@ std::optional<std::vector<SyscallParam>> parse_syscall_format(std::string_view t
     // arguments: located ones, named with two underscores.
     if (f.loc != TpLoc::Fixed || f.name.starts_with("__")) break;
     uint32_t want = kArgsOffset + 8 * static_cast<uint32_t>(params.size());
-    if (params.size() == kMaxSyscallArgs || f.offset != want || f.size != 8 ||
-        f.elem_size != 0 || !is_identifier(f.name))
+    if (params.size() == kMaxSyscallArgs || f.offset != want || f.size != 8 || f.elem_size != 0 ||
+        !is_identifier(f.name))
       return std::nullopt;
     params.push_back({f.name, f.type});
   }

@@ -86,14 +86,13 @@ TEST_F(BtfTypeTextTest, NamedTypesAndThePointersTheKernelHas) {
   EXPECT_EQ(types.find("union bpf_attr __user *"), static_cast<uint32_t>(attr_ptr));
   // Qualifiers on the way change nothing: const char * and char * are one pointer here.
   EXPECT_EQ(types.find("char __user *"), static_cast<uint32_t>(const_char_ptr));
-  EXPECT_EQ(types.find("const char __user *const __user *"),
-            static_cast<uint32_t>(char_ptr_ptr));
+  EXPECT_EQ(types.find("const char __user *const __user *"), static_cast<uint32_t>(char_ptr_ptr));
   EXPECT_EQ(types.find("void __user *"), static_cast<uint32_t>(void_ptr));
 }
 
 TEST_F(BtfTypeTextTest, WhatTheBtfDoesNotSpellIsNotFound) {
   BtfTypeText types(b.get());
-  EXPECT_EQ(types.find("struct stat *"), 0u);  // no pointer to it in this BTF
+  EXPECT_EQ(types.find("struct stat *"), 0u);      // no pointer to it in this BTF
   EXPECT_EQ(types.find("struct bpf_attr *"), 0u);  // a union, not a struct
   EXPECT_EQ(types.find("pid_t"), 0u);
   EXPECT_EQ(types.find("long long"), 0u);

@@ -10,8 +10,8 @@
 namespace retsnoop {
 namespace {
 
-using test_support::SyntheticBtf;
 using test::TempDir;
+using test_support::SyntheticBtf;
 
 // The shape of the kernel's types around bpf(2).
 class SyscallArgs : public ::testing::Test {
@@ -61,9 +61,8 @@ TEST_F(SyscallArgs, FromTheFormatFileNamedTypedAndInTheCallsSlots) {
 
 TEST_F(SyscallArgs, ATypeTheBtfDoesNotSpellLeavesTheArgumentNamedButUntyped) {
   BtfTypeText types(b.get());
-  std::vector<SyscallParam> params = {{"buf", "struct stat __user *"},
-                                      {"name", "const char __user *"},
-                                      {"weird", "int (*)(void)"}};
+  std::vector<SyscallParam> params = {
+      {"buf", "struct stat __user *"}, {"name", "const char __user *"}, {"weird", "int (*)(void)"}};
   FuncArgs plan = syscall_args_from_params(b.get(), types, "stat", params);
   ASSERT_EQ(plan.args.size(), 3u);
   EXPECT_EQ(plan.args[0].name, "buf");
@@ -104,13 +103,11 @@ TEST_F(SyscallArgs, FromThePrototypeOfTheSystemCallsBody) {
   EXPECT_EQ(plan->args[1].spec.kind, RS_ARG_PTR);
   EXPECT_EQ(plan->args[2].spec.slot, 2);
   // Seven parameters, or a variadic one, are no system call's.
-  int seven = b.func("__do_sys_seven", b.proto(i64, {{"a", i32},
-                                                     {"b", i32},
-                                                     {"c", i32},
-                                                     {"d", i32},
-                                                     {"e", i32},
-                                                     {"f", i32},
-                                                     {"g", i32}}));
+  int seven = b.func(
+      "__do_sys_seven",
+      b.proto(
+          i64,
+          {{"a", i32}, {"b", i32}, {"c", i32}, {"d", i32}, {"e", i32}, {"f", i32}, {"g", i32}}));
   EXPECT_FALSE(syscall_args_from_prototype(b.get(), seven, "seven"));
   int variadic = b.func("__do_sys_va", b.proto(i64, {{"a", i32}, {nullptr, 0}}));
   EXPECT_FALSE(syscall_args_from_prototype(b.get(), variadic, "va"));

@@ -65,13 +65,14 @@ TEST(SyscallFormat, AnythingButTheKernelsLayoutIsRefused) {
   EXPECT_FALSE(parse_syscall_format(field("int cmd", 16)));
   // A gap, an overlap, a short field, an array, a name that is no identifier.
   EXPECT_FALSE(parse_syscall_format(std::string(kSysEnterHeader) + field("int cmd", 24)));
-  EXPECT_FALSE(parse_syscall_format(std::string(kSysEnterHeader) + field("int a", 16) + field("int b", 16)));
+  EXPECT_FALSE(
+      parse_syscall_format(std::string(kSysEnterHeader) + field("int a", 16) + field("int b", 16)));
   EXPECT_FALSE(parse_syscall_format(std::string(kSysEnterHeader) + field("int cmd", 16, 4)));
   EXPECT_FALSE(parse_syscall_format(std::string(kSysEnterHeader) + field("char name[8]", 16)));
   EXPECT_FALSE(parse_syscall_format(std::string(kSysEnterHeader) + field("int 9lives", 16)));
   EXPECT_FALSE(parse_syscall_format(std::string(kSysEnterHeader) + field("int a-b", 16)));
-  EXPECT_FALSE(
-      parse_syscall_format(std::string(kSysEnterHeader) + field("int " + std::string(65, 'x'), 16)));
+  EXPECT_FALSE(parse_syscall_format(std::string(kSysEnterHeader) +
+                                    field("int " + std::string(65, 'x'), 16)));
 }
 
 TEST(SyscallFormat, AtMostSixArguments) {
