@@ -10,49 +10,37 @@ namespace {
 
 using test_support::SyntheticBtf;
 
-TEST(CTypeText, QualifiersDroppedUserKept) {
-  std::optional<CTypeText> c = parse_c_type("const char __user *const __user *");
-  ASSERT_TRUE(c);
-  EXPECT_EQ(c->tag, CTypeText::Tag::None);
-  EXPECT_EQ(c->base, "char");
-  EXPECT_EQ(c->pointers, 2u);
-  EXPECT_TRUE(c->user);
-
-  c = parse_c_type("union bpf_attr *");
-  ASSERT_TRUE(c);
-  EXPECT_EQ(c->tag, CTypeText::Tag::Union);
-  EXPECT_EQ(c->base, "bpf_attr");
-  EXPECT_EQ(c->pointers, 1u);
-  EXPECT_FALSE(c->user);
-
-  c = parse_c_type("struct __kernel_timespec __user*");
-  ASSERT_TRUE(c);
-  EXPECT_EQ(c->tag, CTypeText::Tag::Struct);
-  EXPECT_EQ(c->base, "__kernel_timespec");
-
-  c = parse_c_type("size_t");
-  ASSERT_TRUE(c);
-  EXPECT_EQ(c->base, "size_t");
-  EXPECT_EQ(c->pointers, 0u);
+// What parse_c_type() made of text, in one line: "TAG BASE *N [user]", or "(none)".
+std::string parsed(const char* text) {
+  std::optional<CTypeText> c = parse_c_type(text);
+  if (!c) return "(none)";
+  static const char* const kTags[] = {"", "struct ", "union ", "enum "};
+  return kTags[static_cast<int>(c->tag)] + c->base + " *" + std::to_string(c->pointers) +
+         (c->user ? " user" : "");
 }
 
-TEST(CTypeText, IntegerSpecifiersInAnyOrder) {
-  auto base = [](const char* text) {
-    std::optional<CTypeText> c = parse_c_type(text);
-    return c ? c->base : std::string("(none)");
+// Qualifiers are dropped and __user kept; integer specifiers come in any order.
+TEST(CTypeText, DeclarationsAsTheFormatFilesWriteThem) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"const char __user *const __user *", "char *2 user"},
+      {"union bpf_attr *", "union bpf_attr *1"},
+      {"struct __kernel_timespec __user*", "struct __kernel_timespec *1 user"},
+      {"enum bpf_cmd", "enum bpf_cmd *0"},
+      {"size_t", "size_t *0"},
+      {"unsigned long", "unsigned long *0"},
+      {"long unsigned int", "unsigned long *0"},
+      {"unsigned", "unsigned int *0"},
+      {"signed", "int *0"},
+      {"long long", "long long *0"},
+      {"short unsigned int", "unsigned short *0"},
+      {"signed char", "signed char *0"},
+      {"char", "char *0"},
+      {"unsigned signed int", "(none)"},
+      {"long long long", "(none)"},
+      {"short long", "(none)"},
+      {"long char", "(none)"},
   };
-  EXPECT_EQ(base("unsigned long"), "unsigned long");
-  EXPECT_EQ(base("long unsigned int"), "unsigned long");
-  EXPECT_EQ(base("unsigned"), "unsigned int");
-  EXPECT_EQ(base("signed"), "int");
-  EXPECT_EQ(base("long long"), "long long");
-  EXPECT_EQ(base("short unsigned int"), "unsigned short");
-  EXPECT_EQ(base("signed char"), "signed char");
-  EXPECT_EQ(base("char"), "char");
-  EXPECT_EQ(base("unsigned signed int"), "(none)");
-  EXPECT_EQ(base("long long long"), "(none)");
-  EXPECT_EQ(base("short long"), "(none)");
-  EXPECT_EQ(base("long char"), "(none)");
+  for (const auto& [text, want] : cases) EXPECT_EQ(parsed(text), want) << text;
 }
 
 TEST(CTypeText, WhatIsNoPlainDeclarationIsRefused) {

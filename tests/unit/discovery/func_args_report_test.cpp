@@ -65,13 +65,11 @@ TEST(ArgPlanReport, SystemCallWrappersSayWhichArgumentsTheyCapture) {
   bpf.args = {{"cmd", 0, {}}, {"uattr", 0, {}}, {"size", 0, {}}};
   FuncArgs getpid;
   getpid.syscall_regs = true;
-  std::vector<std::string> notes = func_args_notes(funcs, {bpf, getpid});
-  ASSERT_EQ(notes.size(), 3u);
-  EXPECT_EQ(
-      notes[0],
-      "arguments will be captured (-A) for 2 functions: 2 typed from BTF, 0 as raw registers\n");
-  EXPECT_EQ(notes[1], "  __x64_sys_bpf: the system call's arguments cmd, uattr, size\n");
-  EXPECT_EQ(notes[2], "  __x64_sys_getpid: the system call's arguments (none)\n");
+  std::vector<std::string> want = {
+      "arguments will be captured (-A) for 2 functions: 2 typed from BTF, 0 as raw registers\n",
+      "  __x64_sys_bpf: the system call's arguments cmd, uattr, size\n",
+      "  __x64_sys_getpid: the system call's arguments (none)\n"};
+  EXPECT_EQ(func_args_notes(funcs, {bpf, getpid}), want);
 }
 
 }  // namespace

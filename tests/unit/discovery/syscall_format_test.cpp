@@ -12,8 +12,6 @@ constexpr const char* kSysEnterHeader =
     "ID: 795\n"
     "format:\n"
     "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-    "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-    "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
     "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
     "\n"
     "\tfield:int __syscall_nr;\toffset:8;\tsize:4;\tsigned:1;\n";
