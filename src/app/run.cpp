@@ -171,7 +171,7 @@ Discovery discover(const Options& opts, Selection sel, AttachKind kind) {
   }
   if (!opts.arg_filters.empty()) {
     d.arg_filters = timed("argument filters", [&] {
-      return plan_arg_filters(opts.arg_filters, d.plan.funcs, *d.plan.btf);
+      return plan_arg_filters(opts.arg_filters, d.plan.funcs, *d.plan.btf, plan_opts.tracefs_dirs);
     });
     for (const std::string& note : d.arg_filters.notes) logf(LOG_INFO, "%s\n", note.c_str());
   }

@@ -248,10 +248,22 @@ struct rs_arg_spec {
 		     /* RS_ARG_DATA_LOC: the locator's offset in the record */
 };
 
+/*
+ * Where a traced function's argument slots come from. A system call's wrapper
+ * (__x64_sys_NAME, __arm64_sys_NAME) takes one argument, the user's registers saved at kernel
+ * entry: its slots are the call's arguments in the system call convention's registers there
+ * (x86-64: di, si, dx, r10, r8, r9; arm64: x0..x5).
+ */
+enum rs_slots_from {
+	RS_SLOTS_OWN = 0,          /* the function's own arguments */
+	RS_SLOTS_SYSCALL_REGS = 1, /* the system call's, in the pt_regs of the first argument */
+};
+
 /* Per traced function or injected probe (array maps indexed by their id): what a hit captures. */
 struct rs_func_args {
 	rs_u32 cnt;         /* captured arguments, at most RS_MAX_ARG_SLOTS */
-	rs_u32 stack_slots; /* kprobes: slots past the registers, read from the stack at entry */
+	rs_u16 stack_slots; /* kprobes: slots past the registers, read from the stack at entry */
+	rs_u16 slots_from;  /* enum rs_slots_from */
 	struct rs_arg_spec args[RS_MAX_ARG_SLOTS];
 };
 
@@ -345,7 +357,8 @@ struct rs_filter_str {
 /* Per entry function (an array map indexed by function id). */
 struct rs_arg_filter {
 	rs_u32 cnt;         /* instructions; 0: this function opens no session */
-	rs_u32 stack_slots; /* kprobes: argument slots past the registers, read from the stack */
+	rs_u16 stack_slots; /* kprobes: argument slots past the registers, read from the stack */
+	rs_u16 slots_from;  /* enum rs_slots_from */
 	struct rs_filter_insn insns[RS_FILTER_MAX_INSNS];
 	struct rs_filter_str strs[RS_FILTER_MAX_STRS];
 };

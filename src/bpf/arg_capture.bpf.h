@@ -79,7 +79,7 @@ enum slot_source {
  * the tracepoint's argument count; so is fentry's before bpf_get_func_arg(), where the slots
  * past the arguments hold the rest of the trampoline's frame, which no plan reads.
  */
-static __always_inline void read_arg_slots(void *ctx, __u64 *slots, enum slot_source src,
+static __always_inline void read_own_slots(void *ctx, __u64 *slots, enum slot_source src,
 					   __u32 stack_slots)
 {
 	int i;
@@ -101,6 +101,29 @@ static __always_inline void read_arg_slots(void *ctx, __u64 *slots, enum slot_so
 	for (i = 0; i < RS_MAX_ARG_SLOTS; i++)
 		if (bpf_get_func_arg(ctx, i, &slots[i]))
 			break;
+}
+
+/*
+ * The slots a plan reads: the probe's own, or (RS_SLOTS_SYSCALL_REGS, a system call's wrapper)
+ * the system call's arguments in the saved registers its first argument points to. Slots past
+ * those arguments are zeroed: nothing in the plan reads them.
+ */
+static __always_inline void read_arg_slots(void *ctx, __u64 *slots, enum slot_source src,
+					   __u32 stack_slots, __u32 slots_from)
+{
+	const struct pt_regs *regs;
+	int i;
+
+	if (src != SLOTS_CALL || slots_from != RS_SLOTS_SYSCALL_REGS) {
+		read_own_slots(ctx, slots, src, stack_slots);
+		return;
+	}
+	read_own_slots(ctx, slots, src, 0);
+	regs = (const struct pt_regs *)slots[0];
+	rs_read_syscall_slots(regs, slots);
+#pragma clang loop unroll(full)
+	for (i = 6; i < RS_MAX_ARG_SLOTS; i++)
+		slots[i] = 0;
 }
 
 /* Kernel addresses have the top bit set on x86-64 and arm64 alike. */
@@ -221,7 +244,7 @@ static __always_inline bool send_args(void *ctx, void *ringbuf, const struct rs_
 	b->rec.func_id = rec_id;
 	b->rec.session_id = session_id;
 	b->rec.call_seq = seq;
-	read_arg_slots(ctx, b->rec.slots, src, fa->stack_slots);
+	read_arg_slots(ctx, b->rec.slots, src, fa->stack_slots, fa->slots_from);
 	b->end = 0;
 	for (i = 0; i < RS_MAX_ARG_SLOTS && i < fa->cnt; i++)
 		capture_one_arg(b, &fa->args[i], i, src);

@@ -81,7 +81,7 @@ static __always_inline bool arg_filter_admits(void *ctx, __u32 id)
 	b = bpf_map_lookup_elem(&arg_filter_bufs, &zero);
 	if (!b)
 		return false;
-	read_arg_slots(ctx, b->slots, SLOTS_CALL, f->stack_slots);
+	read_arg_slots(ctx, b->slots, SLOTS_CALL, f->stack_slots, f->slots_from);
 	return rs_filter_run(f, b->slots, &b->sc);
 }
 

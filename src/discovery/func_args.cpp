@@ -94,8 +94,25 @@ rs_func_args FuncArgs::to_bpf() const {
     out.args[i] = args[i].spec;
     end = std::max<uint32_t>(end, args[i].spec.slot + args[i].spec.slots);
   }
-  out.stack_slots = end > kRegisterSlots ? end - kRegisterSlots : 0;
+  out.stack_slots = static_cast<rs_u16>(end > kRegisterSlots ? end - kRegisterSlots : 0);
+  out.slots_from = syscall_regs ? RS_SLOTS_SYSCALL_REGS : RS_SLOTS_OWN;
   return out;
+}
+
+std::optional<ArgInfo> arg_in_slot(const struct btf* btf, std::string name, uint32_t type_id,
+                                   uint32_t slot) {
+  ArgInfo a{std::move(name), type_id, {}};
+  a.spec.slot = static_cast<rs_u8>(slot);
+  a.spec.slots = 1;
+  if (!type_id) return a;
+  ResolvedType type = resolve_btf_type(btf, type_id);
+  if (!type.t) return std::nullopt;
+  Placement p = plan_by_value(btf, type);
+  if (p.nslots != 1 || (p.spec.kind == RS_ARG_PTR && !btf_is_ptr(type.t))) return std::nullopt;
+  a.spec.kind = p.spec.kind;
+  a.spec.flags = p.spec.flags;
+  a.spec.size = p.spec.size;
+  return a;
 }
 
 FuncArgs raw_func_args(std::string reason) {

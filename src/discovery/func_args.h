@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,9 @@ struct FuncArgs {
   // A classic tracepoint's fields: when set, what is shown, each cut from the bytes of the
   // captured argument it names (args are then the record and its __data_loc fields).
   std::vector<TpField> tp_fields;
+  // A system call's wrapper: the slots are the call's arguments, read from the saved user
+  // registers its first argument points to (rs_slots_from).
+  bool syscall_regs = false;
 
   // The BPF map value for this function.
   rs_func_args to_bpf() const;
@@ -51,5 +55,9 @@ struct FuncArgs {
 FuncArgs args_from_prototype(const struct btf* btf, uint32_t func_or_proto_id);
 // Raw register slots arg0..argN-1, for functions without usable BTF.
 FuncArgs raw_func_args(std::string reason);
+// Argument name of type type_id (of btf) in slot slot, when that type travels in one slot: a
+// scalar or a pointer, which is what every system call argument is. type_id 0: untyped.
+std::optional<ArgInfo> arg_in_slot(const struct btf* btf, std::string name, uint32_t type_id,
+                                   uint32_t slot);
 
 }  // namespace retsnoop

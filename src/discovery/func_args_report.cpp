@@ -7,12 +7,26 @@
 
 namespace retsnoop {
 
+namespace {
+
+std::string arg_names(const FuncArgs& plan) {
+  std::vector<std::string> names;
+  for (const ArgInfo& a : plan.args) names.push_back(a.name);
+  return names.empty() ? "(none)" : join(names, ", ");
+}
+
+}  // namespace
+
 std::vector<std::string> func_args_notes(const FuncTable& funcs,
                                          const std::vector<FuncArgs>& plans) {
   size_t typed = 0;
   std::set<std::string> raw_names;  // copies of one function at several addresses: one note
   std::vector<std::string> notes;
+  size_t syscalls = 0;
   for (size_t id = 0; id < plans.size() && id < funcs.size(); ++id) {
+    if (plans[id].syscall_regs && ++syscalls <= kMaxRawNotes)
+      notes.push_back("  " + funcs[id].name + ": the system call's arguments " +
+                      arg_names(plans[id]) + "\n");
     if (plans[id].raw_reason.empty()) {
       ++typed;
       continue;

@@ -11,8 +11,9 @@
 
 namespace retsnoop {
 
-// plans is indexed like funcs. A summary line, then one note per function name that falls back
-// to raw registers (at most kMaxRawNotes, then how many more); every line ends in '\n'.
+// plans is indexed like funcs. A summary line, then a note per system call wrapper with the
+// arguments it captures (at most kMaxRawNotes) and one per function name that falls back to
+// raw registers (at most kMaxRawNotes, then how many more); every line ends in '\n'.
 std::vector<std::string> func_args_notes(const FuncTable& funcs,
                                          const std::vector<FuncArgs>& plans);
 

@@ -212,7 +212,8 @@ FuncPlan plan_functions(GlobSelection sel, const PlanOptions& opts, Kallsyms& ks
   });
   check_entries_left(plan.funcs);
   if (opts.capture_args)
-    plan.args = timed("argument plans", [&] { return traced_func_args(btf, plan.funcs); });
+    plan.args = timed("argument plans",
+                      [&] { return TracedFuncArgs(btf, opts.tracefs_dirs).all(plan.funcs); });
   if (opts.capture_args || opts.keep_btf) plan.btf = std::move(btf_owner);
   for (const GlobSet* set : {&sel.entry, &sel.allow, &sel.deny}) {
     std::vector<GlobCount> counts = set->counts();

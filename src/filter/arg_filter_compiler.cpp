@@ -481,7 +481,9 @@ ArgFilterProgram ArgFilterCompiler::compile(const FuncArgs& args) {
     out.missing = *missing.begin();
     return out;
   }
-  out.prog.stack_slots = args.to_bpf().stack_slots;
+  rs_func_args slots = args.to_bpf();
+  out.prog.stack_slots = slots.stack_slots;
+  out.prog.slots_from = slots.slots_from;
   Codegen gen(args, enums, out.prog);
   std::vector<size_t> jumps;
   for (const Parsed& p : exprs_) {

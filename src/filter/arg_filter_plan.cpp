@@ -9,16 +9,17 @@
 namespace retsnoop {
 
 ArgFilterPlan plan_arg_filters(const std::vector<std::string>& exprs, const FuncTable& funcs,
-                               KernelBtf& btf) {
+                               KernelBtf& btf, const std::vector<std::string>& tracefs_dirs) {
   ArgFilterPlan plan;
   ArgFilterCompiler compiler(exprs);
+  TracedFuncArgs args(btf, tracefs_dirs);
   plan.progs.resize(funcs.size());
   std::vector<std::string> left_out;
   std::string first_error;
   bool any = false;
   for (size_t i = 0; i < funcs.size(); ++i) {
     if (!funcs[i].is_entry) continue;
-    ArgFilterProgram p = compiler.compile(traced_func_args_of(btf, funcs[i]));
+    ArgFilterProgram p = compiler.compile(args.of(funcs[i]));
     std::string why = p.missing.empty() ? p.error : "its prototype has no '" + p.missing + "'";
     if (why.empty()) {
       plan.progs[i] = p.prog;

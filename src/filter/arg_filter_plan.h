@@ -18,8 +18,10 @@ struct ArgFilterPlan {
 
 // Throws UserError for an expression that does not parse or type-check, and when no entry
 // function has every name the expressions use.
+// A system call wrapper's names are the system call's, read from the sys_enter format files
+// under the first of tracefs_dirs that has them when BTF does not have them.
 ArgFilterPlan plan_arg_filters(const std::vector<std::string>& exprs, const FuncTable& funcs,
-                               KernelBtf& btf);
+                               KernelBtf& btf, const std::vector<std::string>& tracefs_dirs);
 
 // --dry-run -v: each entry function's program.
 std::string render_arg_filter_plan(const ArgFilterPlan& plan, const FuncTable& funcs);

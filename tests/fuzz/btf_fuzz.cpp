@@ -1,7 +1,8 @@
 // BTF: vmlinux's and modules' come from the kernel, but -k and test setups point retsnoop at
 // files, and a kernel's generator may emit what no compiler would (cycles, dangling ids). The
 // input goes through KernelBtf's questions, the -A planner and the renderers that walk a
-// function's types over captured bytes (here, the input again).
+// function's types over captured bytes (here, the input again), and a system call wrapper's plan
+// from its parameters' C type text.
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
@@ -10,10 +11,12 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "captured_render.h"
 #include "discovery/btf_types.h"
 #include "discovery/kernel_btf.h"
+#include "discovery/syscall_args.h"
 #include "temp_dir.h"
 
 namespace {
@@ -59,6 +62,17 @@ void ask_kernel_btf(const struct btf* b, std::span<const uint8_t> bytes) {
   }
 }
 
+// The types a sys_enter format file names, looked up in the input and planned as bpf(2)'s.
+void plan_syscall(const struct btf* b, std::span<const uint8_t> bytes) {
+  static const std::vector<retsnoop::SyscallParam> kParams = {
+      {"cmd", "int"},           {"uattr", "union bpf_attr __user *"},
+      {"size", "unsigned int"}, {"argv", "const char __user *const __user *"},
+      {"st", "struct stat *"},  {"len", "size_t"}};
+  retsnoop::BtfTypeText types(b);
+  retsnoop::FuncArgs plan = retsnoop::syscall_args_from_params(b, types, "bpf", kParams);
+  retsnoop::fuzz::render_every_way(plan, retsnoop::fuzz::capture_of(plan, bytes));
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
@@ -72,5 +86,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::span<const uint8_t> bytes(data, size);
   plan_and_render(b.get(), bytes);
   ask_kernel_btf(b.get(), bytes);
+  plan_syscall(b.get(), bytes);
   return 0;
 }

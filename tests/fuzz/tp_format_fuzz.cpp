@@ -1,5 +1,6 @@
 // A classic tracepoint's tracefs format file (-J tp:... with -A), and the record bytes its hits
-// capture laid out as the file says. Input: the format text, a NUL, then the record.
+// capture laid out as the file says; read as a system call's sys_enter format too, its
+// parameters' C types parsed. Input: the format text, a NUL, then the record.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -7,7 +8,9 @@
 #include <string_view>
 
 #include "captured_render.h"
+#include "discovery/btf_type_text.h"
 #include "discovery/probe_args_plan.h"
+#include "discovery/syscall_format.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const uint8_t* nul = static_cast<const uint8_t*>(std::memchr(data, 0, size));
@@ -18,5 +21,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   retsnoop::FuncArgs plan = retsnoop::plan_tp_args(format);
   retsnoop::fuzz::render_every_way(plan, retsnoop::fuzz::capture_of(plan, record));
+  if (auto params = retsnoop::parse_syscall_format(format))
+    for (const retsnoop::SyscallParam& p : *params) retsnoop::parse_c_type(p.type);
   return 0;
 }

@@ -58,5 +58,19 @@ TEST(ArgPlanReport, ProbesSayWhatTheyShow) {
   EXPECT_EQ(notes[3], "  tp:a:b: nothing, no format\n");
 }
 
+TEST(ArgPlanReport, SystemCallWrappersSayWhichArgumentsTheyCapture) {
+  FuncTable funcs = {func("__x64_sys_bpf"), func("__x64_sys_getpid")};
+  FuncArgs bpf;
+  bpf.syscall_regs = true;
+  bpf.args = {{"cmd", 0, {}}, {"uattr", 0, {}}, {"size", 0, {}}};
+  FuncArgs getpid;
+  getpid.syscall_regs = true;
+  std::vector<std::string> want = {
+      "arguments will be captured (-A) for 2 functions: 2 typed from BTF, 0 as raw registers\n",
+      "  __x64_sys_bpf: the system call's arguments cmd, uattr, size\n",
+      "  __x64_sys_getpid: the system call's arguments (none)\n"};
+  EXPECT_EQ(func_args_notes(funcs, {bpf, getpid}), want);
+}
+
 }  // namespace
 }  // namespace retsnoop

@@ -23,7 +23,7 @@ TEST(FuncArgsPlan, TypedForExactBtfNamesRawOtherwise) {
       {.name = "no_btf_at_all"},
       {.name = "__sys_bpf.llvm.123456", .has_btf = true},
   };
-  std::vector<FuncArgs> plans = traced_func_args(btf, funcs);
+  std::vector<FuncArgs> plans = TracedFuncArgs(btf, {}).all(funcs);
   ASSERT_EQ(plans.size(), 5u);
 
   EXPECT_EQ(plans[0].btf, btf.btf_of(""));
@@ -55,7 +55,7 @@ TEST(FuncArgsPlan, NoBtfForTheModule) {
   KernelBtf btf(dir.path());
   EXPECT_EQ(btf.btf_of("not_a_module"), nullptr);
   FuncTable funcs = {{.name = "f", .module = "not_a_module", .btf_id = 7}};
-  EXPECT_EQ(traced_func_args(btf, funcs)[0].raw_reason, "no BTF prototype");
+  EXPECT_EQ(TracedFuncArgs(btf, {}).all(funcs)[0].raw_reason, "no BTF prototype");
 }
 
 }  // namespace

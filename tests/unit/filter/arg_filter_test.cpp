@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "discovery/func_args.h"
+#include "discovery/syscall_args.h"
 #include "filter/arg_filter_compiler.h"
 #include "filter/arg_filter_listing.h"
 #include "synthetic_btf.h"
@@ -260,6 +261,33 @@ TEST_F(ArgFilter, RawSlotsCompareAsIntegers) {
   EXPECT_TRUE(rs_filter_run(&p.prog, slots, &sc));
   slots[1] = 4;
   EXPECT_FALSE(rs_filter_run(&p.prog, slots, &sc));
+}
+
+// A system call wrapper's program names the system call's arguments, and BPF reads its slots
+// from the saved user registers (slots_from); the slots themselves are the call's arguments.
+TEST_F(ArgFilter, SystemCallWrappersFilterOnTheSystemCallsArguments) {
+  b.enumeration("bpf_cmd", 4, {{"BPF_MAP_CREATE", 0}, {"BPF_PROG_LOAD", 5}});
+  BtfTypeText types(b.get());
+  std::vector<SyscallParam> params = {
+      {"cmd", "int"}, {"uattr", "struct attr __user *"}, {"size", "unsigned int"}};
+  FuncArgs sys = syscall_args_from_params(b.get(), types, "bpf", params);
+  ASSERT_NE(sys.args[1].type_id, 0u);
+  EXPECT_EQ(btf__type_by_id(b.get(), sys.args[1].type_id)->type, static_cast<uint32_t>(attr));
+  ArgFilterCompiler c({"cmd == BPF_MAP_CREATE", "uattr->map_type == BPF_MAP_TYPE_ARRAY"});
+  ArgFilterProgram p = c.compile(sys);
+  ASSERT_EQ(p.missing, "");
+  ASSERT_EQ(p.error, "");
+  EXPECT_EQ(p.prog.slots_from, RS_SLOTS_SYSCALL_REGS);
+  EXPECT_EQ(p.prog.stack_slots, 0);
+  rs_u64 slots[RS_MAX_ARG_SLOTS] = {0, reinterpret_cast<uint64_t>(&a), 144};
+  rs_filter_scratch sc{};
+  EXPECT_TRUE(rs_filter_run(&p.prog, slots, &sc));
+  slots[0] = 5;
+  EXPECT_FALSE(rs_filter_run(&p.prog, slots, &sc));
+  // The wrapper's own parameter is not among the names.
+  EXPECT_EQ(ArgFilterCompiler({"regs != 0"}).compile(sys).missing, "regs");
+  // Other functions read their own slots.
+  EXPECT_EQ(ArgFilterCompiler({"fd == 3"}).compile(args).prog.slots_from, RS_SLOTS_OWN);
 }
 
 }  // namespace
