@@ -40,6 +40,14 @@ now_cs() { read -r up _ </proc/uptime; echo "${up%.*}${up#*.}"; }
 secs() { echo "$(($1 / 100)).$(($1 / 10 % 10))"; }
 size() { wc -c </tmp/flood.out; }
 peak_rss() { awk '/^VmHWM:/ { print $2, $3 }' "/proc/$PID/status"; }
+# Where the resident memory is at a point LABEL of the run: anonymous, file and shared (ring
+# buffer) pages, then the five largest mappings.
+mem_breakdown() {
+  awk '/^(VmRSS|RssAnon|RssFile|RssShmem):/ { printf "%s %s kB  ", $1, $2 } END { print "" }' \
+    "/proc/$PID/status" | sed "s/^/  memory $1: /"
+  awk '/^[0-9a-f]+-[0-9a-f]+ / { name = ($6 == "" ? "[anon]" : $6) } /^Rss:/ { print $2, name }' \
+    "/proc/$PID/smaps" | sort -rn | head -5 | sed "s/^/  mapping kB $1: /"
+}
 
 start_retsnoop() {
   rm -f /tmp/flood.out /tmp/flood.err  # the ready check must not see the previous run's output
@@ -64,12 +72,14 @@ report() {
 
 flood_drain() {
   start_retsnoop
+  mem_breakdown ready
   t0=$(now_cs)
   simfail -q -n "$N" bpf-bad-map-max-entries-array
   t1=$(now_cs)
   wait_quiet
   t2=$(now_cs)
   HWM=$(peak_rss)
+  mem_breakdown drained
   kill -INT "$PID"
   rc=0; wait "$PID" || rc=$?
   echo "drain: $N failing bpf() calls in $(secs $((t1 - t0))) s; output complete $(secs $((t2 - t1 - 200))) s later"

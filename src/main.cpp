@@ -12,6 +12,7 @@
 #include "app/run.h"
 #include "cli/parse_options.h"
 #include "symbolize/symbolizer_worker.h"
+#include "util/allocator_policy.h"
 #include "util/error.h"
 #include "util/log.h"
 
@@ -31,6 +32,7 @@ int check_stdout(int status) {
 // Every exception ends here, after the destructors on its way took every probe off and set
 // every knob back: never std::terminate with probes attached.
 int main(int argc, char** argv) {
+  retsnoop::set_allocator_policy();
   // retsnoop run again as its own user-space symbolizer (-U), by itself: nothing else of a trace.
   if (retsnoop::is_worker_invocation(argc, argv))
     return retsnoop::symbolizer_worker_main(argc, argv);

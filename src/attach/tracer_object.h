@@ -79,7 +79,7 @@ struct TracerConfig {
   bool tracepoint_probes = false;
   bool raw_tracepoint_probes = false;
   bool follow_command = false;  // command mode: trace only what follow() names, and its children
-  uint32_t ringbuf_size = 8u << 20;
+  uint32_t ringbuf_size = 4u << 20;
   uint32_t sessions_size = 4096;
   bool count_repeats = false;  // -C stacks.repeats=count
   // --line-trace: line hits kept per session (-C lines.max-count); 0: no line probes.

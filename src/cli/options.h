@@ -75,7 +75,10 @@ struct Options {
   bool help_shown = false;    // --help, --usage or --config-help was printed: the caller exits 0
 
   // -C KEY=VALUE settings.
-  uint32_t ringbuf_size = 8u << 20;
+  // 4 MiB: a consumer that drains it as fast as records arrive loses nothing even to a flood
+  // (docs/performance.md), and its pages count twice in retsnoop's RSS (the ring is mapped twice
+  // so that records wrap around).
+  uint32_t ringbuf_size = 4u << 20;
   uint32_t sessions_size = 4096;
   bool kprobe_events = true;  // -K through tracefs kprobe events where the kernel allows
   bool expedite_rcu = false;  // flip /sys/kernel/rcu_expedited while attaching and detaching

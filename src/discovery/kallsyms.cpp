@@ -6,6 +6,7 @@
 #include <cstring>
 #include <iterator>
 #include <optional>
+#include <span>
 #include <sstream>
 
 #include "util/error.h"
@@ -84,13 +85,41 @@ Kallsyms Kallsyms::parse_text(std::string text) {
   return ks;
 }
 
-std::string_view Kallsyms::keep(std::string text) {
-  texts_.push_back(std::make_unique<const std::string>(std::move(text)));
-  return *texts_.back();
+// The text is mostly hex addresses and data symbols, about three times the function names.
+// A module's name repeats on each of its lines, which come together: it is copied once.
+void Kallsyms::own_names(std::span<KSym> syms) {
+  std::vector<std::string_view> modules;
+  auto module_index = [&](std::string_view m) {
+    if (!modules.empty() && modules.back() == m) return modules.size() - 1;
+    auto it = std::find(modules.begin(), modules.end(), m);
+    if (it != modules.end()) return size_t(it - modules.begin());
+    modules.push_back(m);
+    return modules.size() - 1;
+  };
+  size_t bytes = 0;
+  for (const KSym& s : syms) {
+    bytes += s.name.size();
+    if (!s.module.empty()) module_index(s.module);
+  }
+  for (std::string_view m : modules) bytes += m.size();
+  auto names = std::make_unique<std::string>();
+  names->reserve(bytes);  // exact: the views taken while it is filled stay valid
+  auto copy = [&](std::string_view v) {
+    size_t at = names->size();
+    names->append(v);
+    return std::string_view(names->data() + at, v.size());
+  };
+  std::vector<std::string_view> owned_modules;
+  for (std::string_view m : modules) owned_modules.push_back(copy(m));
+  for (KSym& s : syms) {
+    if (!s.module.empty()) s.module = owned_modules[module_index(s.module)];
+    s.name = copy(s.name);
+  }
+  texts_.push_back(std::move(names));
 }
 
 bool Kallsyms::add_text(std::string owned) {
-  std::string_view text = keep(std::move(owned));
+  std::string_view text = owned;
   size_t old_size = syms_.size();
   syms_.reserve(old_size + text.size() / 40);  // about the line count (lines average ~45 bytes)
   bool any_nonzero = false;
@@ -102,6 +131,7 @@ bool Kallsyms::add_text(std::string owned) {
     if (is_function_type(line->type))
       syms_.push_back({line->addr, line->name, line->module, line->type});
   });
+  own_names(std::span<KSym>(syms_).subspan(old_size));
   // Usually sorted already; BPF programs and modules may be listed out of address order.
   auto added = syms_.begin() + old_size;
   if (!std::is_sorted(added, syms_.end(), by_addr)) std::stable_sort(added, syms_.end(), by_addr);
@@ -144,17 +174,14 @@ bool Kallsyms::reload_module(std::string_view module, const std::string& path) {
 // Only the module's own lines are parsed: they are a few among the ~100k of vmlinux.
 void Kallsyms::replace_module(std::string_view module, std::string_view text) {
   std::string suffix = "\t[" + std::string(module) + "]";
-  std::string lines;  // the module's own, kept: the rest of the file is not
-  for_each_line(text, [&](std::string_view text_line) {
-    if (text_line.ends_with(suffix)) lines.append(text_line).append("\n");
-  });
-  std::string_view kept = keep(std::move(lines));
   std::vector<KSym> fresh;
-  for_each_line(kept, [&](std::string_view text_line) {
+  for_each_line(text, [&](std::string_view text_line) {
+    if (!text_line.ends_with(suffix)) return;
     std::optional<Line> line = parse_line(text_line);
     if (line && is_function_type(line->type))
       fresh.push_back({line->addr, line->name, line->module, line->type});
   });
+  own_names(fresh);
   std::stable_sort(fresh.begin(), fresh.end(), by_addr);
   std::erase_if(syms_, [&](const KSym& s) { return s.module == module; });
   size_t kept_count = syms_.size();

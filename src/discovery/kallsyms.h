@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <istream>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -12,7 +13,7 @@
 
 namespace retsnoop {
 
-// name and module point into the text of the table that holds the symbol: valid as long as the
+// name and module point into a string of the table that holds the symbol: valid as long as the
 // table lives (moving it keeps them). kallsyms lists ~100,000 functions: a string of its own per
 // symbol would be as many allocations and copies on every start-up.
 struct KSym {
@@ -63,10 +64,11 @@ class Kallsyms {
  private:
   void replace_module(std::string_view module, std::string_view text);
 
-  // Keeps text and adds its symbols; returns whether any address (of any symbol type) is nonzero.
+  // Adds the symbols of text; returns whether any address (of any symbol type) is nonzero.
   bool add_text(std::string text);
-  // Keeps text; the views into it stay valid.
-  std::string_view keep(std::string text);
+  // Copies the names and modules syms point into to a string of the table's own, and points
+  // them there, so that the text they were parsed from can go.
+  void own_names(std::span<KSym> syms);
 
   std::vector<std::unique_ptr<const std::string>> texts_;  // what syms_ point into
   std::vector<KSym> syms_;

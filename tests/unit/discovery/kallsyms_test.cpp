@@ -125,6 +125,28 @@ TEST(Kallsyms, ParseFromStreamMatchesParseText) {
   EXPECT_EQ(ks.symbols()[1].module, "mod");
 }
 
+// The table keeps copies of the names, not the text: the text it was given may go at once, and
+// the symbols of a module share one copy of its name.
+TEST(Kallsyms, KeepsItsOwnNamesOnly) {
+  std::string text =
+      "ffffffff81000000 T _stext\n"
+      "ffffffff81000010 t first_func\n"
+      "ffffffff81a00000 d some_data\n"
+      "ffffffffc0001000 t mod_a\t[nfs]\n"
+      "ffffffffc0001100 t mod_b\t[nfs]\n"
+      "ffffffffc0002000 t other\t[kvm]\n";
+  Kallsyms ks = Kallsyms::parse_text(std::string(text));
+  std::fill(text.begin(), text.end(), 'x');
+  ASSERT_EQ(ks.symbols().size(), 5u);
+  EXPECT_EQ(ks.symbols()[1].name, "first_func");
+  const KSym* a = ks.find_by_name("mod_a").at(0);
+  const KSym* b = ks.find_by_name("mod_b").at(0);
+  EXPECT_EQ(a->module, "nfs");
+  EXPECT_EQ(a->module.data(), b->module.data());
+  EXPECT_EQ(ks.find_by_name("other").at(0)->module, "kvm");
+  EXPECT_EQ(ks.addr_of("_stext"), 0xffffffff81000000ull);
+}
+
 TEST(Kallsyms, ZeroAddressesMeanHidden) {
   std::istringstream in("0000000000000000 T _stext\n0000000000000000 t foo\n");
   EXPECT_TRUE(Kallsyms::parse(in).addresses_hidden());
