@@ -1,5 +1,7 @@
 #include "discovery/callee_finder.h"
 
+#include "discovery/callee_expansion.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
@@ -76,6 +78,62 @@ TEST(CalleeFinder, PatchedSiteTargets) {
     EXPECT_TRUE(is_patched_site_target(name)) << name;
   for (const char* name : {"map_create", "fentry_helper", "kmalloc_trace"})
     EXPECT_FALSE(is_patched_site_target(name)) << name;
+}
+
+// a calls b, b calls c, c calls d: each "call the next function", then int3 up to it.
+const char kChainSymbols[] =
+    "ffffffff81000000 T a\n"
+    "ffffffff81000040 T b\n"
+    "ffffffff81000080 T c\n"
+    "ffffffff810000c0 T d\n"
+    "ffffffff81000100 T end\n";
+
+std::vector<uint8_t> chain_code() {
+  std::vector<uint8_t> code;
+  for (int f = 0; f < 4; ++f) {
+    std::vector<uint8_t> fn = {0xe8, 0x3b, 0x00, 0x00, 0x00};
+    fn.resize(0x40, 0xcc);
+    code.insert(code.end(), fn.begin(), fn.end());
+  }
+  return code;
+}
+
+class CalleeExpansion : public ::testing::Test {
+ protected:
+  // Walks from a to depth, with the candidates named in denied removed, adding at most max.
+  std::vector<std::string> walk(uint8_t depth, std::vector<uint8_t> denied, size_t max) {
+    std::vector<uint8_t> roots = {depth, 0, 0, 0};
+    std::vector<bool> selected = {true, false, false, false};
+    CalleeWalk w{cands, roots, denied, max};
+    std::vector<std::string> names;
+    for (size_t i : expand_callees(w, ks, finder, selected, report))
+      names.emplace_back(cands[i].name);
+    return names;
+  }
+
+  Kallsyms ks = Kallsyms::parse_text(kChainSymbols);
+  BytesText text{kBase, chain_code()};
+  CalleeFinder finder{ks, text, CodeArch::X86_64};
+  std::vector<Candidate> cands = {{"", "a", 1}, {"", "b", 1}, {"", "c", 1}, {"", "d", 1}};
+  CalleeReport report;
+};
+
+TEST_F(CalleeExpansion, FollowsCalleesToTheDepthAsked) {
+  EXPECT_EQ(walk(1, {0, 0, 0, 0}, 100), (std::vector<std::string>{"b"}));
+  EXPECT_EQ(walk(3, {0, 0, 0, 0}, 100), (std::vector<std::string>{"b", "c", "d"}));
+  ASSERT_GE(report.edges.size(), 3u);
+  EXPECT_EQ(report.edges.back().caller, "c");
+  EXPECT_EQ(report.edges.back().callee, "d");
+  EXPECT_EQ(report.edges.back().kind, BranchKind::Call);
+}
+
+TEST_F(CalleeExpansion, DeniedCalleesAreNeitherAddedNorFollowed) {
+  EXPECT_EQ(walk(3, {0, 0, 1, 0}, 100), (std::vector<std::string>{"b"}));
+}
+
+TEST_F(CalleeExpansion, TheBudgetLeavesTheRestOut) {
+  EXPECT_EQ(walk(3, {0, 0, 0, 0}, 1), (std::vector<std::string>{"b"}));
+  EXPECT_EQ(report.left_out, 1u);
 }
 
 }  // namespace
