@@ -18,8 +18,8 @@
 #include "discovery/func_plan.h"
 #include "discovery/kallsyms.h"
 #include "discovery/kernel_btf.h"
-#include "discovery/line_plan.h"
 #include "discovery/kernel_text.h"
+#include "discovery/line_plan.h"
 #include "discovery/line_plan_report.h"
 #include "discovery/never_failing_entries.h"
 #include "discovery/plan_report.h"
@@ -166,8 +166,8 @@ Discovery discover(const Options& opts, Selection sel, AttachKind kind) {
   std::unique_ptr<KernelText> kernel_text;
   if (!opts.callee_globs.empty()) {
     kernel_text = open_kernel_text("/proc/kcore", d.vmlinux ? &*d.vmlinux : nullptr);
-    if (kernel_text) logf(LOG_INFO, "--callees: decoding kernel code from %s\n",
-                          kernel_text->source().c_str());
+    if (kernel_text)
+      logf(LOG_INFO, "--callees: decoding kernel code from %s\n", kernel_text->source().c_str());
     plan_opts.kernel_text = kernel_text.get();
   }
   plan_for_attach(plan_opts, kind);

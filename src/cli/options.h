@@ -21,7 +21,7 @@ struct Options {
   std::vector<std::string> entry_globs;
   std::vector<std::string> allow_globs;
   std::vector<std::string> deny_globs;
-  std::vector<std::string> probes;  // -J SPEC or @FILE, as typed; see discovery/probe_spec.h
+  std::vector<std::string> probes;        // -J SPEC or @FILE, as typed; see discovery/probe_spec.h
   std::vector<std::string> callee_globs;  // --callees GLOB[:DEPTH], as typed
   std::vector<std::string>
       presets;  // -c NAME, validated by the parser; see discovery/case_presets.h

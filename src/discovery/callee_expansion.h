@@ -21,9 +21,9 @@ struct CalleeEdge {
 
 // What --dry-run -v and the warnings say about callee discovery.
 struct CalleeReport {
-  std::string source;              // where the text was read; empty without --callees
-  std::vector<CalleeEdge> edges;   // to traceable, not denied functions, in discovery order
-  size_t left_out = 0;             // functions past the budget
+  std::string source;                   // where the text was read; empty without --callees
+  std::vector<CalleeEdge> edges;        // to traceable, not denied functions, in discovery order
+  size_t left_out = 0;                  // functions past the budget
   std::vector<std::string> unreadable;  // functions whose text could not be read
 };
 

@@ -73,9 +73,10 @@ uint8_t callee_depth(std::vector<GlobSet>& callees, const Candidate& c) {
   return depth;
 }
 
-Matching match_candidates(const std::vector<Candidate>& cands, GlobSelection& s,
-                          PlanStats& stats) {
-  Matching m{{}, std::vector<bool>(cands.size()), std::vector<uint8_t>(cands.size()),
+Matching match_candidates(const std::vector<Candidate>& cands, GlobSelection& s, PlanStats& stats) {
+  Matching m{{},
+             std::vector<bool>(cands.size()),
+             std::vector<uint8_t>(cands.size()),
              std::vector<uint8_t>(cands.size())};
   for (size_t i = 0; i < cands.size(); ++i) {
     const Candidate& c = cands[i];
@@ -108,9 +109,10 @@ void sort_matches(std::vector<Match>& matches) {
 void add_callees(const std::vector<Candidate>& cands, Matching& m, const PlanOptions& o,
                  Kallsyms& ksyms, FuncPlan& plan) {
   if (!o.kernel_text)
-    throw UserError("--callees cannot read the kernel's code: /proc/kcore is unreadable and no "
-                    "vmlinux of the running kernel was found",
-                    "run as root without kernel lockdown, or name the vmlinux with -k");
+    throw UserError(
+        "--callees cannot read the kernel's code: /proc/kcore is unreadable and no "
+        "vmlinux of the running kernel was found",
+        "run as root without kernel lockdown, or name the vmlinux with -k");
   ksyms.load_rest();  // callees may be module functions; no change to the table after this
   CalleeFinder finder(ksyms, *o.kernel_text, host_code_arch());
   CalleeWalk walk{cands, m.callee_depth, m.denied, o.max_callees};

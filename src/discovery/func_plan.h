@@ -23,16 +23,16 @@ struct PlanOptions {
   std::vector<std::string> entry_globs;
   std::vector<std::string> allow_globs;
   std::vector<std::string> deny_globs;
-  std::vector<std::string> presets;  // -c NAME
+  std::vector<std::string> presets;       // -c NAME
   std::vector<std::string> callee_globs;  // --callees GLOB[:DEPTH], as typed
   size_t max_callees = 1000;              // functions --callees may add
-  bool fentry = false;               // attach with fentry/fexit: needs each function's BTF id
-  bool capture_args = false;         // -A: plan each function's arguments from its BTF
-  bool keep_btf = false;             // keep the BTF in the plan (--arg-filter reads it)
+  bool fentry = false;                    // attach with fentry/fexit: needs each function's BTF id
+  bool capture_args = false;              // -A: plan each function's arguments from its BTF
+  bool keep_btf = false;                  // keep the BTF in the plan (--arg-filter reads it)
   std::vector<std::string> tracefs_dirs = kDefaultTracefsDirs;
   std::string btf_dir = "/sys/kernel/btf";
   SourcePathIndex* source_index = nullptr;  // null when no vmlinux with DWARF was found
-  const KernelText* kernel_text = nullptr;   // what --callees decodes; null without it
+  const KernelText* kernel_text = nullptr;  // what --callees decodes; null without it
 };
 
 struct SkippedFunc {

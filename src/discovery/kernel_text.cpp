@@ -48,11 +48,9 @@ std::optional<std::vector<CoreSegment>> read_core_segments(int fd) {
   return segs;
 }
 
-const CoreSegment* find_core_segment(std::span<const CoreSegment> segs, uint64_t addr,
-                                     size_t len) {
+const CoreSegment* find_core_segment(std::span<const CoreSegment> segs, uint64_t addr, size_t len) {
   for (const CoreSegment& s : segs) {
-    if (addr >= s.vaddr && addr - s.vaddr <= s.size && len <= s.size - (addr - s.vaddr))
-      return &s;
+    if (addr >= s.vaddr && addr - s.vaddr <= s.size && len <= s.size - (addr - s.vaddr)) return &s;
   }
   return nullptr;
 }
@@ -80,7 +78,8 @@ std::optional<std::vector<uint8_t>> VmlinuxText::read(uint64_t addr, size_t len)
     GElf_Shdr sh;
     if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS || !(sh.sh_flags & SHF_EXECINSTR))
       continue;
-    if (link < sh.sh_addr || link - sh.sh_addr > sh.sh_size || len > sh.sh_size - (link - sh.sh_addr))
+    if (link < sh.sh_addr || link - sh.sh_addr > sh.sh_size ||
+        len > sh.sh_size - (link - sh.sh_addr))
       continue;
     Elf_Data* data = elf_getdata(scn, nullptr);
     const uint64_t off = link - sh.sh_addr;

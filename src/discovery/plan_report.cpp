@@ -62,8 +62,13 @@ void append_callees(std::string& out, const CalleeReport& r) {
   if (r.source.empty()) return;
   out += "Callees found in " + r.source + ": " + std::to_string(r.edges.size()) + "\n";
   for (const CalleeEdge& e : r.edges)
-    out.append("  ").append(e.caller).append(" -> ").append(e.callee).append(" (")
-        .append(branch_kind_word(e.kind)).append(")\n");
+    out.append("  ")
+        .append(e.caller)
+        .append(" -> ")
+        .append(e.callee)
+        .append(" (")
+        .append(branch_kind_word(e.kind))
+        .append(")\n");
   if (r.left_out > 0)
     out += "  " + std::to_string(r.left_out) + " more left out past callees.max-functions\n";
 }

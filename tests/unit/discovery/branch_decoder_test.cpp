@@ -27,10 +27,9 @@ TEST(BranchDecoder, X86CallsAndJumpsLeavingTheFunction) {
       0xcc,                                // int3
   };
   BranchDecoder dec(CodeArch::X86_64);
-  EXPECT_EQ(dec.decode(code, 0x1000),
-            (std::vector<Branch>{{0x2000, BranchKind::Call},
-                                 {0x3000, BranchKind::TailJump},
-                                 {0x4000, BranchKind::TailJump}}));
+  EXPECT_EQ(dec.decode(code, 0x1000), (std::vector<Branch>{{0x2000, BranchKind::Call},
+                                                           {0x3000, BranchKind::TailJump},
+                                                           {0x4000, BranchKind::TailJump}}));
 }
 
 TEST(BranchDecoder, X86CallWinsOverJumpToTheSameTarget) {
@@ -58,10 +57,9 @@ TEST(BranchDecoder, Arm64BranchesLeavingTheFunction) {
       0xc0, 0x03, 0x5f, 0xd6,  // ret
   };
   BranchDecoder dec(CodeArch::Arm64);
-  EXPECT_EQ(dec.decode(code, 0x10000),
-            (std::vector<Branch>{{0x11000, BranchKind::Call},
-                                 {0x20000, BranchKind::TailJump},
-                                 {0x30000, BranchKind::TailJump}}));
+  EXPECT_EQ(dec.decode(code, 0x10000), (std::vector<Branch>{{0x11000, BranchKind::Call},
+                                                            {0x20000, BranchKind::TailJump},
+                                                            {0x30000, BranchKind::TailJump}}));
 }
 
 TEST(BranchDecoder, KindWords) {
