@@ -7,25 +7,21 @@
 namespace retsnoop {
 namespace {
 
-TEST(CalleeSpec, DepthOneUnlessGiven) {
-  CalleeSpec s = parse_callee_spec("map_create");
-  EXPECT_EQ(s.glob, "map_create");
-  EXPECT_EQ(s.depth, 1u);
-  s = parse_callee_spec("map_*:3");
-  EXPECT_EQ(s.glob, "map_*");
-  EXPECT_EQ(s.depth, 3u);
-  s = parse_callee_spec("ext4_* [ext4]:5");
-  EXPECT_EQ(s.glob, "ext4_* [ext4]");
-  EXPECT_EQ(s.depth, 5u);
-}
-
-TEST(CalleeSpec, APathGlobKeepsItsLeadingColon) {
-  CalleeSpec s = parse_callee_spec(":kernel/bpf/syscall.c");
-  EXPECT_EQ(s.glob, ":kernel/bpf/syscall.c");
-  EXPECT_EQ(s.depth, 1u);
-  s = parse_callee_spec(":kernel/bpf/syscall.c:2");
-  EXPECT_EQ(s.glob, ":kernel/bpf/syscall.c");
-  EXPECT_EQ(s.depth, 2u);
+// Depth 1 unless given; a path glob keeps its leading ':'.
+TEST(CalleeSpec, GlobAndDepth) {
+  struct Case {
+    const char* text;
+    const char* glob;
+    unsigned depth;
+  };
+  for (const Case& c : {Case{"map_create", "map_create", 1}, Case{"map_*:3", "map_*", 3},
+                        Case{"ext4_* [ext4]:5", "ext4_* [ext4]", 5},
+                        Case{":kernel/bpf/syscall.c", ":kernel/bpf/syscall.c", 1},
+                        Case{":kernel/bpf/syscall.c:2", ":kernel/bpf/syscall.c", 2}}) {
+    CalleeSpec s = parse_callee_spec(c.text);
+    EXPECT_EQ(s.glob, c.glob) << c.text;
+    EXPECT_EQ(s.depth, c.depth) << c.text;
+  }
 }
 
 TEST(CalleeSpec, BadDepthsAreRefused) {
