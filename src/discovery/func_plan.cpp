@@ -132,8 +132,10 @@ void add_callees(const std::vector<Candidate>& cands, Matching& m, const PlanOpt
 void add_callee_globs(GlobSelection& s, const std::vector<std::string>& typed) {
   for (const std::string& text : typed) {
     CalleeSpec spec = parse_callee_spec(text);
-    while (s.callees.size() < spec.depth)
-      s.callees.emplace_back("callees:" + std::to_string(s.callees.size() + 1));
+    while (s.callees.size() < spec.depth) {
+      size_t depth = s.callees.size() + 1;
+      s.callees.emplace_back(depth == 1 ? "callees" : "callees:" + std::to_string(depth));
+    }
     add_typed(s.callees[spec.depth - 1], {spec.glob}, false);
   }
 }
