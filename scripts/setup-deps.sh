@@ -28,7 +28,7 @@ PKGS=(
   build-essential cmake ninja-build pkg-config clang llvm clang-format clang-tidy shellcheck libclang-rt-dev
   dpkg-dev bzip2 xz-utils m4
   libelf-dev libdw-dev libseccomp-dev zlib1g-dev libzstd-dev liblzma-dev libbz2-dev
-  bpftool libgtest-dev libbenchmark-dev nlohmann-json3-dev
+  bpftool libgtest-dev libbenchmark-dev nlohmann-json3-dev libcapstone-dev
   qemu-system-x86 busybox-static
   scdoc man-db zsh systemd
 )
@@ -37,7 +37,7 @@ case "$ARCH" in
   arm64)
     PKGS+=(g++-aarch64-linux-gnu qemu-system-arm
       libelf-dev:arm64 libdw-dev:arm64 libseccomp-dev:arm64 zlib1g-dev:arm64 libzstd-dev:arm64
-      liblzma-dev:arm64 libbz2-dev:arm64)
+      liblzma-dev:arm64 libbz2-dev:arm64 libcapstone-dev:arm64)
     SUDO=""
     [ "$(id -u)" -eq 0 ] || SUDO="sudo"
     if ! dpkg --print-foreign-architectures | grep -qx arm64; then

@@ -64,6 +64,8 @@ PlanOptions plan_options(const Options& o) {
       .allow_globs = o.allow_globs,
       .deny_globs = o.deny_globs,
       .presets = o.presets,
+      .callee_globs = o.callee_globs,
+      .max_callees = o.callees_max,
       .capture_args = o.capture_args,
   };
   // --arg-filter types its expressions against the entry functions' BTF prototypes.

@@ -18,6 +18,7 @@
 #include "discovery/func_plan.h"
 #include "discovery/kallsyms.h"
 #include "discovery/kernel_btf.h"
+#include "discovery/kernel_text.h"
 #include "discovery/line_plan.h"
 #include "discovery/line_plan_report.h"
 #include "discovery/never_failing_entries.h"
@@ -162,6 +163,13 @@ Discovery discover(const Options& opts, Selection sel, AttachKind kind) {
   if (d.vmlinux) cu_index = std::make_unique<CuGlobIndex>(d.vmlinux->image, default_cache_dir());
   PlanOptions plan_opts = plan_options(opts);
   plan_opts.source_index = cu_index.get();
+  std::unique_ptr<KernelText> kernel_text;
+  if (!opts.callee_globs.empty()) {
+    kernel_text = open_kernel_text("/proc/kcore", d.vmlinux ? &*d.vmlinux : nullptr);
+    if (kernel_text)
+      logf(LOG_INFO, "--callees: decoding kernel code from %s\n", kernel_text->source().c_str());
+    plan_opts.kernel_text = kernel_text.get();
+  }
   plan_for_attach(plan_opts, kind);
   d.plan = timed("plan", [&] { return plan_functions(std::move(sel.globs), plan_opts, d.ksyms); });
   if (opts.capture_args) {

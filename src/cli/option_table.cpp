@@ -38,6 +38,7 @@ enum LongOnlyKey {
   kCgroup,
   kNoCgroup,
   kLineTrace,
+  kCallees,
 };
 
 enum Group { kTargeting = 1, kModes, kFilters, kMisc, kHelp };
@@ -181,6 +182,11 @@ const OptionSpec kOptions[] = {
      [](CliState& st, const char* arg) { st.opts.deny_globs.emplace_back(arg); }},
     {{"case", 'c', "NAME", 0, "Use a preset set of functions: bpf or perf. Repeatable."},
      add_preset},
+    {{"callees", kCallees, "GLOB[:DEPTH]", 0,
+      "Non-entry function(s) and the functions they call directly or tail-jump to, found in the "
+      "running kernel's code, down to DEPTH levels (1 to 5, default 1). Only traceable, not "
+      "denied functions are added; -C callees.max-functions caps them. Repeatable."},
+     [](CliState& st, const char* arg) { st.opts.callee_globs.emplace_back(arg); }},
 
     {{nullptr, 0, nullptr, 0, "Modes (the stack trace is always shown):", kModes}, nullptr},
     {{"trace", 'T', nullptr, 0, "Also record and print the detailed function call trace."},

@@ -21,7 +21,8 @@ struct Options {
   std::vector<std::string> entry_globs;
   std::vector<std::string> allow_globs;
   std::vector<std::string> deny_globs;
-  std::vector<std::string> probes;  // -J SPEC or @FILE, as typed; see discovery/probe_spec.h
+  std::vector<std::string> probes;        // -J SPEC or @FILE, as typed; see discovery/probe_spec.h
+  std::vector<std::string> callee_globs;  // --callees GLOB[:DEPTH], as typed
   std::vector<std::string>
       presets;  // -c NAME, validated by the parser; see discovery/case_presets.h
 
@@ -91,6 +92,7 @@ struct Options {
   ArgFmtMode arg_fmt_mode = ArgFmtMode::Compact;
   uint32_t arg_max_width = 120;  // args.fmt-max-arg-width; 0: no cut
   uint32_t line_max_count = 64;  // lines.max-count: line hits kept per session
+  uint32_t callees_max = 1000;   // callees.max-functions: functions --callees may add
 };
 
 }  // namespace retsnoop

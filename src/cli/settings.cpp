@@ -32,6 +32,9 @@ constexpr uint64_t kMaxRingbufSize = 1ull << 31;
 // can't.
 constexpr uint64_t kMaxSessions = 1u << 22;
 
+// Far more functions than a kernel has: the bound only keeps the count a plain number.
+constexpr uint32_t kMaxCallees = 1u << 20;
+
 // A day: a service that wants rarer reports restarts more often than that anyway.
 constexpr uint32_t kMaxSummaryInterval = 86400;
 
@@ -66,6 +69,7 @@ std::string ringbuf_values() {
 }
 std::string sessions_values() { return "1 to " + std::to_string(kMaxSessions); }
 std::string line_count_values() { return "1 to " + std::to_string(RS_MAX_LINES); }
+std::string callee_count_values() { return "1 to " + std::to_string(kMaxCallees); }
 std::string int_values() { return "1 to " + std::to_string(INT_MAX); }
 std::string seconds_values() {
   return "0 (at exit only) to " + std::to_string(kMaxSummaryInterval) + " seconds";
@@ -152,6 +156,11 @@ const Setting kSettings[] = {
      "older ones are counted in a '[...] N earlier line hits not kept' row.",
      [](Options& o, std::string_view v) { o.line_max_count = parse_positive(v, RS_MAX_LINES); },
      [](const Options& o) { return std::to_string(o.line_max_count); }},
+    {"callees.max-functions", callee_count_values,
+     "With --callees: how many functions callee discovery may add; the rest are left out with a "
+     "warning.",
+     [](Options& o, std::string_view v) { o.callees_max = parse_positive(v, kMaxCallees); },
+     [](const Options& o) { return std::to_string(o.callees_max); }},
     {"fmt.lbr-max-count", int_values, "Print at most this many of the most relevant LBR records.",
      [](Options& o, std::string_view v) { o.lbr_max_count = parse_positive(v, INT_MAX); },
      [](const Options& o) { return o.lbr_max_count ? std::to_string(o.lbr_max_count) : "all"; }},

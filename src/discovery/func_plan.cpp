@@ -4,6 +4,7 @@
 #include <memory>
 #include <span>
 
+#include "discovery/callee_spec.h"
 #include "discovery/candidates.h"
 #include "discovery/case_presets.h"
 #include "discovery/deny_list.h"
@@ -55,27 +56,88 @@ TraceableList load_traceable(const PlanOptions& o, Kallsyms& ksyms, KernelBtf& b
   return {nullptr, traceable_from_kallsyms(ksyms, btf)};
 }
 
-std::vector<Match> match_candidates(const std::vector<Candidate>& cands, GlobSelection& s,
-                                    PlanStats& stats) {
-  std::vector<Match> out;
-  for (const Candidate& c : cands) {
+// What matching found, per candidate as well: callee discovery selects more of them.
+struct Matching {
+  std::vector<Match> matches;
+  std::vector<bool> selected;         // in matches
+  std::vector<uint8_t> denied;        // removed by a deny glob
+  std::vector<uint8_t> callee_depth;  // deepest --callees glob matching it, 0 for none
+};
+
+// Tries every callee set (counts stay exact) and returns the deepest that selects the function.
+uint8_t callee_depth(std::vector<GlobSet>& callees, const Candidate& c) {
+  uint8_t depth = 0;
+  for (size_t d = 0; d < callees.size(); ++d) {
+    if (callees[d].match(c.module, c.name)) depth = uint8_t(d + 1);
+  }
+  return depth;
+}
+
+Matching match_candidates(const std::vector<Candidate>& cands, GlobSelection& s, PlanStats& stats) {
+  Matching m{{},
+             std::vector<bool>(cands.size()),
+             std::vector<uint8_t>(cands.size()),
+             std::vector<uint8_t>(cands.size())};
+  for (size_t i = 0; i < cands.size(); ++i) {
+    const Candidate& c = cands[i];
     // Every set is tried for every function so that per-glob counts are complete.
-    bool denied = s.deny.match(c.module, c.name);
+    m.denied[i] = s.deny.match(c.module, c.name);
     bool entry = s.entry.match(c.module, c.name);
     bool allowed = s.allow.match(c.module, c.name);
-    if (!entry && !allowed) continue;
-    if (denied) {
+    uint8_t depth = callee_depth(s.callees, c);
+    if (!entry && !allowed && depth == 0) continue;
+    if (m.denied[i]) {
       ++stats.denied;
       continue;
     }
     ++stats.matched;
-    out.push_back({&c, entry});
+    m.selected[i] = true;
+    m.callee_depth[i] = depth;
+    m.matches.push_back({&c, entry});
   }
-  // FuncPlan::funcs follows (module, name); the list did not.
-  std::sort(out.begin(), out.end(), [](const Match& a, const Match& b) {
+  return m;
+}
+
+// FuncPlan::funcs follows (module, name); the candidate list did not.
+void sort_matches(std::vector<Match>& matches) {
+  std::sort(matches.begin(), matches.end(), [](const Match& a, const Match& b) {
     return std::pair(a.cand->module, a.cand->name) < std::pair(b.cand->module, b.cand->name);
   });
-  return out;
+}
+
+// Adds the callees of the --callees functions to m as non-entry functions.
+void add_callees(const std::vector<Candidate>& cands, Matching& m, const PlanOptions& o,
+                 Kallsyms& ksyms, FuncPlan& plan) {
+  if (!o.kernel_text)
+    throw UserError(
+        "--callees cannot read the kernel's code: /proc/kcore is unreadable and no "
+        "vmlinux of the running kernel was found",
+        "run as root without kernel lockdown, or name the vmlinux with -k");
+  ksyms.load_rest();  // callees may be module functions; no change to the table after this
+  CalleeFinder finder(ksyms, *o.kernel_text, host_code_arch());
+  CalleeWalk walk{cands, m.callee_depth, m.denied, o.max_callees};
+  plan.callees.source = o.kernel_text->source();
+  std::vector<size_t> added = expand_callees(walk, ksyms, finder, m.selected, plan.callees);
+  for (size_t i : added) m.matches.push_back({&cands[i], false});
+  plan.stats.matched += added.size();
+  if (plan.callees.left_out > 0)
+    logf(LOG_WARN, "--callees: %zu more callees left out past callees.max-functions=%zu\n",
+         plan.callees.left_out, o.max_callees);
+  if (!plan.callees.unreadable.empty())
+    logf(LOG_WARN, "--callees: the text of %zu functions could not be read from %s (first: %s)\n",
+         plan.callees.unreadable.size(), plan.callees.source.c_str(),
+         plan.callees.unreadable[0].c_str());
+}
+
+void add_callee_globs(GlobSelection& s, const std::vector<std::string>& typed) {
+  for (const std::string& text : typed) {
+    CalleeSpec spec = parse_callee_spec(text);
+    while (s.callees.size() < spec.depth) {
+      size_t depth = s.callees.size() + 1;
+      s.callees.emplace_back(depth == 1 ? "callees" : "callees:" + std::to_string(depth));
+    }
+    add_typed(s.callees[spec.depth - 1], {spec.glob}, false);
+  }
 }
 
 void check_entry_globs(const GlobSet& entry) {
@@ -159,10 +221,18 @@ void check_entries_left(const FuncTable& funcs) {
       "see which with --dry-run -v");
 }
 
+std::vector<GlobSet*> all_sets(GlobSelection& s) {
+  std::vector<GlobSet*> sets = {&s.entry, &s.allow, &s.deny};
+  for (GlobSet& c : s.callees) sets.push_back(&c);
+  return sets;
+}
+
 }  // namespace
 
 bool GlobSelection::has_path_globs() const {
-  return entry.has_path_globs() || allow.has_path_globs() || deny.has_path_globs();
+  return entry.has_path_globs() || allow.has_path_globs() || deny.has_path_globs() ||
+         std::any_of(callees.begin(), callees.end(),
+                     [](const GlobSet& c) { return c.has_path_globs(); });
 }
 
 GlobSelection parse_selection(const PlanOptions& o) {
@@ -170,6 +240,7 @@ GlobSelection parse_selection(const PlanOptions& o) {
   add_typed(s.entry, o.entry_globs, true);
   add_typed(s.allow, o.allow_globs, false);
   add_typed(s.deny, o.deny_globs, false);
+  add_callee_globs(s, o.callee_globs);
   for (const std::string& name : o.presets) {
     const CasePreset& p = find_case_preset(name);
     std::string origin = "-c " + name;
@@ -190,20 +261,24 @@ FuncPlan plan_functions(const PlanOptions& opts, Kallsyms& ksyms) {
 FuncPlan plan_functions(GlobSelection sel, const PlanOptions& opts, Kallsyms& ksyms) {
   // Here rather than in parse_selection(): it depends on the attach mode and kernel features.
   add_fixed(sel.deny, builtin_deny_globs(), "built-in");
-  for (GlobSet* set : {&sel.entry, &sel.allow, &sel.deny}) set->resolve_paths(opts.source_index);
+  for (GlobSet* set : all_sets(sel)) set->resolve_paths(opts.source_index);
   FuncPlan plan;
   auto btf_owner = timed("BTF", [&] { return std::make_shared<KernelBtf>(opts.btf_dir); });
   KernelBtf& btf = *btf_owner;
   TraceableList traceable =
       timed("traceable functions", [&] { return load_traceable(opts, ksyms, btf, plan.stats); });
-  std::vector<Match> matches;
+  Matching matching;
   std::vector<Candidate> cands;
   timed("matching", [&] {
     cands = group_traceable(traceable.funcs);
     plan.stats.traceable = cands.size();
-    matches = match_candidates(cands, sel, plan.stats);
+    matching = match_candidates(cands, sel, plan.stats);
   });
   check_entry_globs(sel.entry);
+  if (!sel.callees.empty())
+    timed("callees", [&] { add_callees(cands, matching, opts, ksyms, plan); });
+  std::vector<Match>& matches = matching.matches;
+  sort_matches(matches);
   timed("addresses and types", [&] {
     std::vector<std::vector<uint64_t>> addrs = kallsyms_addrs(ksyms, matches);
     plan.funcs.reserve(matches.size());
@@ -215,7 +290,7 @@ FuncPlan plan_functions(GlobSelection sel, const PlanOptions& opts, Kallsyms& ks
     plan.args = timed("argument plans",
                       [&] { return TracedFuncArgs(btf, opts.tracefs_dirs).all(plan.funcs); });
   if (opts.capture_args || opts.keep_btf) plan.btf = std::move(btf_owner);
-  for (const GlobSet* set : {&sel.entry, &sel.allow, &sel.deny}) {
+  for (const GlobSet* set : all_sets(sel)) {
     std::vector<GlobCount> counts = set->counts();
     plan.glob_counts.insert(plan.glob_counts.end(), counts.begin(), counts.end());
   }

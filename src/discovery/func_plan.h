@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "discovery/callee_expansion.h"
 #include "discovery/func_args.h"
 #include "discovery/func_info.h"
 #include "discovery/glob_set.h"
@@ -22,13 +23,16 @@ struct PlanOptions {
   std::vector<std::string> entry_globs;
   std::vector<std::string> allow_globs;
   std::vector<std::string> deny_globs;
-  std::vector<std::string> presets;  // -c NAME
-  bool fentry = false;               // attach with fentry/fexit: needs each function's BTF id
-  bool capture_args = false;         // -A: plan each function's arguments from its BTF
-  bool keep_btf = false;             // keep the BTF in the plan (--arg-filter reads it)
+  std::vector<std::string> presets;       // -c NAME
+  std::vector<std::string> callee_globs;  // --callees GLOB[:DEPTH], as typed
+  size_t max_callees = 1000;              // functions --callees may add
+  bool fentry = false;                    // attach with fentry/fexit: needs each function's BTF id
+  bool capture_args = false;              // -A: plan each function's arguments from its BTF
+  bool keep_btf = false;                  // keep the BTF in the plan (--arg-filter reads it)
   std::vector<std::string> tracefs_dirs = kDefaultTracefsDirs;
   std::string btf_dir = "/sys/kernel/btf";
   SourcePathIndex* source_index = nullptr;  // null when no vmlinux with DWARF was found
+  const KernelText* kernel_text = nullptr;  // what --callees decodes; null without it
 };
 
 struct SkippedFunc {
@@ -50,7 +54,8 @@ struct FuncPlan {
   std::vector<FuncArgs> args;      // -A: indexed like funcs; empty without -A
   std::shared_ptr<KernelBtf> btf;  // -A, keep_btf: the BTF that args' type ids point into
   PlanStats stats;
-  std::vector<GlobCount> glob_counts;  // entry, allow, deny globs in that order
+  std::vector<GlobCount> glob_counts;  // entry, allow, deny, callee globs in that order
+  CalleeReport callees;                // --callees: what was found and how
 };
 
 // The -e/-a/-d globs with those of the presets, parsed and checked.
@@ -58,20 +63,23 @@ struct GlobSelection {
   GlobSet entry{"entry"};
   GlobSet allow{"allow"};
   GlobSet deny{"deny"};
+  // --callees globs by depth: callees[d - 1] holds those of depth d. Empty without --callees.
+  std::vector<GlobSet> callees;
 
   // Whether a ':path' glob (typed or from an @FILE) needs a vmlinux with DWARF.
   bool has_path_globs() const;
 };
 
 // Reads only opts' globs, presets and @FILEs, never the kernel, so that bad input fails before
-// anything else: throws UserError for an invalid glob, an unreadable @FILE, an unknown preset or
-// no entry glob.
+// anything else: throws UserError for an invalid glob or --callees depth, an unreadable @FILE, an
+// unknown preset or no entry glob.
 GlobSelection parse_selection(const PlanOptions& opts);
 
 // Adds the built-in deny list for opts' attach mode to sel. Throws UserError for an entry name
 // glob matching nothing, a path glob without opts.source_index, or when no entry function is left
-// to attach. Reads the rest of a ksyms from Kallsyms::load_text() when a module function matches
-// or the traceable functions must be guessed from kallsyms.
+// to attach. Reads the rest of a ksyms from Kallsyms::load_text() when a module function matches,
+// the traceable functions must be guessed from kallsyms or --callees walks callees. --callees
+// needs opts.kernel_text.
 FuncPlan plan_functions(GlobSelection sel, const PlanOptions& opts, Kallsyms& ksyms);
 // parse_selection(), then the above.
 FuncPlan plan_functions(const PlanOptions& opts, Kallsyms& ksyms);

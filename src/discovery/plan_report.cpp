@@ -57,6 +57,22 @@ void append_functions(std::string& out, const FuncTable& funcs) {
   }
 }
 
+// --callees: each function found, under the function whose code calls or jumps to it.
+void append_callees(std::string& out, const CalleeReport& r) {
+  if (r.source.empty()) return;
+  out += "Callees found in " + r.source + ": " + std::to_string(r.edges.size()) + "\n";
+  for (const CalleeEdge& e : r.edges)
+    out.append("  ")
+        .append(e.caller)
+        .append(" -> ")
+        .append(e.callee)
+        .append(" (")
+        .append(branch_kind_word(e.kind))
+        .append(")\n");
+  if (r.left_out > 0)
+    out += "  " + std::to_string(r.left_out) + " more left out past callees.max-functions\n";
+}
+
 void append_glob_counts(std::string& out, const std::vector<GlobCount>& counts) {
   out += "Glob matches:\n";
   for (const GlobCount& g : counts)
@@ -69,6 +85,7 @@ std::string render_plan(const FuncPlan& plan, std::string_view vmlinux, int verb
   std::string out;
   append_counts(out, plan, vmlinux);
   append_functions(out, plan.funcs);
+  append_callees(out, plan.callees);
   if (verbosity >= 2) append_glob_counts(out, plan.glob_counts);
   return out;
 }

@@ -253,6 +253,20 @@ TEST_F(FuncPlanTest, NoEntryGlobIsAnError) {
   EXPECT_EQ(error(), "no entry point globs specified: at least one -e GLOB is needed");
 }
 
+TEST_F(FuncPlanTest, CalleesNeedTheKernelsCode) {
+  opts.entry_globs = {"*_sys_bpf"};
+  opts.callee_globs = {"map_create:2"};
+  EXPECT_EQ(error(),
+            "--callees cannot read the kernel's code: /proc/kcore is unreadable and no vmlinux of "
+            "the running kernel was found");
+}
+
+TEST_F(FuncPlanTest, CalleeDepthIsCheckedBeforeTheKernelIsRead) {
+  opts.entry_globs = {"*_sys_bpf"};
+  opts.callee_globs = {"map_create:0"};
+  EXPECT_THROW(parse_selection(opts), UserError);
+}
+
 TEST_F(FuncPlanTest, EntryNameGlobMatchingNothingIsAnError) {
   opts.entry_globs = {"*_sys_bpf", "helper_fn"};
   EXPECT_EQ(error(), "entry glob 'helper_fn' matches no kernel function");
