@@ -12,6 +12,7 @@
 #include "discovery/kallsyms.h"
 #include "discovery/source_path_index.h"
 #include "discovery/traceable.h"
+#include "discovery/user_plan.h"
 
 namespace retsnoop {
 
@@ -29,6 +30,7 @@ struct PlanOptions {
   std::vector<std::string> tracefs_dirs = kDefaultTracefsDirs;
   std::string btf_dir = "/sys/kernel/btf";
   SourcePathIndex* source_index = nullptr;  // null when no vmlinux with DWARF was found
+  UserPlanOptions user;                     // "BINARY:GLOB" functions
 };
 
 struct SkippedFunc {
@@ -46,7 +48,9 @@ struct PlanStats {
 };
 
 struct FuncPlan {
-  FuncTable funcs;                 // sorted by (module, name, address); index = function id
+  // Kernel functions sorted by (module, name, address), then user-space ones (user_plan.h);
+  // index = function id.
+  FuncTable funcs;
   std::vector<FuncArgs> args;      // -A: indexed like funcs; empty without -A
   std::shared_ptr<KernelBtf> btf;  // -A, keep_btf: the BTF that args' type ids point into
   PlanStats stats;
@@ -58,6 +62,7 @@ struct GlobSelection {
   GlobSet entry{"entry"};
   GlobSet allow{"allow"};
   GlobSet deny{"deny"};
+  UserGlobs user;  // "BINARY:GLOB": matched against ELF symbols, not the kernel's
 
   // Whether a ':path' glob (typed or from an @FILE) needs a vmlinux with DWARF.
   bool has_path_globs() const;
