@@ -72,7 +72,7 @@ FuncTable plan_user_functions(const UserGlobs& globs, const UserPlanOptions& opt
   }
   for (const ResolvedGlob& g : entry) {
     if (g.matches == 0)
-      throw UserError("entry glob '" + g.spec->text + "' matches no function in " + g.path,
+      throw UserError("entry glob '" + g.spec->text + "' matches no function in '" + g.path + "'",
                       "list a binary's functions with --dry-run -v");
   }
   return out;

@@ -56,7 +56,7 @@ TEST(UserPlan, EntryGlobMatchingNothingIsAnError) {
   } catch (const UserError& e) {
     EXPECT_STREQ(e.what(),
                  "entry glob '/proc/self/exe:no_such_function_*' matches no function in "
-                 "/proc/self/exe");
+                 "'/proc/self/exe'");
   }
 }
 
