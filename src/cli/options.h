@@ -89,7 +89,8 @@ struct Options {
   ArgFmtMode arg_fmt_mode = ArgFmtMode::Compact;
   uint32_t arg_max_width = 120;  // args.fmt-max-arg-width; 0: no cut
   uint32_t line_max_count = 64;  // lines.max-count: line hits kept per session
-  RetKind user_retval = RetKind::Int64;  // user.retval: how user-space functions' results are judged
+  RetKind user_retval =
+      RetKind::Int64;  // user.retval: how user-space functions' results are judged
 };
 
 }  // namespace retsnoop

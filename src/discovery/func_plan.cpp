@@ -198,7 +198,8 @@ FuncPlan plan_functions(GlobSelection sel, const PlanOptions& opts, Kallsyms& ks
   add_fixed(sel.deny, builtin_deny_globs(), "built-in");
   for (GlobSet* set : {&sel.entry, &sel.allow, &sel.deny}) set->resolve_paths(opts.source_index);
   // First: a user binary that is no ELF file fails before the kernel's lists are read.
-  FuncTable user_funcs = timed("user functions", [&] { return plan_user_functions(sel.user, opts.user); });
+  FuncTable user_funcs =
+      timed("user functions", [&] { return plan_user_functions(sel.user, opts.user); });
   FuncPlan plan;
   auto btf_owner = timed("BTF", [&] { return std::make_shared<KernelBtf>(opts.btf_dir); });
   KernelBtf& btf = *btf_owner;

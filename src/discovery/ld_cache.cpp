@@ -57,7 +57,8 @@ std::vector<LdCacheEntry> parse_new(std::string_view s) {
     auto name = string_at(s, u32_at(s, at + 4));
     auto path = string_at(s, u32_at(s, at + 8));
     if (!name || !path) break;
-    if ((flags & kRequiredMask) == kArchFlag) out.push_back({std::string(*name), std::string(*path)});
+    if ((flags & kRequiredMask) == kArchFlag)
+      out.push_back({std::string(*name), std::string(*path)});
   }
   return out;
 }

@@ -22,9 +22,14 @@ std::vector<LdCacheEntry> parse_ld_cache(std::string_view content);
 struct LibraryLookup {
   std::string cache_path = "/etc/ld.so.cache";
   // Searched in order after the cache, as the loader's trusted directories are.
-  std::vector<std::string> dirs = {"/lib64", "/usr/lib64", "/lib", "/usr/lib",
-                                   "/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu",
-                                   "/lib/aarch64-linux-gnu", "/usr/lib/aarch64-linux-gnu",
+  std::vector<std::string> dirs = {"/lib64",
+                                   "/usr/lib64",
+                                   "/lib",
+                                   "/usr/lib",
+                                   "/lib/x86_64-linux-gnu",
+                                   "/usr/lib/x86_64-linux-gnu",
+                                   "/lib/aarch64-linux-gnu",
+                                   "/usr/lib/aarch64-linux-gnu",
                                    "/usr/local/lib"};
 };
 

@@ -23,8 +23,9 @@ struct UserPlanOptions {
 };
 
 // The functions the entry and allow globs select in their binaries and no deny glob of the same
-// binary removes, by binary, then offset; of aliases, the first name selected. Throws UserError for a binary that does not resolve or
-// is not a usable ELF file, and for an entry glob that matches no function.
+// binary removes, by binary, then offset; of aliases, the first name selected. Throws UserError for
+// a binary that does not resolve or is not a usable ELF file, and for an entry glob that matches no
+// function.
 FuncTable plan_user_functions(const UserGlobs& globs, const UserPlanOptions& opts);
 
 // "BINARY:GLOB"'s binary as a path: itself when absolute, else the library it names. Throws

@@ -73,8 +73,8 @@ Elf_Scn* symbol_section(Elf* elf) {
 bool in_plt(Elf* elf, size_t shstrndx, uint16_t shndx) {
   GElf_Shdr shdr;
   Elf_Scn* scn = elf_getscn(elf, shndx);
-  const char* name = scn && gelf_getshdr(scn, &shdr) ? elf_strptr(elf, shstrndx, shdr.sh_name)
-                                                     : nullptr;
+  const char* name =
+      scn && gelf_getshdr(scn, &shdr) ? elf_strptr(elf, shstrndx, shdr.sh_name) : nullptr;
   return name && std::string_view(name).starts_with(".plt");
 }
 
@@ -118,7 +118,9 @@ std::vector<UserSymbol> read_user_symbols(const std::string& path) {
     add_symbols(elf.get(), scn, exec_segments(elf.get()), out);
   // Of aliases, the public name first: "malloc" before "__libc_malloc".
   std::sort(out.begin(), out.end(), [](const UserSymbol& a, const UserSymbol& b) {
-    auto key = [](const UserSymbol& s) { return std::tuple(s.offset, s.name.starts_with('_'), s.name); };
+    auto key = [](const UserSymbol& s) {
+      return std::tuple(s.offset, s.name.starts_with('_'), s.name);
+    };
     return key(a) < key(b);
   });
   return out;

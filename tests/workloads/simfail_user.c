@@ -6,24 +6,18 @@
 
 #include "libsimfail.h"
 
-__attribute__((noinline)) long su_make_map(void)
-{
-	return sf_create_map();
+__attribute__((noinline)) long su_make_map(void) { return sf_create_map(); }
+
+__attribute__((noinline)) long su_run(void) {
+  long fd = su_make_map();
+
+  if (fd >= 0) close((int)fd);
+  return fd;
 }
 
-__attribute__((noinline)) long su_run(void)
-{
-	long fd = su_make_map();
+int main(void) {
+  long res = su_run();
 
-	if (fd >= 0)
-		close((int)fd);
-	return fd;
-}
-
-int main(void)
-{
-	long res = su_run();
-
-	printf("simfail-user: sf_create_map() = %ld\n", res);
-	return res < 0 ? 1 : 0;
+  printf("simfail-user: sf_create_map() = %ld\n", res);
+  return res < 0 ? 1 : 0;
 }

@@ -212,7 +212,8 @@ const std::map<std::string, Reach>& setting_reach() {
        {{"--summary", "-C", "summary.interval=9"},
         [](const Mapped& m) { return m.cfg.report.summary_interval.count() == 9; }}},
       {"user.retval",
-       {{"-C", "user.retval=ptr"}, [](const Mapped& m) { return m.plan.user.ret == RetKind::Ptr; }}},
+       {{"-C", "user.retval=ptr"},
+        [](const Mapped& m) { return m.plan.user.ret == RetKind::Ptr; }}},
   };
   return reach;
 }

@@ -90,7 +90,8 @@ TEST(LdCache, HostileContentEndsTheList) {
 
 TEST(LdCache, ResolvesByCacheThenDirectories) {
   test::TempDir dir;
-  std::string cache = dir.write("ld.so.cache", new_cache({{kHostFlags, "liba.so.1", "/x/liba.so.1"}}));
+  std::string cache =
+      dir.write("ld.so.cache", new_cache({{kHostFlags, "liba.so.1", "/x/liba.so.1"}}));
   std::string lib = dir.write("lib/libb.so.2", "not read");
   LibraryLookup lookup{.cache_path = cache, .dirs = {dir.path() + "/none", dir.path() + "/lib"}};
   EXPECT_EQ(resolve_library("liba.so.1", lookup), "/x/liba.so.1");

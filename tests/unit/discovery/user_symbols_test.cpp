@@ -33,9 +33,8 @@ TEST(UserSymbols, ReadsTheFunctionsOfAnExecutable) {
     EXPECT_EQ(s.name.find('@'), std::string::npos) << s.name;
     EXPECT_GT(s.size, 0u) << s.name;
   }
-  EXPECT_TRUE(std::is_sorted(syms.begin(), syms.end(), [](const auto& a, const auto& b) {
-    return a.offset < b.offset;
-  }));
+  EXPECT_TRUE(std::is_sorted(syms.begin(), syms.end(),
+                             [](const auto& a, const auto& b) { return a.offset < b.offset; }));
 }
 
 TEST(UserSymbols, RefusesWhatIsNotAnElfFile) {
@@ -48,7 +47,8 @@ TEST(UserSymbols, RefusesWhatIsNotAnElfFile) {
 
 TEST(UserPlan, EntryGlobMatchingNothingIsAnError) {
   UserGlobs globs;
-  globs.entry.push_back({GlobKind::User, "no_such_function_*", {}, "/proc/self/exe:no_such_function_*"});
+  globs.entry.push_back(
+      {GlobKind::User, "no_such_function_*", {}, "/proc/self/exe:no_such_function_*"});
   globs.entry.back().binary = "/proc/self/exe";
   try {
     plan_user_functions(globs, {});
