@@ -43,7 +43,7 @@ peak_rss() { awk '/^VmHWM:/ { print $2, $3 }' "/proc/$PID/status"; }
 # Where the resident memory is at a point LABEL of the run: anonymous, file and shared (ring
 # buffer) pages, then the five largest mappings.
 mem_breakdown() {
-  awk '/^(VmRSS|RssAnon|RssFile|RssShmem):/ { printf "%s %s kB  ", $1, $2 } END { print "" }' \
+  awk '/^(VmHWM|VmRSS|RssAnon|RssFile|RssShmem):/ { printf "%s %s kB  ", $1, $2 } END { print "" }' \
     "/proc/$PID/status" | sed "s/^/  memory $1: /"
   awk '/^[0-9a-f]+-[0-9a-f]+ / { name = ($6 == "" ? "[anon]" : $6) } /^Rss:/ { print $2, name }' \
     "/proc/$PID/smaps" | sort -rn | head -5 | sed "s/^/  mapping kB $1: /"

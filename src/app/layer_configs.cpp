@@ -17,6 +17,7 @@ uint64_t ms_to_ns_saturated(uint64_t ms) {
 TracerConfig tracer_options(const Options& o, const RunFacts& facts) {
   TracerConfig c{
       .kind = facts.kind,
+      .uprobes = facts.uprobes,
       // Only single kprobes group into kprobe events; the trace loop checks tracefs too.
       .kprobe_events = o.kprobe_events && facts.kind == AttachKind::Kprobe,
       .success_stacks = o.success_stacks == SuccessStacks::Yes,
@@ -68,6 +69,7 @@ PlanOptions plan_options(const Options& o) {
       .max_callees = o.callees_max,
       .capture_args = o.capture_args,
   };
+  p.user.ret = o.user_retval;
   // --arg-filter types its expressions against the entry functions' BTF prototypes.
   p.keep_btf = !o.arg_filters.empty();
   return p;

@@ -21,6 +21,7 @@ struct RunFacts {
   AttachKind kind = AttachKind::Kprobe;
   SymbLevel symb = SymbLevel::None;  // what the symbolizer can do with the vmlinux found
   bool lbr = false;  // a branch recorder is open: asked for, and this machine records branches
+  UprobeMode uprobes = UprobeMode::None;  // how user-space functions attach, if any are selected
 };
 
 // What the trace loop does itself, beside configuring the layers.

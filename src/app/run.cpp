@@ -49,7 +49,8 @@ int print_version(const Options& opts) {
   std::printf("retsnoop v%s\n", retsnoop_version());
   if (opts.verbosity > 0) {
     check_privileges();
-    std::fputs(Features::detect().report().c_str(), stdout);
+    Features f = Features::detect();
+    std::fputs((f.report() + uprobe_support(f)).c_str(), stdout);
   }
   return 0;
 }
@@ -263,6 +264,7 @@ int run(const Options& opts) {
     check_line_trace_support(opts, features);
     return choose_attach_kind(opts.attach_mode, features);
   });
+  UprobeMode uprobes = sel.globs.user.empty() ? UprobeMode::None : choose_uprobe_mode(features);
   // Before the slow discovery, so that a machine without LBR says so at once; open until
   // trace_loop() has detached everything.
   std::optional<LbrPerfEvents> lbr_events = start_lbr(opts, features);
@@ -270,8 +272,10 @@ int run(const Options& opts) {
   if (opts.verbosity > 0)
     timed("plan report", [&] { std::fputs(d.report(opts.verbosity).c_str(), stderr); });
 
-  RunFacts facts{
-      .kind = kind, .symb = symb_level(opts, d.vmlinux.has_value()), .lbr = lbr_events.has_value()};
+  RunFacts facts{.kind = kind,
+                 .symb = symb_level(opts, d.vmlinux.has_value()),
+                 .lbr = lbr_events.has_value(),
+                 .uprobes = uprobes};
   LayerConfigs cfg = layer_configs(opts, facts);
   auto symbolizer = make_symbolizer(d.ksyms, d.vmlinux, facts.symb);
   StopSignal stop;

@@ -20,6 +20,7 @@
 #include "attach/injected_probe_links.h"
 #include "attach/line_probe_links.h"
 #include "attach/shared_knob.h"
+#include "attach/uprobe_links.h"
 #include "discovery/kallsyms.h"
 #include "discovery/probe_keys.h"
 #include "filter/session_filter.h"
@@ -373,9 +374,14 @@ struct Attached {
         attacher(make_attacher(in.cfg.tracer.kind, *obj, in.ksyms, in.run)) {}
 
   void attach(const TraceLoopInputs& in, StopSignal& stop) {
-    {
+    // User-space functions follow the kernel's in the table, so the kernel's ids are its indexes.
+    auto first_user = std::find_if(in.funcs.begin(), in.funcs.end(),
+                                   [](const FuncInfo& f) { return f.is_user(); });
+    FuncTable kernel_funcs(in.funcs.begin(), first_user);
+    if (first_user != in.funcs.end()) uprobes.emplace(*obj, in.funcs);
+    if (!kernel_funcs.empty()) {
       std::optional<SharedKnob> fast = hold_expedited_rcu(in);
-      res = attach_all(*attacher, in.funcs, stop, in.cfg.loop.debug_multi_kprobe);
+      res = attach_all(*attacher, kernel_funcs, stop, in.cfg.loop.debug_multi_kprobe);
     }
     // The rest of kallsyms, read from here on, lists [bpf] as the attach left it; only a table
     // completed before attaching (module globs, no tracefs) needs those symbols read again.
@@ -385,6 +391,7 @@ struct Attached {
 
   void detach(const TraceLoopInputs& in) {
     std::optional<SharedKnob> fast = hold_expedited_rcu(in);
+    if (uprobes) uprobes->detach();
     if (probes) probes->detach();
     if (lines) lines->detach();
     detach_all(*attacher);
@@ -393,6 +400,7 @@ struct Attached {
   std::unique_ptr<TracerObject> obj;
   std::optional<InjectedProbeLinks> probes;
   std::optional<LineProbeLinks> lines;
+  std::optional<UprobeLinks> uprobes;
   std::unique_ptr<Attacher> attacher;
   AttachResult res;
 };

@@ -143,6 +143,7 @@ rs_tracer* open_tracer(const KernelCaps& caps) {
 
 TracerObject::TracerObject(const TracerConfig& cfg, const FuncTable& funcs)
     : kind_(cfg.kind),
+      uprobes_(cfg.uprobes),
       kprobe_session_(cfg.kind == AttachKind::MultiKprobe && cfg.kprobe_session),
       kprobe_events_(cfg.kind == AttachKind::Kprobe && cfg.kprobe_events),
       cookies_(cfg.caps.cookie),
@@ -251,7 +252,8 @@ void TracerObject::choose_programs(const TracerConfig& cfg) {
   };
   bool multi = cfg.kind == AttachKind::MultiKprobe;
   load_pair(skel_->progs.rs_kentry, skel_->progs.rs_kexit,
-            cfg.kind == AttachKind::Kprobe && !by_ip_);
+            (cfg.kind == AttachKind::Kprobe && !by_ip_) || cfg.uprobes == UprobeMode::Single);
+  load_pair(skel_->progs.rs_umentry, skel_->progs.rs_umexit, cfg.uprobes == UprobeMode::Multi);
   load_pair(skel_->progs.rs_keventry, skel_->progs.rs_kevexit, by_ip_);
   load_pair(skel_->progs.rs_kmentry, skel_->progs.rs_kmexit, multi && !kprobe_session_);
   load_pair(skel_->progs.rs_fentry, skel_->progs.rs_fexit, cfg.kind == AttachKind::Fentry);
@@ -408,6 +410,24 @@ bpf_program* TracerObject::exit_prog() const {
     case AttachKind::Kprobe: break;
   }
   return by_ip_ ? skel_->progs.rs_kevexit : skel_->progs.rs_kexit;
+}
+
+bpf_program* TracerObject::uprobe_entry_prog() const {
+  switch (uprobes_) {
+    case UprobeMode::Multi: return skel_->progs.rs_umentry;
+    case UprobeMode::Single: return skel_->progs.rs_kentry;
+    case UprobeMode::None: break;
+  }
+  return nullptr;
+}
+
+bpf_program* TracerObject::uprobe_exit_prog() const {
+  switch (uprobes_) {
+    case UprobeMode::Multi: return skel_->progs.rs_umexit;
+    case UprobeMode::Single: return skel_->progs.rs_kexit;
+    case UprobeMode::None: break;
+  }
+  return nullptr;
 }
 
 bpf_program* TracerObject::probe_prog(InjectKind kind) const {

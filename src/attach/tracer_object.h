@@ -22,6 +22,11 @@ namespace retsnoop {
 
 enum class AttachKind { MultiKprobe, Kprobe, Fentry };
 
+// How user-space functions are attached: not at all (none selected), by one uprobe-multi link
+// per binary and direction (6.6+), or by one uprobe per function and direction, which needs BPF
+// cookies (5.15+).
+enum class UprobeMode { None, Multi, Single };
+
 // What the running kernel offers the programs beyond Linux 5.10; each false one makes the
 // programs take a slower path that 5.10 has (bpf/globals.bpf.h, has_* knobs).
 struct KernelCaps {
@@ -39,6 +44,7 @@ struct KernelCaps {
 
 struct TracerConfig {
   AttachKind kind = AttachKind::Kprobe;
+  UprobeMode uprobes = UprobeMode::None;
   KernelCaps caps;
   // Without caps.func_ip, single kprobes read the running kprobe: the kallsyms addresses of
   // current_kprobe (per CPU) and __per_cpu_offset.
@@ -109,6 +115,10 @@ class TracerObject {
   // The program of --line-trace's kprobes (the cookie is the line id); loaded only when
   // TracerConfig::line_max asked for it.
   bpf_program* line_prog() const;
+  // The pair user-space functions attach with, as TracerConfig::uprobes chose; null for None.
+  bpf_program* uprobe_entry_prog() const;
+  bpf_program* uprobe_exit_prog() const;
+  UprobeMode uprobe_mode() const { return uprobes_; }
   // Multi-kprobe with one program for entry and return (entry_prog() == exit_prog()).
   bool kprobe_session() const { return kprobe_session_; }
   bool kprobe_events() const { return kprobe_events_; }
@@ -156,6 +166,7 @@ class TracerObject {
   void watch_execs();
 
   AttachKind kind_;
+  UprobeMode uprobes_;
   bool kprobe_session_;
   bool kprobe_events_;
   bool cookies_;

@@ -28,6 +28,7 @@
 #include "session_lifecycle.bpf.h" /* find, start and end a thread's session */
 #include "func_ids.bpf.h"          /* a hit's function id */
 #include "handlers.bpf.h"          /* entry, exit and probe hit, for every mechanism */
+#include "uprobes.bpf.h"           /* user-space functions' uprobe-multi programs */
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
@@ -110,7 +111,7 @@ int rs_line_kprobe(struct pt_regs *ctx)
 	return 0;
 }
 
-/* kprobes and multi-kprobes: the attach cookie is the function id. */
+/* kprobes and single uprobes (kprobe programs too): the attach cookie is the function id. */
 SEC("kprobe")
 int rs_kentry(struct pt_regs *ctx)
 {

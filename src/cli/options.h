@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "discovery/func_args.h"
+#include "discovery/ret_kind.h"
 #include "filter/retval_range.h"
 #include "format/arg_fmt_mode.h"
 #include "kernel/attach_mode.h"
@@ -93,6 +94,8 @@ struct Options {
   uint32_t arg_max_width = 120;  // args.fmt-max-arg-width; 0: no cut
   uint32_t line_max_count = 64;  // lines.max-count: line hits kept per session
   uint32_t callees_max = 1000;   // callees.max-functions: functions --callees may add
+  RetKind user_retval =
+      RetKind::Int64;  // user.retval: how user-space functions' results are judged
 };
 
 }  // namespace retsnoop

@@ -153,4 +153,15 @@ bool parse_repeats(std::string_view value) {
   throw InvalidValue("expected print or count");
 }
 
+RetKind parse_user_retval(std::string_view value) {
+  if (same_word(value, "int")) return RetKind::Int32;
+  if (same_word(value, "errno")) return RetKind::Int64;
+  if (same_word(value, "ptr")) return RetKind::Ptr;
+  throw InvalidValue("expected int, ptr or errno");
+}
+
+std::string_view user_retval_name(RetKind kind) {
+  return kind == RetKind::Int32 ? "int" : kind == RetKind::Ptr ? "ptr" : "errno";
+}
+
 }  // namespace retsnoop

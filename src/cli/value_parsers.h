@@ -8,6 +8,8 @@
 #include <string>
 #include <string_view>
 
+#include "discovery/ret_kind.h"
+
 #include "cli/options.h"
 #include "util/error.h"
 
@@ -55,5 +57,10 @@ uint64_t parse_byte_size(std::string_view text);
 
 // stacks.repeats: true for "count" (repeats counted in BPF), false for "print".
 bool parse_repeats(std::string_view value);
+
+// user.retval: "int" (the low 32 bits carry an errno), "errno" (all 64 bits do), "ptr" (NULL or
+// an errno fails); and back.
+RetKind parse_user_retval(std::string_view value);
+std::string_view user_retval_name(RetKind kind);
 
 }  // namespace retsnoop

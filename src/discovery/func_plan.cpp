@@ -25,10 +25,16 @@ struct Match {
   bool entry;
 };
 
-void add_typed(GlobSet& set, const std::vector<std::string>& typed, bool must_match) {
+void add_typed(GlobSet& set, std::vector<GlobSpec>& user, const std::vector<std::string>& typed,
+               bool must_match) {
   std::vector<GlobSpec> globs = parse_glob_args(typed);
   set.reserve(globs.size());
-  for (GlobSpec& g : globs) set.add(std::move(g), "", must_match);
+  for (GlobSpec& g : globs) {
+    if (g.kind == GlobKind::User)
+      user.push_back(std::move(g));
+    else
+      set.add(std::move(g), "", must_match);
+  }
 }
 
 // Globs of a preset or of the built-in deny list: never user errors, never required to match.
@@ -136,7 +142,11 @@ void add_callee_globs(GlobSelection& s, const std::vector<std::string>& typed) {
       size_t depth = s.callees.size() + 1;
       s.callees.emplace_back(depth == 1 ? "callees" : "callees:" + std::to_string(depth));
     }
-    add_typed(s.callees[spec.depth - 1], {spec.glob}, false);
+    std::vector<GlobSpec> user;
+    add_typed(s.callees[spec.depth - 1], user, {spec.glob}, false);
+    if (!user.empty())
+      throw UserError("--callees '" + text +
+                      "': callees are read from the kernel's code, not from a user-space binary");
   }
 }
 
@@ -237,9 +247,9 @@ bool GlobSelection::has_path_globs() const {
 
 GlobSelection parse_selection(const PlanOptions& o) {
   GlobSelection s;
-  add_typed(s.entry, o.entry_globs, true);
-  add_typed(s.allow, o.allow_globs, false);
-  add_typed(s.deny, o.deny_globs, false);
+  add_typed(s.entry, s.user.entry, o.entry_globs, true);
+  add_typed(s.allow, s.user.allow, o.allow_globs, false);
+  add_typed(s.deny, s.user.deny, o.deny_globs, false);
   add_callee_globs(s, o.callee_globs);
   for (const std::string& name : o.presets) {
     const CasePreset& p = find_case_preset(name);
@@ -248,7 +258,7 @@ GlobSelection parse_selection(const PlanOptions& o) {
     add_fixed(s.allow, p.allow, origin);
     add_fixed(s.deny, p.deny, origin);
   }
-  if (s.entry.empty())
+  if (s.entry.empty() && s.user.entry.empty())
     throw UserError("no entry point globs specified: at least one -e GLOB is needed",
                     "e.g. -e '*_sys_bpf', or a ready-made case with -c bpf");
   return s;
@@ -262,6 +272,9 @@ FuncPlan plan_functions(GlobSelection sel, const PlanOptions& opts, Kallsyms& ks
   // Here rather than in parse_selection(): it depends on the attach mode and kernel features.
   add_fixed(sel.deny, builtin_deny_globs(), "built-in");
   for (GlobSet* set : all_sets(sel)) set->resolve_paths(opts.source_index);
+  // First: a user binary that is no ELF file fails before the kernel's lists are read.
+  FuncTable user_funcs =
+      timed("user functions", [&] { return plan_user_functions(sel.user, opts.user); });
   FuncPlan plan;
   auto btf_owner = timed("BTF", [&] { return std::make_shared<KernelBtf>(opts.btf_dir); });
   KernelBtf& btf = *btf_owner;
@@ -285,10 +298,14 @@ FuncPlan plan_functions(GlobSelection sel, const PlanOptions& opts, Kallsyms& ks
     for (size_t i = 0; i < matches.size(); ++i)
       add_traced_function(matches[i], addrs[i], btf, opts.fentry, plan);
   });
-  check_entries_left(plan.funcs);
   if (opts.capture_args)
     plan.args = timed("argument plans",
                       [&] { return TracedFuncArgs(btf, opts.tracefs_dirs).all(plan.funcs); });
+  plan.funcs.insert(plan.funcs.end(), std::make_move_iterator(user_funcs.begin()),
+                    std::make_move_iterator(user_funcs.end()));
+  check_entries_left(plan.funcs);
+  // User functions have no BTF to plan arguments from: they show none.
+  if (opts.capture_args) plan.args.resize(plan.funcs.size());
   if (opts.capture_args || opts.keep_btf) plan.btf = std::move(btf_owner);
   for (const GlobSet* set : all_sets(sel)) {
     std::vector<GlobCount> counts = set->counts();

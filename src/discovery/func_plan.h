@@ -13,6 +13,7 @@
 #include "discovery/kallsyms.h"
 #include "discovery/source_path_index.h"
 #include "discovery/traceable.h"
+#include "discovery/user_plan.h"
 
 namespace retsnoop {
 
@@ -33,6 +34,7 @@ struct PlanOptions {
   std::string btf_dir = "/sys/kernel/btf";
   SourcePathIndex* source_index = nullptr;  // null when no vmlinux with DWARF was found
   const KernelText* kernel_text = nullptr;  // what --callees decodes; null without it
+  UserPlanOptions user;                     // "BINARY:GLOB" functions
 };
 
 struct SkippedFunc {
@@ -50,7 +52,9 @@ struct PlanStats {
 };
 
 struct FuncPlan {
-  FuncTable funcs;                 // sorted by (module, name, address); index = function id
+  // Kernel functions sorted by (module, name, address), then user-space ones (user_plan.h);
+  // index = function id.
+  FuncTable funcs;
   std::vector<FuncArgs> args;      // -A: indexed like funcs; empty without -A
   std::shared_ptr<KernelBtf> btf;  // -A, keep_btf: the BTF that args' type ids point into
   PlanStats stats;
@@ -65,6 +69,7 @@ struct GlobSelection {
   GlobSet deny{"deny"};
   // --callees globs by depth: callees[d - 1] holds those of depth d. Empty without --callees.
   std::vector<GlobSet> callees;
+  UserGlobs user;  // "BINARY:GLOB": matched against ELF symbols, not the kernel's
 
   // Whether a ':path' glob (typed or from an @FILE) needs a vmlinux with DWARF.
   bool has_path_globs() const;

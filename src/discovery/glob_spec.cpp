@@ -73,6 +73,29 @@ GlobSpec parse_name_glob(std::string_view text) {
   return spec;
 }
 
+// The binary is everything before the last ':', so that a path may hold ':' itself; user-space
+// names are C or mangled C++ symbols, which never do.
+GlobSpec parse_user_glob(std::string_view text, std::string_view body) {
+  size_t colon = body.rfind(':');
+  std::string_view binary = body.substr(0, colon), name = body.substr(colon + 1);
+  check_pattern(text, name, "function");
+  for (char c : binary) {
+    if (c == '*' || c == '?' || c == '[')
+      invalid_glob(text, "the binary must be a path or a library name, not a glob");
+  }
+  if (binary.find_first_of(kWhitespace) != std::string_view::npos)
+    invalid_glob(text, "binary contains whitespace");
+  if (binary.find('/') != std::string_view::npos && binary.front() != '/')
+    invalid_glob(text, "a binary's path must be absolute");
+  for (char c : name) {
+    if (!symbol_char(c) && c != '$')
+      invalid_glob(text, "character '" + std::string(1, c) + "' can never match a function name");
+  }
+  GlobSpec spec{GlobKind::User, std::string(name), {}, std::string(text)};
+  spec.binary = std::string(binary);
+  return spec;
+}
+
 // Tokens split on whitespace; a token starting with '[' is the module part of the previous one,
 // so a file can list "foo [kvm]" just like the command line.
 std::vector<std::string> glob_file_entries(std::string_view content) {
@@ -107,6 +130,7 @@ GlobSpec parse_glob(std::string_view text) {
   std::string_view body = trim(text);
   if (body.empty()) invalid_glob(text, "empty glob");
   if (body.front() == ':') return parse_path_glob(text, body.substr(1));
+  if (body.find(':') != std::string_view::npos) return parse_user_glob(text, body);
   return parse_name_glob(text);
 }
 

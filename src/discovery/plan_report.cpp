@@ -24,12 +24,20 @@ void append_counts(std::string& out, const FuncPlan& plan, std::string_view vmli
     out += "  " + qualified_name(f.module, f.name) + ": " + f.reason + "\n";
 }
 
-// "entry,int", "ptr,no-btf", ...
+// "entry,int", "ptr,no-btf", "entry,long,user"...
 std::string func_flags(const FuncInfo& f) {
   std::string flags = f.is_entry ? "entry," : "";
   flags += ret_kind_word(f.ret);
-  if (!f.has_btf) flags += ",no-btf";
+  if (f.is_user())
+    flags += ",user";
+  else if (!f.has_btf)
+    flags += ",no-btf";
   return flags;
+}
+
+// A user-space function goes by its binary, and where the uprobe goes is its file offset.
+std::string listed_name(const FuncInfo& f) {
+  return f.is_user() ? f.binary + ":" + f.name : qualified_name(f.module, f.name);
 }
 
 // "%016" PRIx64 without printf: -v prints a line per function before attaching, ten thousand of
@@ -44,14 +52,14 @@ void append_functions(std::string& out, const FuncTable& funcs) {
   names.reserve(funcs.size());
   size_t width = 0;
   for (const FuncInfo& f : funcs) {
-    names.push_back(qualified_name(f.module, f.name));
+    names.push_back(listed_name(f));
     width = std::max(width, names.back().size());
   }
   out += "Functions to attach:\n";
   out.reserve(out.size() + funcs.size() * (width + 32));
   for (size_t i = 0; i < funcs.size(); ++i) {
     out += "  ";
-    append_addr(out, funcs[i].addr);
+    append_addr(out, funcs[i].is_user() ? funcs[i].file_offset : funcs[i].addr);
     out.append("  ").append(names[i]).append(width - names[i].size(), ' ').append("  ");
     out.append(func_flags(funcs[i])).append("\n");
   }

@@ -7,6 +7,7 @@
 
 #include "discovery/func_lookup.h"
 #include "format/call_args.h"
+#include "format/frame_text.h"
 #include "format/line_trace_view.h"
 #include "format/probe_lookup.h"
 #include "format/result_format.h"
@@ -183,8 +184,9 @@ class TraceTable {
     rows_.push_back({indent(level(r)) + "← " + name(r), result(r), duration_text(r.dur_ns)});
   }
 
-  const std::string& name(const TraceRecord& r) const {
-    return lookup_func(ctx_.funcs, r.func_id).name;
+  std::string name(const TraceRecord& r) const {
+    const FuncInfo& f = lookup_func(ctx_.funcs, r.func_id);
+    return f.is_user() ? traced_func_label(f) : f.name;
   }
 
   std::string result(const TraceRecord& r) const {

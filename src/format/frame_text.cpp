@@ -88,8 +88,14 @@ TextLine user_frame_line(uint64_t addr, const UserFrame& frame, const FormatOpti
   return {text, lines ? "(" + location_text(frame.sym.loc) + ")" : ""};
 }
 
+std::string traced_func_label(const FuncInfo& func) {
+  if (!func.is_user()) return with_module(escaped(func.name), func.module);
+  std::string file = func.binary.substr(func.binary.rfind('/') + 1);
+  return with_module(escaped(func.name), "user " + file);
+}
+
 TextLine func_line(const FuncInfo& func, const FormatOptions& opts) {
-  return {blank_prefix(opts) + with_module(escaped(func.name), func.module), ""};
+  return {blank_prefix(opts) + traced_func_label(func), ""};
 }
 
 }  // namespace retsnoop

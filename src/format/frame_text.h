@@ -25,8 +25,12 @@ std::vector<TextLine> frame_lines(uint64_t addr, const SymbolizedAddr& sym,
 // "0x...  [binary+0xoff]", outside any mapped file the address alone.
 TextLine user_frame_line(uint64_t addr, const UserFrame& frame, const FormatOptions& opts);
 
-// A traced function without an address (a call whose kernel frame is gone): name only, aligned
-// with frame_lines() output.
+// A traced function without an address (a call whose kernel frame is gone, or a user-space
+// function): name only, aligned with frame_lines() output.
 TextLine func_line(const FuncInfo& func, const FormatOptions& opts);
+
+// The name a row shows for a traced function, escaped: a user-space one carries its binary's
+// file name ("sf_create_map [user libsimfail.so]"), a module function its module.
+std::string traced_func_label(const FuncInfo& func);
 
 }  // namespace retsnoop

@@ -47,11 +47,19 @@ json result_json(int64_t res, RetKind kind) {
           {"failed", result_is_error(res, kind)}};
 }
 
+// A user-space function names its binary.
+void add_user(json& j, const FuncInfo& fn) {
+  if (!fn.is_user()) return;
+  j["user"] = true;
+  j["binary"] = fn.binary;
+}
+
 json call_json(const StackCall& call, const FuncInfo& fn) {
   json j = {{"function", fn.name},
             {"seq", call.seq},
             {"stitched", call.stitched},
             {"running", call.running}};
+  add_user(j, fn);
   if (!call.running) {
     j["duration_ns"] = call.dur_ns;
     j.update(result_json(call.res, fn.ret));
@@ -82,6 +90,7 @@ json stack_json(const Session& s, const FormatContext& ctx) {
 json call_record_json(const Session& s, const TraceRecord& r, const FormatContext& ctx) {
   const FuncInfo& fn = lookup_func(ctx.funcs, r.func_id);
   json j = {{"seq", r.seq}, {"depth", r.depth}, {"function", fn.name}};
+  add_user(j, fn);
   if (r.kind == TraceRecordKind::Entry) {
     j["event"] = "entry";
     j["ts_ns"] = r.ts_ns;

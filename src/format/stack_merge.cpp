@@ -44,9 +44,15 @@ std::vector<MergedFrame> merge_stack(const Session& s, const FormatContext& ctx)
   std::vector<const StackCall*> frameless;
   size_t next = 0;
   for (const StackCall& call : s.calls) {
-    size_t match = call.stitched
-                       ? frames.size()
-                       : find_frame(frames, next, lookup_func(ctx.funcs, call.func_id).name);
+    const FuncInfo& func = lookup_func(ctx.funcs, call.func_id);
+    // User-space calls made the system call the kernel stack starts with: they go above its
+    // outermost frame, and never match a kernel frame of the same name.
+    if (func.is_user() && next == 0 && frameless.empty()) {
+      out.push_back(MergedFrame{.call = &call});
+      continue;
+    }
+    size_t match =
+        call.stitched || func.is_user() ? frames.size() : find_frame(frames, next, func.name);
     if (match == frames.size()) {
       frameless.push_back(&call);
       continue;

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "attach/kprobe_events.h"
+#include "attach/uprobe_links.h"
 #include "discovery/traceable.h"
 #include "kernel/lockdown.h"
 #include "util/errno_names.h"
@@ -146,6 +147,32 @@ bool kprobe_events_usable() {
   if (!writable)
     logf(LOG_INFO, "kprobe_events is not writable, attaching one perf event per kprobe\n");
   return writable;
+}
+
+namespace {
+
+// Why user-space functions cannot be traced here; empty when they can.
+std::string uprobe_blocker(const Features& f) {
+  if (!f.has(Feature::Uprobes)) return "this kernel has no uprobes (CONFIG_UPROBE_EVENTS)";
+  if (!f.has(Feature::MultiUprobe) && !f.has(Feature::BpfCookie))
+    return "uprobes need BPF cookies here, which this kernel lacks (Linux 5.15+)";
+  return "";
+}
+
+}  // namespace
+
+UprobeMode choose_uprobe_mode(const Features& f) {
+  std::string why = uprobe_blocker(f);
+  if (!why.empty()) throw UserError("cannot trace user-space functions: " + why);
+  return f.has(Feature::MultiUprobe) ? UprobeMode::Multi : UprobeMode::Single;
+}
+
+std::string uprobe_support(const Features& f) {
+  std::string why = uprobe_blocker(f);
+  if (!why.empty()) return "User-space functions: not traceable: " + why + "\n";
+  return std::string("User-space functions attach with: ") +
+         uprobe_mode_name(f.has(Feature::MultiUprobe) ? UprobeMode::Multi : UprobeMode::Single) +
+         "\n";
 }
 
 void plan_for_attach(PlanOptions& p, AttachKind kind) { p.fentry = kind == AttachKind::Fentry; }

@@ -80,6 +80,32 @@ int probe_multi_kprobe(KernelBtf&) { return probe_multi_link(MultiLinkKind::Entr
 // 535a3692ba72 "bpf: Add support for kprobe session attach" (6.10).
 int probe_kprobe_session(KernelBtf&) { return probe_multi_link(MultiLinkKind::Session); }
 
+// The uprobe PMU (4.17) or tracefs uprobe_events, both CONFIG_UPROBE_EVENTS.
+int probe_uprobes(KernelBtf&) {
+  if (access("/sys/bus/event_source/devices/uprobe", F_OK) == 0) return 1;
+  for (const std::string& dir : kDefaultTracefsDirs)
+    if (access((dir + "/uprobe_events").c_str(), F_OK) == 0) return 1;
+  return 0;
+}
+
+// 89ae89f53d20 "bpf: Add multi uprobe link" (6.6). A link with a path it cannot read: a kernel
+// that has the link fails copying the path (EFAULT), one without it answers EINVAL (unknown
+// attach type) or, built without CONFIG_UPROBES, EOPNOTSUPP. Nothing gets attached.
+int probe_multi_uprobe(KernelBtf&) {
+  LIBBPF_OPTS(bpf_prog_load_opts, load_opts);
+  load_opts.expected_attach_type = BPF_TRACE_UPROBE_MULTI;
+  OwnedFd prog(load_return_zero(BPF_PROG_TYPE_KPROBE, "rs_probe_umulti", load_opts));
+  if (!prog) return 0;
+  unsigned long offset = 0;
+  LIBBPF_OPTS(bpf_link_create_opts, opts);
+  // Page 0 is never mapped (vm.mmap_min_addr).
+  opts.uprobe_multi.path = reinterpret_cast<const char*>(alignof(unsigned long));
+  opts.uprobe_multi.offsets = &offset;
+  opts.uprobe_multi.cnt = 1;
+  OwnedFd link(bpf_link_create(prog.get(), 0, BPF_TRACE_UPROBE_MULTI, &opts));
+  return link.get() == -EFAULT;
+}
+
 // The kprobe PMU (4.17) and tracefs kprobe_events both come with CONFIG_KPROBE_EVENTS, which
 // needs CONFIG_KPROBES; single kprobes attach through either. sysfs is there: the BTF that
 // retsnoop requires lives in it.
@@ -222,6 +248,8 @@ constexpr FeatureRow kRows[] = {
     {Feature::KretprobeStacks, "kretprobe stacks unwind", probe_kretprobe_stacks},
     {Feature::SessionKfuncCtx, "kprobe session kfuncs take the context", probe_session_kfunc_ctx},
     {Feature::MemcgAccounting, "BPF memory charged to memory cgroups", probe_memcg_accounting},
+    {Feature::Uprobes, "uprobes supported", probe_uprobes},
+    {Feature::MultiUprobe, "multi-attach uprobe supported", probe_multi_uprobe},
 };
 
 constexpr bool rows_follow_enum() {

@@ -32,6 +32,8 @@ enum class Feature {
   KretprobeStacks,
   SessionKfuncCtx,
   MemcgAccounting,
+  Uprobes,
+  MultiUprobe,
   Count,
 };
 

@@ -58,6 +58,7 @@ guest_binaries() {
     [[ -x $bin ]] || die "$bin missing: build it with cmake --build $build --target $(basename "$bin")"
     GUEST_BINS+=("$bin")
   done
+  guest_user_runtime "$build"
   if [[ -x $retsnoop ]]; then
     GUEST_BINS+=("$retsnoop")
   elif [[ ${2:-} == optional ]]; then
@@ -67,6 +68,27 @@ guest_binaries() {
   fi
 }
 
+# simfail-user and libsimfail.so (the uprobe cases) are dynamically linked: the guest gets them
+# with the loader and the libraries they need, in the multiarch directory the loader searches
+# without a cache. Fills GUEST_ADDS with mkinitramfs -a arguments; amd64 builds only, as the
+# libraries come from the build host's compiler.
+guest_user_runtime() {
+  local dir=$1/tests/workloads interp lib path multiarch
+  GUEST_ADDS=()
+  [[ ${E2E_ARCH:-amd64} == amd64 && -x $dir/simfail-user ]] || return 0
+  multiarch=$("${CC:-cc}" -print-multiarch)
+  interp=$(readelf -l "$dir/simfail-user" | sed -n 's/.*interpreter: \(.*\)]$/\1/p')
+  GUEST_BINS+=("$dir/simfail-user")
+  GUEST_ADDS+=(-a "$(readlink -f "$interp"):$interp")
+  GUEST_ADDS+=(-a "$dir/libsimfail.so:/lib/$multiarch/libsimfail.so")
+  GUEST_ADDS+=(-a "$dir/libsimfail-stripped.so:/lib/$multiarch/libsimfail-stripped.so")
+  for lib in $(readelf -d "$dir/simfail-user" | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p'); do
+    [[ $lib == libsimfail.so ]] && continue
+    path=$("${CC:-cc}" -print-file-name="$lib")
+    GUEST_ADDS+=(-a "$(readlink -f "$path"):/lib/$multiarch/$lib")
+  done
+}
+
 # boot_guest KDIR WORKDIR SCRIPT TIMEOUT MEM [mkinitramfs args...]
 # Boots kernel dir KDIR (from fetch-kernel.sh) with GUEST_BINS and SCRIPT; the guest's output
 # streams to stdout, logs stay in WORKDIR. Returns run-vm.sh's status.
@@ -74,6 +96,7 @@ boot_guest() {
   local kdir=$1 work=$2 script=$3 timeout=$4 mem=$5 args=() bin status=0
   shift 5
   for bin in "${GUEST_BINS[@]}"; do args+=(-b "$bin"); done
+  args+=(${GUEST_ADDS[@]+"${GUEST_ADDS[@]}"})
   # arm64 guests print the script's output on a virtio console (the board has one UART), whose
   # drivers some kernels build as modules.
   if [[ $E2E_ARCH == arm64 ]]; then

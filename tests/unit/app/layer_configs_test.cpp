@@ -216,6 +216,9 @@ const std::map<std::string, Reach>& setting_reach() {
       {"summary.interval",
        {{"--summary", "-C", "summary.interval=9"},
         [](const Mapped& m) { return m.cfg.report.summary_interval.count() == 9; }}},
+      {"user.retval",
+       {{"-C", "user.retval=ptr"},
+        [](const Mapped& m) { return m.plan.user.ret == RetKind::Ptr; }}},
   };
   return reach;
 }

@@ -128,5 +128,29 @@ TEST(ParseGlobArgs, FileMustBeARegularFileOfBoundedSize) {
             "cannot read glob file '" + huge + "': larger than 16 MiB");
 }
 
+TEST(ParseGlob, UserGlobTakesTheBinaryBeforeTheLastColon) {
+  GlobSpec g = parse_glob("/usr/lib/libbpf.so.1:bpf_object__*");
+  EXPECT_EQ(g.kind, GlobKind::User);
+  EXPECT_EQ(g.binary, "/usr/lib/libbpf.so.1");
+  EXPECT_EQ(g.pattern, "bpf_object__*");
+  GlobSpec lib = parse_glob("libsimfail.so:sf_*");
+  EXPECT_EQ(lib.kind, GlobKind::User);
+  EXPECT_EQ(lib.binary, "libsimfail.so");
+  EXPECT_EQ(parse_glob("/a:b/x:main").binary, "/a:b/x");
+  // Neither a path glob nor a module glob is read as one.
+  EXPECT_EQ(parse_glob(":kernel/bpf/*").kind, GlobKind::Path);
+  EXPECT_EQ(parse_glob("foo [kvm]").kind, GlobKind::Name);
+}
+
+TEST(ParseGlob, BadUserGlobs) {
+  EXPECT_EQ(glob_error_of("/bin/x:"), "Invalid glob '/bin/x:': empty function glob");
+  EXPECT_EQ(glob_error_of("lib/x.so:f"),
+            "Invalid glob 'lib/x.so:f': a binary's path must be absolute");
+  EXPECT_EQ(glob_error_of("/lib/*.so:f"),
+            "Invalid glob '/lib/*.so:f': the binary must be a path or a library name, not a glob");
+  EXPECT_EQ(glob_error_of("/bin/x:a-b"),
+            "Invalid glob '/bin/x:a-b': character '-' can never match a function name");
+}
+
 }  // namespace
 }  // namespace retsnoop

@@ -66,6 +66,28 @@ TEST(StackView, FramelessCallSitsBetweenTheFramesAroundIt) {
   EXPECT_TRUE(matches_golden(stack(c), "merge_stack.txt"));
 }
 
+// User-space calls made the system call: above the kernel's outermost frame, marked as user,
+// even one named like a kernel frame.
+TEST(StackView, UserCallsGoAboveTheKernelStack) {
+  ExampleCase c = verifier_case();
+  uint32_t run = c.funcs.add("su_run", RetKind::Int64);
+  uint32_t lib = c.funcs.add("bpf_prog_load", RetKind::Int64);
+  c.funcs.table[run].binary = "/bin/simfail-user";
+  c.funcs.table[lib].binary = "/lib/libsimfail.so";
+  c.session.calls.insert(c.session.calls.begin(), {{.func_id = run, .dur_ns = 200000, .res = -22},
+                                                   {.func_id = lib, .dur_ns = 150000, .res = -22}});
+  for (size_t i = 0; i < c.session.calls.size(); ++i) c.session.calls[i].seq = uint32_t(i);
+  std::string out = stack(c);
+  size_t user_run = out.find("su_run [user simfail-user]");
+  size_t user_lib = out.find("bpf_prog_load [user libsimfail.so]");
+  size_t kernel = out.find("entry_SYSCALL_64");
+  ASSERT_NE(user_run, std::string::npos) << out;
+  ASSERT_NE(user_lib, std::string::npos) << out;
+  EXPECT_LT(user_run, user_lib);
+  EXPECT_LT(user_lib, kernel) << out;
+  EXPECT_NE(out.find("  bpf_prog_load"), std::string::npos) << out;
+}
+
 // Module names, DWARF names of renamed functions, unknown addresses, recursion merged in
 // order, and columns widened by long names, durations and results.
 TEST(StackView, AnnotatedFramesAndWideColumns) {

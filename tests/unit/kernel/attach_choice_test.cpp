@@ -86,6 +86,26 @@ TEST(AttachChoice, ExplicitModesAreHonored) {
   EXPECT_EQ(choose_attach_kind(AttachMode::MultiKprobe, kernel_6_12()), AttachKind::MultiKprobe);
 }
 
+// User-space functions: uprobe-multi links (6.6+), else uprobes with cookies (5.15+), else none.
+TEST(AttachChoice, UprobeModeFollowsTheKernel) {
+  Features multi = Features::fixed({{Feature::Uprobes, 1}, {Feature::MultiUprobe, 1}});
+  Features cookies = Features::fixed({{Feature::Uprobes, 1}, {Feature::BpfCookie, 1}});
+  Features k510 = Features::fixed({{Feature::Uprobes, 1}});
+  EXPECT_EQ(choose_uprobe_mode(multi), UprobeMode::Multi);
+  EXPECT_EQ(choose_uprobe_mode(cookies), UprobeMode::Single);
+  EXPECT_EQ(uprobe_support(multi), "User-space functions attach with: uprobe-multi\n");
+  EXPECT_EQ(uprobe_support(cookies), "User-space functions attach with: uprobe\n");
+  try {
+    choose_uprobe_mode(k510);
+    FAIL() << "no error";
+  } catch (const UserError& e) {
+    EXPECT_STREQ(e.what(),
+                 "cannot trace user-space functions: uprobes need BPF cookies here, which this "
+                 "kernel lacks (Linux 5.15+)");
+  }
+  EXPECT_THROW(choose_uprobe_mode(Features::fixed({{Feature::BpfCookie, 1}})), UserError);
+}
+
 TEST(AttachChoice, MultiKprobeFallsBackToKprobes) {
   EXPECT_EQ(choose_attach_kind(AttachMode::MultiKprobe, kernel_6_1()), AttachKind::Kprobe);
 }

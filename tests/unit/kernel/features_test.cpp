@@ -46,7 +46,9 @@ TEST(Features, ReportFormat) {
             "\tBPF atomics with fetch supported: yes\n"
             "\tkretprobe stacks unwind: no\n"
             "\tkprobe session kfuncs take the context: no\n"
-            "\tBPF memory charged to memory cgroups: no\n");
+            "\tBPF memory charged to memory cgroups: no\n"
+            "\tuprobes supported: no\n"
+            "\tmulti-attach uprobe supported: no\n");
 }
 
 // The rows a "cannot trace" diagnosis rests on say what the kernel answered.

@@ -1,0 +1,98 @@
+#include "discovery/user_symbols.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "discovery/user_plan.h"
+#include "temp_dir.h"
+#include "util/error.h"
+
+namespace retsnoop {
+namespace {
+
+std::string error_of(const std::string& path) {
+  try {
+    read_user_symbols(path);
+  } catch (const UserError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// This test program is an ELF executable of the host's architecture with a symbol table.
+TEST(UserSymbols, ReadsTheFunctionsOfAnExecutable) {
+  std::vector<UserSymbol> syms = read_user_symbols("/proc/self/exe");
+  auto it = std::find_if(syms.begin(), syms.end(), [](const UserSymbol& s) {
+    return s.name.find("read_user_symbols") != std::string::npos;
+  });
+  ASSERT_NE(it, syms.end());
+  EXPECT_GT(it->size, 0u);
+  EXPECT_GT(it->offset, 0u);
+  for (const UserSymbol& s : syms) {
+    EXPECT_EQ(s.name.find('@'), std::string::npos) << s.name;
+    EXPECT_GT(s.size, 0u) << s.name;
+  }
+  EXPECT_TRUE(std::is_sorted(syms.begin(), syms.end(),
+                             [](const auto& a, const auto& b) { return a.offset < b.offset; }));
+}
+
+TEST(UserSymbols, RefusesWhatIsNotAnElfFile) {
+  test::TempDir dir;
+  std::string text = dir.write("text", "#!/bin/sh\n");
+  EXPECT_EQ(error_of(text), "cannot trace functions of '" + text + "': not an ELF file");
+  EXPECT_EQ(error_of(dir.path()).rfind("cannot trace functions of '" + dir.path() + "': ", 0), 0u);
+  EXPECT_NE(error_of(dir.path() + "/missing"), "");
+}
+
+TEST(UserPlan, EntryGlobMatchingNothingIsAnError) {
+  UserGlobs globs;
+  globs.entry.push_back(
+      {GlobKind::User, "no_such_function_*", {}, "/proc/self/exe:no_such_function_*"});
+  globs.entry.back().binary = "/proc/self/exe";
+  try {
+    plan_user_functions(globs, {});
+    FAIL() << "no error";
+  } catch (const UserError& e) {
+    EXPECT_STREQ(e.what(),
+                 "entry glob '/proc/self/exe:no_such_function_*' matches no function in "
+                 "'/proc/self/exe'");
+  }
+}
+
+TEST(UserPlan, SelectsEntryAndAllowedFunctionsButNotDenied) {
+  auto glob = [](std::string pattern) {
+    GlobSpec g{GlobKind::User, pattern, {}, "/proc/self/exe:" + pattern};
+    g.binary = "/proc/self/exe";
+    return g;
+  };
+  UserGlobs globs;
+  globs.entry.push_back(glob("*read_user_symbols*"));
+  globs.allow.push_back(glob("*plan_user_functions*"));
+  globs.deny.push_back(glob("*plan_user_functions*"));
+  FuncTable funcs = plan_user_functions(globs, {.ret = RetKind::Int32});
+  ASSERT_FALSE(funcs.empty());
+  for (const FuncInfo& f : funcs) {
+    EXPECT_TRUE(f.is_user());
+    EXPECT_TRUE(f.is_entry) << f.name;
+    EXPECT_EQ(f.ret, RetKind::Int32);
+    EXPECT_EQ(f.binary, "/proc/self/exe");
+  }
+}
+
+TEST(UserPlan, UnresolvedLibraryIsAnError) {
+  GlobSpec g{GlobKind::User, "f", {}, "libnone.so.7:f"};
+  g.binary = "libnone.so.7";
+  LibraryLookup lookup{.cache_path = "/nonexistent", .dirs = {}};
+  try {
+    user_binary_path(g, lookup);
+    FAIL() << "no error";
+  } catch (const UserError& e) {
+    EXPECT_STREQ(e.what(),
+                 "glob 'libnone.so.7:f': library 'libnone.so.7' is in neither the loader's cache "
+                 "nor its standard directories");
+  }
+}
+
+}  // namespace
+}  // namespace retsnoop
