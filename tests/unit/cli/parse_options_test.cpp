@@ -48,7 +48,7 @@ TEST(ParseOptions, DefaultsWithoutArguments) {
   EXPECT_EQ(o.symbolize, std::nullopt);
   EXPECT_EQ(o.verbosity, 0);
   EXPECT_EQ(o.longer_ms, 0u);
-  EXPECT_EQ(o.ringbuf_size, 8u << 20);
+  EXPECT_EQ(o.ringbuf_size, 4u << 20);
   EXPECT_EQ(o.sessions_size, 4096u);
   EXPECT_FALSE(o.show_version);
   EXPECT_FALSE(o.json);
@@ -519,7 +519,7 @@ TEST(ParseOptionsHelp, ConfigHelp) {
   auto outcome = parse_capturing({"--config-help"});
   EXPECT_TRUE(outcome.opts.help_shown);
   EXPECT_TRUE(contains(outcome.help, "bpf.ringbuf-size"));
-  EXPECT_TRUE(contains(outcome.help, "(default: 8M)"));
+  EXPECT_TRUE(contains(outcome.help, "(default: 4M)"));
 }
 
 TEST(ParseOptionsHelp, NoHelpOutputWithoutHelpOptions) {

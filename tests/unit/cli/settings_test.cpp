@@ -137,7 +137,7 @@ TEST(Settings, ValueMayContainEquals) {
 TEST(Settings, HelpListsEveryKeyWithItsDefault) {
   std::string help = settings_help();
   for (const char* line :
-       {"bpf.ringbuf-size (default: 8M)", "bpf.sessions-size (default: 4096)",
+       {"bpf.ringbuf-size (default: 4M)", "bpf.sessions-size (default: 4096)",
         "stacks.symb-mode (default: inlines when a vmlinux with DWARF is found, else none)",
         "stacks.unfiltered (default: no)", "stacks.emit-addrs (default: no)",
         "stacks.dec-offs (default: no)", "fmt.lbr-max-count (default: all)"}) {
