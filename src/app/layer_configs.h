@@ -30,6 +30,8 @@ struct LoopOptions {
   bool count_repeats = false;       // stacks.repeats=count: the repeats collector runs
   bool expedite_rcu = false;        // attach.expedite-rcu, where the mechanism gains from it
   bool debug_multi_kprobe = false;  // --debug multi-kprobe
+  bool messages = true;             // messages.enabled: the kernel messages' programs load
+  uint32_t messages_max_count = 16;  // messages.max-count
 };
 
 struct LayerConfigs {

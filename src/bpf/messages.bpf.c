@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The kernel's own messages, recorded while a session is open on the emitting thread: fs_context
+ * errors (logfc), netlink extended acks and BPF verifier log lines. A separate object from
+ * tracer.bpf.c: user space loads it only with messages enabled, loads each program only where
+ * its function exists, and hands it the tracer's sessions, session_bits and rb maps. Its
+ * programs run only where a message is produced, and return at once outside a session.
+ */
+#include "vmlinux_min.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "abi.h"
+#include "session_table.bpf.h" /* struct session and the maps shared with the tracer */
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";
+
+/* Set by user space before load. */
+const volatile __u32 kmsg_max_count = 16; /* -C messages.max-count */
+const volatile __u8 bits_kept = 1; /* the tracer keeps session_bits (its build with atomics) */
+
+/* Messages past kmsg_max_count, or that did not fit in the ring buffer. */
+__u64 kmsg_dropped = 0;
+
+struct kmsg_count {
+	__u64 session_id;
+	__u32 cnt;
+	__u32 pad;
+};
+
+/* Messages sent per session, by session slot: the session id tells a new session from the old. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1); /* sized by user space as the sessions map */
+	__type(key, __u32);
+	__type(value, struct kmsg_count);
+} kmsg_counts SEC(".maps");
+
+/* The verifier's line buffer: only its kbuf is read. */
+struct bpf_verifier_log {
+	char kbuf[1024];
+} __attribute__((preserve_access_index));
+
+/*
+ * The thread's open session, or NULL: the tracer's own lookup, read only. A stale session left
+ * by an exited thread of the same TID is the tracer's to drop.
+ */
+static __always_inline struct session *open_session(void)
+{
+	__u32 tid = bpf_get_current_pid_tgid();
+	__u64 *bits, bit;
+	struct session *s;
+
+	if (bits_kept) {
+		bits = session_bit(tid, &bit);
+		if (bits && !(*bits & bit))
+			return NULL;
+	}
+	s = session_find(session_key(tid));
+	if (!s || s->task_start != current_start_time())
+		return NULL;
+	return s;
+}
+
+/* Counts the message against the session's bound; false when it is over. */
+static __always_inline bool kmsg_admit(struct session *s)
+{
+	__u32 slot = s->slot;
+	struct kmsg_count *c = bpf_map_lookup_elem(&kmsg_counts, &slot);
+
+	if (!c)
+		return false;
+	if (c->session_id != s->id) {
+		c->session_id = s->id;
+		c->cnt = 0;
+	}
+	if (c->cnt >= kmsg_max_count) {
+		__sync_fetch_and_add(&kmsg_dropped, 1);
+		return false;
+	}
+	c->cnt++;
+	return true;
+}
+
+static __always_inline struct rs_kmsg_rec *kmsg_start(struct session *s, __u8 kind, __u64 caller)
+{
+	struct rs_kmsg_rec *r;
+
+	if (!kmsg_admit(s))
+		return NULL;
+	r = bpf_ringbuf_reserve(&rb, sizeof(*r), 0);
+	if (!r) {
+		__sync_fetch_and_add(&kmsg_dropped, 1);
+		return NULL;
+	}
+	r->type = RS_REC_KMSG;
+	r->kind = kind;
+	r->literal = 0;
+	r->nargs = 0;
+	r->str_ok = 0;
+	r->session_id = s->id;
+	r->time_ns = bpf_ktime_get_ns();
+	r->caller = caller;
+	r->prefix[0] = 0;
+	r->fmt[0] = 0;
+	/* The session's discard then frees the message in user space too (report.bpf.h). */
+	s->args_sent = true;
+	return r;
+}
+
+/* Variadic argument i after logfc()'s four fixed ones, where the calling convention puts it. */
+static __always_inline __u64 logfc_vararg(struct pt_regs *ctx, int i)
+{
+	__u64 v = 0;
+
+#if defined(__TARGET_ARCH_x86)
+	if (i == 0)
+		return PT_REGS_PARM5(ctx);
+	if (i == 1)
+		return PT_REGS_PARM6(ctx);
+	/* At entry the return address sits at sp, the 7th argument above it. */
+	bpf_probe_read_kernel(&v, sizeof(v), (void *)(PT_REGS_SP(ctx) + 8 * (i - 1)));
+#else
+	v = BPF_CORE_READ(ctx, user_regs.regs[4 + i]);
+#endif
+	return v;
+}
+
+static __always_inline void kmsg_read_args(struct rs_kmsg_rec *r, struct pt_regs *ctx)
+{
+	for (int i = 0; i < RS_KMSG_ARGS; i++) {
+		__u64 a = logfc_vararg(ctx, i);
+
+		r->args[i] = a;
+		/* An integer is no kernel address: the read fails and the slot stays unused. */
+		if (bpf_probe_read_kernel_str(r->strs[i], RS_KMSG_STR, (void *)a) > 0)
+			r->str_ok |= 1 << i;
+		else
+			r->strs[i][0] = 0;
+	}
+	r->nargs = RS_KMSG_ARGS;
+}
+
+/* void logfc(struct fc_log *log, const char *prefix, char level, const char *fmt, ...) */
+SEC("kprobe")
+int BPF_KPROBE(kmsg_logfc, void *log, const char *prefix, char level, const char *fmt)
+{
+	struct session *s = open_session();
+	struct rs_kmsg_rec *r;
+	__u64 caller = 0;
+
+	if (!s)
+		return 0;
+	BPF_KPROBE_READ_RET_IP(caller, ctx);
+	r = kmsg_start(s, RS_KMSG_FS, caller);
+	if (!r)
+		return 0;
+	if (prefix)
+		bpf_probe_read_kernel_str(r->prefix, sizeof(r->prefix), prefix);
+	bpf_probe_read_kernel_str(r->fmt, sizeof(r->fmt), fmt);
+	kmsg_read_args(r, ctx);
+	bpf_ringbuf_submit(r, 0);
+	return 0;
+}
+
+/* void do_trace_netlink_extack(const char *msg): every NL_SET_ERR_MSG*() passes here. */
+SEC("kprobe")
+int BPF_KPROBE(kmsg_extack, const char *msg)
+{
+	struct session *s = open_session();
+	struct rs_kmsg_rec *r;
+	__u64 caller = 0;
+
+	if (!s)
+		return 0;
+	BPF_KPROBE_READ_RET_IP(caller, ctx);
+	r = kmsg_start(s, RS_KMSG_EXTACK, caller);
+	if (!r)
+		return 0;
+	r->literal = 1;
+	bpf_probe_read_kernel_str(r->fmt, sizeof(r->fmt), msg);
+	bpf_ringbuf_submit(r, 0);
+	return 0;
+}
+
+/*
+ * bpf_verifier_vlog(log, fmt, args) formats the line into log->kbuf before copying it out: read
+ * it on return, formatted, instead of walking a va_list.
+ */
+SEC("fexit/bpf_verifier_vlog")
+int BPF_PROG(kmsg_verifier, struct bpf_verifier_log *log)
+{
+	struct session *s = open_session();
+	struct rs_kmsg_rec *r;
+
+	if (!s)
+		return 0;
+	r = kmsg_start(s, RS_KMSG_VERIFIER, 0);
+	if (!r)
+		return 0;
+	r->literal = 1;
+	bpf_probe_read_kernel_str(r->fmt, sizeof(r->fmt), log->kbuf);
+	bpf_ringbuf_submit(r, 0);
+	return 0;
+}
