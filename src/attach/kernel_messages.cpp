@@ -3,6 +3,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -58,12 +59,22 @@ std::vector<const MessageSource*> present_sources(const KernelMessagesConfig& cf
 KernelMessages::KernelMessages(const KernelMessagesConfig& cfg) {
   std::vector<const MessageSource*> wanted = present_sources(cfg);
   // A load refused over one program is retried without it: that source only is lost.
-  while (!wanted.empty() && !open_and_load(cfg, wanted)) {
+  std::string log;
+  while (!wanted.empty() && !open_and_load(cfg, wanted, log)) {
+    auto refused = std::find_if(wanted.begin(), wanted.end(), [&](const MessageSource* src) {
+      return log.find(std::string("prog '") + bpf_program__name(src->prog(skel_)) + "'") !=
+             std::string::npos;
+    });
+    if (refused == wanted.end()) refused = wanted.begin();
     logf(LOG_INFO, "kernel messages: no %s source (the kernel refused its program)\n",
-         wanted.back()->name);
-    wanted.pop_back();
+         (*refused)->name);
+    wanted.erase(refused);
   }
-  if (wanted.empty()) return;
+  if (wanted.empty()) {
+    rs_messages__destroy(skel_);
+    skel_ = nullptr;
+    return;
+  }
   attach(wanted);
   std::string names;
   for (const std::string& s : sources_) names += (names.empty() ? "" : ", ") + s;
@@ -76,7 +87,8 @@ KernelMessages::~KernelMessages() {
 }
 
 bool KernelMessages::open_and_load(const KernelMessagesConfig& cfg,
-                                   const std::vector<const MessageSource*>& wanted) {
+                                   const std::vector<const MessageSource*>& wanted,
+                                   std::string& log) {
   rs_messages__destroy(skel_);
   skel_ = rs_messages__open();
   if (!skel_) return false;
@@ -95,7 +107,8 @@ bool KernelMessages::open_and_load(const KernelMessagesConfig& cfg,
             !bpf_map__reuse_fd(skel_->maps.rb, cfg.maps.ringbuf_fd) &&
             !bpf_map__set_max_entries(skel_->maps.kmsg_counts, cfg.maps.session_slots) &&
             !rs_messages__load(skel_);
-  if (!ok) logf(LOG_DEBUG, "kernel messages: load failed:\n%s", warnings.text().c_str());
+  log = warnings.text();
+  if (!ok) logf(LOG_DEBUG, "kernel messages: load failed:\n%s", log.c_str());
   return ok;
 }
 

@@ -42,8 +42,9 @@ class KernelMessages {
   uint64_t dropped() const;
 
  private:
+  // Opens the object anew with wanted's programs only and loads it; log: libbpf's warnings.
   bool open_and_load(const KernelMessagesConfig& cfg,
-                     const std::vector<const MessageSource*>& wanted);
+                     const std::vector<const MessageSource*>& wanted, std::string& log);
   void attach(const std::vector<const MessageSource*>& wanted);
 
   rs_messages* skel_ = nullptr;

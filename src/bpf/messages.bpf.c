@@ -108,32 +108,43 @@ static __always_inline struct rs_kmsg_rec *kmsg_start(struct session *s, __u8 ki
 	return r;
 }
 
-/* Variadic argument i after logfc()'s four fixed ones, where the calling convention puts it. */
-static __always_inline __u64 logfc_vararg(struct pt_regs *ctx, int i)
+/*
+ * Reads a stack slot of the caller's frame: at entry the return address sits at sp, the 7th
+ * argument above it (x86-64).
+ */
+static __always_inline __u64 stack_arg(struct pt_regs *ctx, int slot)
 {
 	__u64 v = 0;
 
-#if defined(__TARGET_ARCH_x86)
-	if (i == 0)
-		return PT_REGS_PARM5(ctx);
-	if (i == 1)
-		return PT_REGS_PARM6(ctx);
-	/* At entry the return address sits at sp, the 7th argument above it. */
-	bpf_probe_read_kernel(&v, sizeof(v), (void *)(PT_REGS_SP(ctx) + 8 * (i - 1)));
-#else
-	v = BPF_CORE_READ(ctx, user_regs.regs[4 + i]);
-#endif
+	bpf_probe_read_kernel(&v, sizeof(v), (void *)(PT_REGS_SP(ctx) + 8 * slot));
 	return v;
+}
+
+/*
+ * logfc()'s first variadic arguments, where the calling convention puts them. Each register is
+ * read at a constant offset: the verifier refuses a context pointer moved by a loop.
+ */
+static __always_inline void logfc_varargs(struct pt_regs *ctx, __u64 *a)
+{
+#if defined(__TARGET_ARCH_x86)
+	a[0] = PT_REGS_PARM5(ctx);
+	a[1] = PT_REGS_PARM6(ctx);
+	a[2] = stack_arg(ctx, 1);
+	a[3] = stack_arg(ctx, 2);
+#else
+	a[0] = ctx->user_regs.regs[4];
+	a[1] = ctx->user_regs.regs[5];
+	a[2] = ctx->user_regs.regs[6];
+	a[3] = ctx->user_regs.regs[7];
+#endif
 }
 
 static __always_inline void kmsg_read_args(struct rs_kmsg_rec *r, struct pt_regs *ctx)
 {
+	logfc_varargs(ctx, r->args);
 	for (int i = 0; i < RS_KMSG_ARGS; i++) {
-		__u64 a = logfc_vararg(ctx, i);
-
-		r->args[i] = a;
 		/* An integer is no kernel address: the read fails and the slot stays unused. */
-		if (bpf_probe_read_kernel_str(r->strs[i], RS_KMSG_STR, (void *)a) > 0)
+		if (bpf_probe_read_kernel_str(r->strs[i], RS_KMSG_STR, (void *)r->args[i]) > 0)
 			r->str_ok |= 1 << i;
 		else
 			r->strs[i][0] = 0;
