@@ -62,32 +62,32 @@ static __always_inline struct session *open_session(void)
 	return s;
 }
 
-/* Counts the message against the session's bound; false when it is over. */
-static __always_inline bool kmsg_admit(struct session *s)
+/*
+ * The session's count of messages, or NULL once it holds kmsg_max_count: the caller counts a
+ * message when it is complete.
+ */
+static __always_inline struct kmsg_count *kmsg_admit(struct session *s)
 {
 	__u32 slot = s->slot;
 	struct kmsg_count *c = bpf_map_lookup_elem(&kmsg_counts, &slot);
 
 	if (!c)
-		return false;
+		return NULL;
 	if (c->session_id != s->id) {
 		c->session_id = s->id;
 		c->cnt = 0;
 	}
 	if (c->cnt >= kmsg_max_count) {
 		__sync_fetch_and_add(&kmsg_dropped, 1);
-		return false;
+		return NULL;
 	}
-	c->cnt++;
-	return true;
+	return c;
 }
 
 static __always_inline struct rs_kmsg_rec *kmsg_start(struct session *s, __u8 kind, __u64 caller)
 {
 	struct rs_kmsg_rec *r;
 
-	if (!kmsg_admit(s))
-		return NULL;
 	r = bpf_ringbuf_reserve(&rb, sizeof(*r), 0);
 	if (!r) {
 		__sync_fetch_and_add(&kmsg_dropped, 1);
@@ -157,15 +157,20 @@ SEC("kprobe")
 int BPF_KPROBE(kmsg_logfc, void *log, const char *prefix, char level, const char *fmt)
 {
 	struct session *s = open_session();
+	struct kmsg_count *c;
 	struct rs_kmsg_rec *r;
 	__u64 caller = 0;
 
 	if (!s)
 		return 0;
+	c = kmsg_admit(s);
+	if (!c)
+		return 0;
 	BPF_KPROBE_READ_RET_IP(caller, ctx);
 	r = kmsg_start(s, RS_KMSG_FS, caller);
 	if (!r)
 		return 0;
+	c->cnt++;
 	if (prefix)
 		bpf_probe_read_kernel_str(r->prefix, sizeof(r->prefix), prefix);
 	bpf_probe_read_kernel_str(r->fmt, sizeof(r->fmt), fmt);
@@ -179,15 +184,20 @@ SEC("kprobe")
 int BPF_KPROBE(kmsg_extack, const char *msg)
 {
 	struct session *s = open_session();
+	struct kmsg_count *c;
 	struct rs_kmsg_rec *r;
 	__u64 caller = 0;
 
 	if (!s)
 		return 0;
+	c = kmsg_admit(s);
+	if (!c)
+		return 0;
 	BPF_KPROBE_READ_RET_IP(caller, ctx);
 	r = kmsg_start(s, RS_KMSG_EXTACK, caller);
 	if (!r)
 		return 0;
+	c->cnt++;
 	r->literal = 1;
 	bpf_probe_read_kernel_str(r->fmt, sizeof(r->fmt), msg);
 	bpf_ringbuf_submit(r, 0);
@@ -195,22 +205,34 @@ int BPF_KPROBE(kmsg_extack, const char *msg)
 }
 
 /*
- * bpf_verifier_vlog(log, fmt, args) formats the line into log->kbuf before copying it out: read
- * it on return, formatted, instead of walking a va_list.
+ * bpf_verifier_vlog(log, fmt, args) formats its text into log->kbuf before copying it out: read
+ * it on return, formatted, instead of walking a va_list. A line often comes in pieces (a
+ * register state is printed a field at a time): user space joins them, and the line counts
+ * against the bound once, with its last piece.
  */
 SEC("fexit/bpf_verifier_vlog")
 int BPF_PROG(kmsg_verifier, struct bpf_verifier_log *log)
 {
 	struct session *s = open_session();
+	struct kmsg_count *c;
 	struct rs_kmsg_rec *r;
+	__u32 last;
+	long len;
 
 	if (!s)
+		return 0;
+	c = kmsg_admit(s);
+	if (!c)
 		return 0;
 	r = kmsg_start(s, RS_KMSG_VERIFIER, 0);
 	if (!r)
 		return 0;
 	r->literal = 1;
-	bpf_probe_read_kernel_str(r->fmt, sizeof(r->fmt), log->kbuf);
+	len = bpf_probe_read_kernel_str(r->fmt, sizeof(r->fmt), log->kbuf);
+	last = len - 2;
+	/* A piece cut at the record's size ends its line here too. */
+	if (len < 2 || last >= RS_KMSG_FMT - 2 || r->fmt[last] == '\n')
+		c->cnt++;
 	bpf_ringbuf_submit(r, 0);
 	return 0;
 }

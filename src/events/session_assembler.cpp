@@ -119,6 +119,15 @@ KernelMessage decode_message(const rs_kmsg_rec& rec) {
   return m;
 }
 
+// The verifier writes a line in pieces (bpf/messages.bpf.c): a piece continues the one before
+// until a newline, or a piece cut at the record's size, ends it. A line has a bound too.
+bool continues_line(const KernelMessage& before, const KernelMessage& piece) {
+  constexpr size_t kMaxLine = 4096;
+  return before.kind == KernelMessageKind::Verifier && piece.kind == KernelMessageKind::Verifier &&
+         !before.fmt.empty() && before.fmt.back() != '\n' &&
+         before.fmt.size() + piece.fmt.size() <= kMaxLine;
+}
+
 }  // namespace
 
 std::optional<Session> SessionAssembler::consume(const void* data, size_t size) {
@@ -261,7 +270,14 @@ bool SessionAssembler::add_args(const void* data, size_t size) {
 }
 
 void SessionAssembler::add_message(const rs_kmsg_rec& rec) {
-  parts_for(rec.session_id).messages.push_back(decode_message(rec));
+  std::vector<KernelMessage>& messages = parts_for(rec.session_id).messages;
+  KernelMessage m = decode_message(rec);
+  // A piece cut at the record's size ends its line: the rest of the line was not captured.
+  if (m.kind == KernelMessageKind::Verifier && m.fmt.size() == RS_KMSG_FMT - 1) m.fmt += '\n';
+  if (!messages.empty() && continues_line(messages.back(), m))
+    messages.back().fmt += m.fmt;
+  else
+    messages.push_back(std::move(m));
 }
 
 std::optional<Session> SessionAssembler::finish(const rs_session_rec& rec) {

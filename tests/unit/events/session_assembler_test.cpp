@@ -333,6 +333,30 @@ TEST(SessionAssembler, KernelMessagesReachTheirSession) {
   EXPECT_FALSE(m.args[1].str);
 }
 
+std::vector<char> verifier_piece(uint64_t sid, const char* text) {
+  rs_kmsg_rec r{};
+  r.type = RS_REC_KMSG;
+  r.kind = RS_KMSG_VERIFIER;
+  r.literal = 1;
+  r.session_id = sid;
+  std::strcpy(r.fmt, text);
+  std::vector<char> buf(sizeof(r));
+  std::memcpy(buf.data(), &r, sizeof(r));
+  return buf;
+}
+
+TEST(SessionAssembler, VerifierPiecesJoinIntoLines) {
+  SessionAssembler a;
+  for (const char* piece : {"0: R1", "=ctx", "()\n", "R0 !read_ok\n"})
+    feed(a, verifier_piece(9, piece));
+  feed(a, part(RS_REC_FRAMES, 9, std::vector{frame(0, 0, -13)}));
+  auto s = feed(a, header(9, 1, 0));
+  ASSERT_TRUE(s);
+  ASSERT_EQ(s->messages.size(), 2u);
+  EXPECT_EQ(s->messages[0].fmt, "0: R1=ctx()\n");
+  EXPECT_EQ(s->messages[1].fmt, "R0 !read_ok\n");
+}
+
 TEST(SessionAssembler, DiscardedSessionFreesKernelMessages) {
   SessionAssembler a;
   EXPECT_FALSE(feed(a, message(9)));
