@@ -46,8 +46,7 @@ std::vector<const MessageSource*> present_sources(const KernelMessagesConfig& cf
   for (const MessageSource& src : kSources) {
     bool ok = cfg.has_function(src.func) && (!src.fexit || in_vmlinux_btf(src.func));
     if (!ok)
-      logf(LOG_INFO, "kernel messages: no %s source (this kernel has no %s)\n", src.name,
-           src.func);
+      logf(LOG_INFO, "kernel messages: no %s source (this kernel has no %s)\n", src.name, src.func);
     else
       out.push_back(&src);
   }
@@ -115,8 +114,8 @@ bool KernelMessages::open_and_load(const KernelMessagesConfig& cfg,
 void KernelMessages::attach(const std::vector<const MessageSource*>& wanted) {
   for (const MessageSource* src : wanted) {
     bpf_program* prog = src->prog(skel_);
-    bpf_link* link = src->fexit ? bpf_program__attach(prog)
-                                : bpf_program__attach_kprobe(prog, false, src->func);
+    bpf_link* link =
+        src->fexit ? bpf_program__attach(prog) : bpf_program__attach_kprobe(prog, false, src->func);
     if (!link) {
       logf(LOG_INFO, "kernel messages: no %s source (cannot attach to %s: %s)\n", src->name,
            src->func, std::strerror(errno));

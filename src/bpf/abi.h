@@ -418,9 +418,9 @@ struct rs_repeat {
  * arguments, expanded in user space. Each argument is also read as a string, where it points to
  * one, since BPF does not parse the format.
  */
-#define RS_KMSG_ARGS 4   /* arguments kept after the format */
-#define RS_KMSG_STR 96   /* bytes kept of each string argument */
-#define RS_KMSG_FMT 192  /* bytes kept of the format (or the literal text) */
+#define RS_KMSG_ARGS 4  /* arguments kept after the format */
+#define RS_KMSG_STR 96  /* bytes kept of each string argument */
+#define RS_KMSG_FMT 192 /* bytes kept of the format (or the literal text) */
 #define RS_KMSG_PREFIX 32
 
 enum rs_kmsg_kind {
@@ -430,8 +430,8 @@ enum rs_kmsg_kind {
 };
 
 struct rs_kmsg_rec {
-	rs_u32 type; /* RS_REC_KMSG */
-	rs_u8 kind;  /* enum rs_kmsg_kind */
+	rs_u32 type;   /* RS_REC_KMSG */
+	rs_u8 kind;    /* enum rs_kmsg_kind */
 	rs_u8 literal; /* fmt holds the text itself, already formatted by the kernel */
 	rs_u8 nargs;
 	rs_u8 str_ok; /* bit i: strs[i] holds the string args[i] points to */

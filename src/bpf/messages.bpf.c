@@ -152,9 +152,11 @@ static __always_inline void kmsg_read_args(struct rs_kmsg_rec *r, struct pt_regs
 	r->nargs = RS_KMSG_ARGS;
 }
 
-/* void logfc(struct fc_log *log, const char *prefix, char level, const char *fmt, ...) */
-SEC("kprobe")
-int BPF_KPROBE(kmsg_logfc, void *log, const char *prefix, char level, const char *fmt)
+/*
+ * The record of a message whose kprobe sits at the entry of the kernel's message function, its
+ * caller the return address; NULL outside a session or past its bound.
+ */
+static __always_inline struct rs_kmsg_rec *kprobe_kmsg(struct pt_regs *ctx, __u8 kind)
 {
 	struct session *s = open_session();
 	struct kmsg_count *c;
@@ -162,15 +164,25 @@ int BPF_KPROBE(kmsg_logfc, void *log, const char *prefix, char level, const char
 	__u64 caller = 0;
 
 	if (!s)
-		return 0;
+		return NULL;
 	c = kmsg_admit(s);
 	if (!c)
-		return 0;
+		return NULL;
 	BPF_KPROBE_READ_RET_IP(caller, ctx);
-	r = kmsg_start(s, RS_KMSG_FS, caller);
+	r = kmsg_start(s, kind, caller);
+	if (r)
+		c->cnt++;
+	return r;
+}
+
+/* void logfc(struct fc_log *log, const char *prefix, char level, const char *fmt, ...) */
+SEC("kprobe")
+int BPF_KPROBE(kmsg_logfc, void *log, const char *prefix, char level, const char *fmt)
+{
+	struct rs_kmsg_rec *r = kprobe_kmsg(ctx, RS_KMSG_FS);
+
 	if (!r)
 		return 0;
-	c->cnt++;
 	if (prefix)
 		bpf_probe_read_kernel_str(r->prefix, sizeof(r->prefix), prefix);
 	bpf_probe_read_kernel_str(r->fmt, sizeof(r->fmt), fmt);
@@ -183,21 +195,10 @@ int BPF_KPROBE(kmsg_logfc, void *log, const char *prefix, char level, const char
 SEC("kprobe")
 int BPF_KPROBE(kmsg_extack, const char *msg)
 {
-	struct session *s = open_session();
-	struct kmsg_count *c;
-	struct rs_kmsg_rec *r;
-	__u64 caller = 0;
+	struct rs_kmsg_rec *r = kprobe_kmsg(ctx, RS_KMSG_EXTACK);
 
-	if (!s)
-		return 0;
-	c = kmsg_admit(s);
-	if (!c)
-		return 0;
-	BPF_KPROBE_READ_RET_IP(caller, ctx);
-	r = kmsg_start(s, RS_KMSG_EXTACK, caller);
 	if (!r)
 		return 0;
-	c->cnt++;
 	r->literal = 1;
 	bpf_probe_read_kernel_str(r->fmt, sizeof(r->fmt), msg);
 	bpf_ringbuf_submit(r, 0);

@@ -86,9 +86,9 @@ struct Options {
   uint32_t summary_interval_s = 0;  // with --summary: also report every N seconds; 0: at exit only
   ArgLimits arg_limits;             // args.max-*-size, args.capture-raw-ptrs
   ArgFmtMode arg_fmt_mode = ArgFmtMode::Compact;
-  uint32_t arg_max_width = 120;  // args.fmt-max-arg-width; 0: no cut
-  uint32_t line_max_count = 64;  // lines.max-count: line hits kept per session
-  bool messages_enabled = true;     // messages.enabled: the kernel's messages inside sessions
+  uint32_t arg_max_width = 120;      // args.fmt-max-arg-width; 0: no cut
+  uint32_t line_max_count = 64;      // lines.max-count: line hits kept per session
+  bool messages_enabled = true;      // messages.enabled: the kernel's messages inside sessions
   uint32_t messages_max_count = 16;  // messages.max-count: kernel messages kept per session
   uint32_t messages_max_len = 200;   // messages.max-len: bytes of a kernel message's text
 };

@@ -40,9 +40,12 @@ int read_length(std::string_view fmt, size_t& i) {
   int bits = 32;
   while (i < fmt.size()) {
     char c = fmt[i];
-    if (c == 'h') bits = bits == 16 ? 8 : 16;
-    else if (c == 'l' || c == 'z' || c == 't' || c == 'j' || c == 'L' || c == 'q') bits = 64;
-    else break;
+    if (c == 'h')
+      bits = bits == 16 ? 8 : 16;
+    else if (c == 'l' || c == 'z' || c == 't' || c == 'j' || c == 'L' || c == 'q')
+      bits = 64;
+    else
+      break;
     ++i;
   }
   return bits;
@@ -103,7 +106,8 @@ std::optional<std::string> convert(const Spec& s, const KernelMessageArg& a) {
   switch (s.conv) {
     case 's': return string_arg(s, a);
     case 'd':
-    case 'i': return snprintf_text(printf_spec(s, "ll", 'd'), (long long)sign_extended(a.value, s.length));
+    case 'i':
+      return snprintf_text(printf_spec(s, "ll", 'd'), (long long)sign_extended(a.value, s.length));
     case 'u':
     case 'x':
     case 'X':
@@ -115,7 +119,9 @@ std::optional<std::string> convert(const Spec& s, const KernelMessageArg& a) {
   }
 }
 
-bool takes_argument(char conv) { return std::string_view("sdiuxXocp").find(conv) != std::string_view::npos; }
+bool takes_argument(char conv) {
+  return std::string_view("sdiuxXocp").find(conv) != std::string_view::npos;
+}
 
 }  // namespace
 

@@ -34,8 +34,7 @@ TEST(KernelMessageText, ExpandsEachConversion) {
       {"[%*d|%.*s]", {num(4), num(7), num(1), str("xyz")}, "[   7|x]"},
       {"%#x %+d", {num(16), num(3)}, "0x10 +3"},
   };
-  for (const ExpandCase& c : cases)
-    EXPECT_EQ(expand_kernel_format(c.fmt, c.args), c.want) << c.fmt;
+  for (const ExpandCase& c : cases) EXPECT_EQ(expand_kernel_format(c.fmt, c.args), c.want) << c.fmt;
 }
 
 TEST(KernelMessageText, PointerKindsAndUnknownConversionsStayAsWritten) {
@@ -64,7 +63,8 @@ TEST(KernelMessageText, PrefixLiteralAndCut) {
                    .args = {str("size")}};
   EXPECT_EQ(kernel_message_text(fs, 200), "tmpfs: Bad value for 'size'");
   EXPECT_EQ(kernel_message_text(fs, 5), "tmpfs...");
-  KernelMessage lit{.kind = KernelMessageKind::Verifier, .literal = true, .fmt = "R0 !read_ok %d\n"};
+  KernelMessage lit{
+      .kind = KernelMessageKind::Verifier, .literal = true, .fmt = "R0 !read_ok %d\n"};
   EXPECT_EQ(kernel_message_text(lit, 200), "R0 !read_ok %d");
 }
 
