@@ -54,6 +54,7 @@ FormatOptions format_options(const Options& o, const RunFacts& facts) {
       .lbr_max_count = size_t(o.lbr_max_count),
       .unfiltered_lbr = o.stacks_unfiltered || o.debug_full_lbr,
       .user_lines = o.symbolize != SymbLevel::None,
+      .messages_max_len = o.messages_max_len,
   };
 }
 
@@ -91,7 +92,9 @@ LayerConfigs layer_configs(const Options& o, const RunFacts& facts) {
                .user_stacks = o.user_stacks,
                .count_repeats = o.count_repeats,
                .expedite_rcu = o.expedite_rcu && facts.kind != AttachKind::MultiKprobe,
-               .debug_multi_kprobe = o.debug_multi_kprobe},
+               .debug_multi_kprobe = o.debug_multi_kprobe,
+               .messages = o.messages_enabled,
+               .messages_max_count = o.messages_max_count},
   };
 }
 

@@ -26,11 +26,13 @@ struct RunFacts {
 
 // What the trace loop does itself, beside configuring the layers.
 struct LoopOptions {
-  bool capture_args = false;        // -A: the printer renders captured arguments
-  bool user_stacks = false;         // -U: the process recorder and the user symbolizer run
-  bool count_repeats = false;       // stacks.repeats=count: the repeats collector runs
-  bool expedite_rcu = false;        // attach.expedite-rcu, where the mechanism gains from it
-  bool debug_multi_kprobe = false;  // --debug multi-kprobe
+  bool capture_args = false;         // -A: the printer renders captured arguments
+  bool user_stacks = false;          // -U: the process recorder and the user symbolizer run
+  bool count_repeats = false;        // stacks.repeats=count: the repeats collector runs
+  bool expedite_rcu = false;         // attach.expedite-rcu, where the mechanism gains from it
+  bool debug_multi_kprobe = false;   // --debug multi-kprobe
+  bool messages = true;              // messages.enabled: the kernel messages' programs load
+  uint32_t messages_max_count = 16;  // messages.max-count
 };
 
 struct LayerConfigs {

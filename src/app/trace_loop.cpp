@@ -18,6 +18,7 @@
 #include "app/receiver.h"
 #include "attach/attacher.h"
 #include "attach/injected_probe_links.h"
+#include "attach/kernel_messages.h"
 #include "attach/line_probe_links.h"
 #include "attach/shared_knob.h"
 #include "attach/uprobe_links.h"
@@ -364,11 +365,33 @@ void print_detach_done(OutputSink& out, Clock::time_point t0) {
   print_status(out, done);
 }
 
+// messages.enabled: the kernel messages' programs, on the tracer's sessions.
+std::unique_ptr<KernelMessages> load_messages(const TraceLoopInputs& in, const TracerConfig& cfg,
+                                              const TracerObject& obj) {
+  if (!in.cfg.loop.messages) return nullptr;
+  return std::make_unique<KernelMessages>(KernelMessagesConfig{
+      .maps = obj.session_maps(),
+      .atomic_fetch = cfg.caps.atomic_fetch,
+      .task_btf = cfg.caps.task_btf,
+      .max_count = in.cfg.loop.messages_max_count,
+      .has_function = [&](std::string_view name) { return !in.ksyms.find_by_name(name).empty(); },
+  });
+}
+
+void report_dropped_messages(const KernelMessages* messages) {
+  if (!messages || !messages->dropped()) return;
+  logf(LOG_WARN,
+       "%llu kernel messages were not kept: past -C messages.max-count in their session, or the "
+       "ring buffer was full\n",
+       (unsigned long long)messages->dropped());
+}
+
 // The loaded BPF object and everything attached to it, detached together.
 struct Attached {
   Attached(const TraceLoopInputs& in, const TracerConfig& cfg)
       : obj(timed("BPF object load",
                   [&] { return std::make_unique<TracerObject>(cfg, in.funcs); })),
+        messages(load_messages(in, cfg, *obj)),
         probes(attach_probes(*obj, in.probes)),
         lines(in.line_probes ? attach_lines(*obj, *in.line_probes) : std::nullopt),
         attacher(make_attacher(in.cfg.tracer.kind, *obj, in.ksyms, in.run)) {}
@@ -394,10 +417,12 @@ struct Attached {
     if (uprobes) uprobes->detach();
     if (probes) probes->detach();
     if (lines) lines->detach();
+    messages.reset();
     detach_all(*attacher);
   }
 
   std::unique_ptr<TracerObject> obj;
+  std::unique_ptr<KernelMessages> messages;
   std::optional<InjectedProbeLinks> probes;
   std::optional<LineProbeLinks> lines;
   std::optional<UprobeLinks> uprobes;
@@ -453,6 +478,7 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
   if (user.symbols) user.symbols->shutdown();
 
   report_missed_hits(*a.attacher, *a.obj, in.cfg.tracer.kind, in.features);
+  report_dropped_messages(a.messages.get());
   print_status(out, "Detaching... ");
   auto t1 = Clock::now();
   a.detach(in);

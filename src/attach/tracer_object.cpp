@@ -444,6 +444,14 @@ bpf_program* TracerObject::line_prog() const { return skel_->progs.rs_line_kprob
 
 int TracerObject::ringbuf_fd() const { return bpf_map__fd(skel_->maps.rb); }
 
+SessionMaps TracerObject::session_maps() const {
+  return SessionMaps{.sessions_fd = bpf_map__fd(skel_->maps.sessions),
+                     .session_bits_fd = bpf_map__fd(skel_->maps.session_bits),
+                     .ringbuf_fd = ringbuf_fd(),
+                     .session_slots = skel_->rodata->session_slots,
+                     .cpu_bits = skel_->rodata->cpu_bits};
+}
+
 uint64_t TracerObject::recursion_misses() const {
   uint64_t n = prog_recursion_misses(bpf_program__fd(entry_prog()));
   if (exit_prog() != entry_prog()) n += prog_recursion_misses(bpf_program__fd(exit_prog()));

@@ -92,6 +92,16 @@ struct TracerConfig {
   uint32_t line_max = 0;
 };
 
+// What another BPF object needs to find the sessions of these programs and to send records
+// among theirs (bpf/messages.bpf.c): the maps, and the knobs that say how they are laid out.
+struct SessionMaps {
+  int sessions_fd = -1;
+  int session_bits_fd = -1;
+  int ringbuf_fd = -1;
+  uint32_t session_slots = 1;
+  uint32_t cpu_bits = 0;
+};
+
 class TracerObject {
  public:
   // LICENSE of tracer.bpf.c, for copies of its programs: the kernel checks it for GPL-only
@@ -128,6 +138,7 @@ class TracerObject {
   // (bpf/func_mark.h) instead of as link cookie.
   bool fentry_by_mark() const { return fentry_by_mark_; }
   int ringbuf_fd() const;
+  SessionMaps session_maps() const;
   // Runs of the loaded pair the kernel skipped because a BPF program was already running on
   // the CPU (see attach/probe_misses.h).
   uint64_t recursion_misses() const;

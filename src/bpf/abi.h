@@ -79,6 +79,7 @@ enum rs_rec_type {
 	RS_REC_ARGS =
 		10, /* -A: struct rs_args_rec, one traced call's arguments or probe hit's context */
 	RS_REC_LINES = 11, /* --line-trace: struct rs_line_hit[cnt], see struct rs_line_ring */
+	RS_REC_KMSG = 12,  /* struct rs_kmsg_rec: a message the kernel emitted inside a session */
 };
 
 /* Header of every part record; the payload follows without padding. */
@@ -410,6 +411,37 @@ struct rs_repeat {
 	rs_u32 pad;
 	rs_u32 tids[RS_REPEAT_TASKS];
 	rs_u32 pids[RS_REPEAT_TASKS];
+};
+
+/*
+ * A message the kernel emitted on a session's thread (messages.bpf.c): its format and raw
+ * arguments, expanded in user space. Each argument is also read as a string, where it points to
+ * one, since BPF does not parse the format.
+ */
+#define RS_KMSG_ARGS 4  /* arguments kept after the format */
+#define RS_KMSG_STR 96  /* bytes kept of each string argument */
+#define RS_KMSG_FMT 192 /* bytes kept of the format (or the literal text) */
+#define RS_KMSG_PREFIX 32
+
+enum rs_kmsg_kind {
+	RS_KMSG_FS = 1,       /* fs_context log: logfc() (errorfc, invalfc, warnfc) */
+	RS_KMSG_EXTACK = 2,   /* netlink extended ack: do_trace_netlink_extack() */
+	RS_KMSG_VERIFIER = 3, /* BPF verifier log line: bpf_verifier_vlog() */
+};
+
+struct rs_kmsg_rec {
+	rs_u32 type;   /* RS_REC_KMSG */
+	rs_u8 kind;    /* enum rs_kmsg_kind */
+	rs_u8 literal; /* fmt holds the text itself, already formatted by the kernel */
+	rs_u8 nargs;
+	rs_u8 str_ok; /* bit i: strs[i] holds the string args[i] points to */
+	rs_u64 session_id;
+	rs_u64 time_ns; /* CLOCK_MONOTONIC */
+	rs_u64 caller;  /* return address into the emitting function; 0: unknown */
+	rs_u64 args[RS_KMSG_ARGS];
+	char prefix[RS_KMSG_PREFIX]; /* fs: the context's prefix (the filesystem's name) */
+	char fmt[RS_KMSG_FMT];
+	char strs[RS_KMSG_ARGS][RS_KMSG_STR];
 };
 
 #endif /* RETSNOOP_BPF_ABI_H */

@@ -32,7 +32,11 @@ struct session {
 	__u32 trace_lost; /* -T records that did not fit */
 	bool kstack_err;
 	bool ustack_err;
-	bool args_sent; /* -A records sent: user space frees them if the session is discarded */
+	/*
+	 * -A records or kernel messages (messages.bpf.c) sent: user space frees them if the session
+	 * is discarded.
+	 */
+	bool args_sent;
 	__u8 pad;
 	__u32 line_total;          /* --line-trace: line hits recorded (line_ring.bpf.h) */
 	struct rs_session_rec rec; /* who and when, filled at open; the rest at each report */

@@ -95,7 +95,10 @@ struct Options {
   uint32_t line_max_count = 64;  // lines.max-count: line hits kept per session
   uint32_t callees_max = 1000;   // callees.max-functions: functions --callees may add
   RetKind user_retval =
-      RetKind::Int64;  // user.retval: how user-space functions' results are judged
+      RetKind::Int64;                // user.retval: how user-space functions' results are judged
+  bool messages_enabled = true;      // messages.enabled: the kernel's messages inside sessions
+  uint32_t messages_max_count = 16;  // messages.max-count: kernel messages kept per session
+  uint32_t messages_max_len = 200;   // messages.max-len: bytes of a kernel message's text
 };
 
 }  // namespace retsnoop

@@ -71,6 +71,11 @@ std::string sessions_values() { return "1 to " + std::to_string(kMaxSessions); }
 std::string line_count_values() { return "1 to " + std::to_string(RS_MAX_LINES); }
 std::string callee_count_values() { return "1 to " + std::to_string(kMaxCallees); }
 std::string int_values() { return "1 to " + std::to_string(INT_MAX); }
+// Bounds that keep a session's messages within what a terminal shows.
+constexpr uint32_t kMaxMessages = 1024;
+constexpr uint32_t kMaxMessageLen = 4096;
+std::string message_count_values() { return "1 to " + std::to_string(kMaxMessages); }
+std::string message_len_values() { return "1 to " + std::to_string(kMaxMessageLen); }
 std::string seconds_values() {
   return "0 (at exit only) to " + std::to_string(kMaxSummaryInterval) + " seconds";
 }
@@ -164,6 +169,20 @@ const Setting kSettings[] = {
      "warning.",
      [](Options& o, std::string_view v) { o.callees_max = parse_positive(v, kMaxCallees); },
      [](const Options& o) { return std::to_string(o.callees_max); }},
+    {"messages.enabled", bool_values,
+     "Record the messages the kernel emits on a session's thread while the session is open "
+     "(fs_context errors, netlink extended acks, BPF verifier log lines) and print them in a "
+     "KERNEL MESSAGES block after the stack ('messages' in --json).",
+     [](Options& o, std::string_view v) { o.messages_enabled = parse_bool(v); },
+     [](const Options& o) { return show_bool(o.messages_enabled); }, kBoolWords},
+    {"messages.max-count", message_count_values,
+     "Kernel messages kept per session; later ones are dropped and counted at exit.",
+     [](Options& o, std::string_view v) { o.messages_max_count = parse_positive(v, kMaxMessages); },
+     [](const Options& o) { return std::to_string(o.messages_max_count); }},
+    {"messages.max-len", message_len_values,
+     "Bytes of a kernel message's text printed; a longer one ends in '...'.",
+     [](Options& o, std::string_view v) { o.messages_max_len = parse_positive(v, kMaxMessageLen); },
+     [](const Options& o) { return std::to_string(o.messages_max_len); }},
     {"fmt.lbr-max-count", int_values, "Print at most this many of the most relevant LBR records.",
      [](Options& o, std::string_view v) { o.lbr_max_count = parse_positive(v, INT_MAX); },
      [](const Options& o) { return o.lbr_max_count ? std::to_string(o.lbr_max_count) : "all"; }},

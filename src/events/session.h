@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "events/captured_args.h"
+#include "events/kernel_message.h"
 
 namespace retsnoop {
 
@@ -71,6 +72,7 @@ struct Session {
   uint32_t lines_dropped = 0;                   // older hits the session no longer held
   std::map<uint32_t, CapturedArgs> args;        // -A: by StackCall::seq of the call
   std::map<uint32_t, CapturedArgs> probe_args;  // -A: injected probe hits, by TraceRecord::seq
+  std::vector<KernelMessage> messages;          // the kernel's messages, in emission order
   uint32_t trace_lost = 0;
   bool incomplete = false;  // some records of this session were lost
 };

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 #include <utility>
 
 #include "events/args_decoder.h"
@@ -88,6 +89,45 @@ std::vector<LineHit> hits_in_order(const std::vector<rs_line_hit>& ring, uint32_
   return out;
 }
 
+// Fixed-size text fields: the kernel may fill one to its end without a terminator.
+template <size_t N>
+std::string field_text(const char (&field)[N]) {
+  return std::string(field, strnlen(field, N));
+}
+
+KernelMessageKind message_kind(uint8_t kind) {
+  switch (kind) {
+    case RS_KMSG_FS: return KernelMessageKind::Fs;
+    case RS_KMSG_EXTACK: return KernelMessageKind::Extack;
+    case RS_KMSG_VERIFIER: return KernelMessageKind::Verifier;
+    default: return KernelMessageKind::Unknown;
+  }
+}
+
+KernelMessage decode_message(const rs_kmsg_rec& rec) {
+  KernelMessage m{.kind = message_kind(rec.kind),
+                  .literal = rec.literal != 0,
+                  .time_ns = rec.time_ns,
+                  .caller = rec.caller,
+                  .prefix = field_text(rec.prefix),
+                  .fmt = field_text(rec.fmt)};
+  for (uint32_t i = 0; i < rec.nargs && i < RS_KMSG_ARGS; ++i) {
+    KernelMessageArg a{.value = rec.args[i]};
+    if (rec.str_ok & (1u << i)) a.str = field_text(rec.strs[i]);
+    m.args.push_back(std::move(a));
+  }
+  return m;
+}
+
+// The verifier writes a line in pieces (bpf/messages.bpf.c): a piece continues the one before
+// until a newline, or a piece cut at the record's size, ends it. A line has a bound too.
+bool continues_line(const KernelMessage& before, const KernelMessage& piece) {
+  constexpr size_t kMaxLine = 4096;
+  return before.kind == KernelMessageKind::Verifier && piece.kind == KernelMessageKind::Verifier &&
+         !before.fmt.empty() && before.fmt.back() != '\n' &&
+         before.fmt.size() + piece.fmt.size() <= kMaxLine;
+}
+
 }  // namespace
 
 std::optional<Session> SessionAssembler::consume(const void* data, size_t size) {
@@ -112,6 +152,12 @@ std::optional<Session> SessionAssembler::consume(const void* data, size_t size) 
     rs_probe_rec rec;
     std::memcpy(&rec, data, sizeof(rec));
     add_probe(rec);
+    return std::nullopt;
+  }
+  if (type == RS_REC_KMSG && size >= sizeof(rs_kmsg_rec)) {
+    auto rec = std::make_unique<rs_kmsg_rec>();
+    std::memcpy(rec.get(), data, sizeof(*rec));
+    add_message(*rec);
     return std::nullopt;
   }
   if (type == RS_REC_ARGS) {
@@ -149,6 +195,7 @@ void SessionAssembler::Parts::clear() {
   trace.clear();
   args.clear();
   probe_args.clear();
+  messages.clear();
 }
 
 SessionAssembler::Parts& SessionAssembler::take_parts(uint64_t id) {
@@ -222,6 +269,17 @@ bool SessionAssembler::add_args(const void* data, size_t size) {
   return true;
 }
 
+void SessionAssembler::add_message(const rs_kmsg_rec& rec) {
+  std::vector<KernelMessage>& messages = parts_for(rec.session_id).messages;
+  KernelMessage m = decode_message(rec);
+  // A piece cut at the record's size ends its line: the rest of the line was not captured.
+  if (m.kind == KernelMessageKind::Verifier && m.fmt.size() == RS_KMSG_FMT - 1) m.fmt += '\n';
+  if (!messages.empty() && continues_line(messages.back(), m))
+    messages.back().fmt += m.fmt;
+  else
+    messages.push_back(std::move(m));
+}
+
 std::optional<Session> SessionAssembler::finish(const rs_session_rec& rec) {
   Parts& parts = take_parts(rec.session_id);
   newest_id_ = std::max(newest_id_, rec.session_id);
@@ -262,11 +320,13 @@ std::optional<Session> SessionAssembler::finish(const rs_session_rec& rec) {
       s.trace = so_far->trace;
       s.args = so_far->args;
       s.probe_args = so_far->probe_args;
+      s.messages = so_far->messages;
     }
   } else {
     s.trace = std::move(parts.trace);
     s.args = std::move(parts.args);
     s.probe_args = std::move(parts.probe_args);
+    s.messages = std::move(parts.messages);
   }
   s.trace_lost =
       rec.trace_lost + (rec.trace_cnt > s.trace.size() ? rec.trace_cnt - s.trace.size() : 0);

@@ -39,6 +39,7 @@ class SessionAssembler {
     std::vector<TraceRecord> trace;
     std::map<uint32_t, CapturedArgs> args;
     std::map<uint32_t, CapturedArgs> probe_args;
+    std::vector<KernelMessage> messages;
 
     void clear();  // keeps the vectors' capacity
   };
@@ -49,6 +50,7 @@ class SessionAssembler {
   void add_call(const rs_call_rec& rec);
   void add_probe(const rs_probe_rec& rec);
   bool add_args(const void* data, size_t size);
+  void add_message(const rs_kmsg_rec& rec);
   std::optional<Session> finish(const rs_session_rec& rec);
   const Parts* pending_parts(uint64_t id) const;
   void evict_orphans();

@@ -28,6 +28,7 @@ struct FormatOptions {
   // -U: user frames show their source line unless -sn asked for symbols only. Their DWARF is the
   // program's own, unrelated to whether a vmlinux with DWARF was found.
   bool user_lines = true;
+  size_t messages_max_len = 200;  // -C messages.max-len: bytes of a kernel message's text
 };
 
 inline const ProbeTable kNoProbes;

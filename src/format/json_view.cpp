@@ -5,6 +5,8 @@
 #include "discovery/func_lookup.h"
 #include "format/call_args.h"
 #include "format/json_dump.h"
+#include "format/kernel_message_text.h"
+#include "format/kernel_messages_view.h"
 #include "format/line_trace_view.h"
 #include "format/probe_lookup.h"
 #include "format/result_format.h"
@@ -171,6 +173,18 @@ json line_trace_json(const Session& s, const FormatContext& ctx) {
   return calls;
 }
 
+// The kernel's messages inside the session, in the order it emitted them.
+json messages_json(const Session& s, const FormatContext& ctx, int64_t mono_to_real_ns) {
+  json out = json::array();
+  for (const KernelMessage& m : s.messages)
+    out.push_back({{"source", kernel_message_kind_name(m.kind)},
+                   {"text", kernel_message_text(m, ctx.opts.messages_max_len)},
+                   {"function", kernel_message_function(m, ctx)},
+                   {"timestamp", wall_clock(m.time_ns, mono_to_real_ns)},
+                   {"ts_ns", m.time_ns}});
+  return out;
+}
+
 // What a log store gathering sessions from many hosts groups and filters them by.
 void add_fleet_fields(json& j, const Session& s, const FormatContext& ctx) {
   if (ctx.host) {
@@ -209,6 +223,7 @@ std::string format_session_json(const Session& s, const FormatContext& ctx,
     j["line_trace"] = line_trace_json(s, ctx);
     j["line_hits_dropped"] = s.lines_dropped;
   }
+  if (!s.messages.empty()) j["messages"] = messages_json(s, ctx, mono_to_real_ns);
   if (ctx.user_symbols) {
     j["user_stack"] = user_stack_json(s, ctx);
     j["user_stack_failed"] = s.ustack_failed;

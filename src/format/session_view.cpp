@@ -1,6 +1,7 @@
 #include "format/session_view.h"
 
 #include "format/calltrace_view.h"
+#include "format/kernel_messages_view.h"
 #include "format/lbr_view.h"
 #include "format/line_trace_view.h"
 #include "format/session_header.h"
@@ -38,6 +39,7 @@ void append_session(std::string& out, const Session& s, const FormatContext& ctx
   size_t view_start = out.size();
   append_stack(out, s, ctx);
   if (out.size() == view_start) out.pop_back();
+  append_view(out, format_kernel_messages(s, ctx));
   append_view(out, format_line_trace(s, ctx));
   append_warnings(out, s);
   out += "\n\n";

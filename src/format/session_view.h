@@ -10,7 +10,8 @@
 namespace retsnoop {
 
 // Header line, a blank line, then the views separated by blank lines: call trace table (-T),
-// LBR records (--lbr), stack trace, source line trace (--line-trace), then a WARNING line for lost
+// LBR records (--lbr), stack trace, kernel messages, source line trace
+// (--line-trace), then a WARNING line for lost
 // records or a failed kernel stack capture. Ends with two blank lines, which separate sessions.
 void append_session(std::string& out, const Session& s, const FormatContext& ctx,
                     int64_t mono_to_real_ns);

@@ -38,7 +38,7 @@ int bpf_map_lookup(int map_fd, const void* key, void* value) {
   return sys_bpf(BPF_MAP_LOOKUP_ELEM, attr);
 }
 
-int bpf_prog_load_filter(const char* name, std::span<const bpf_insn> insns) {
+int bpf_prog_load_filter(const char* name, std::span<const bpf_insn> insns, std::span<char> log) {
   static const char license[] = "GPL";
   bpf_attr attr{};
   attr.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
@@ -46,6 +46,11 @@ int bpf_prog_load_filter(const char* name, std::span<const bpf_insn> insns) {
   attr.insn_cnt = static_cast<uint32_t>(insns.size());
   attr.license = ptr_to_u64(license);
   strncpy(attr.prog_name, name, sizeof(attr.prog_name) - 1);
+  if (!log.empty()) {
+    attr.log_level = 1;
+    attr.log_buf = ptr_to_u64(log.data());
+    attr.log_size = static_cast<uint32_t>(log.size());
+  }
   return sys_bpf(BPF_PROG_LOAD, attr);
 }
 

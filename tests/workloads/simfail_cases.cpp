@@ -64,6 +64,16 @@ Outcome load_trivial_prog(Objects& objects) {
   return load_prog(objects, insns);
 }
 
+// A lone "exit" reads r0 before anything wrote it: the verifier refuses it (EACCES) and, asked
+// for a log, says why ("R0 !read_ok"), which the program does not print.
+Outcome load_logged_refusal(Objects&) {
+  static constexpr bpf_insn insns[] = {kExit};
+  std::vector<char> log(64 * 1024);
+  int fd = bpf_prog_load_filter("simfail_obj", insns, log);
+  if (fd >= 0) close(fd);
+  return {.err = fd < 0 ? -fd : 0};
+}
+
 // "r0 = 0; r0 += 1; ...; exit": the verifier checks every instruction on its single path.
 Outcome load_long_prog(Objects& objects) {
   std::vector<bpf_insn> insns(kLongProgInsns, kIncrementR0);
@@ -125,6 +135,8 @@ constexpr Case kCases[] = {
     {"bpf-good-map-array", "array map with 4 entries, created and closed", false,
      [](Objects& o) { return create_map(o, BPF_MAP_TYPE_ARRAY, 4, 4, 4); }},
     {"bpf-simple-obj", "load and verify the program \"r0 = 0; exit\"", false, load_trivial_prog},
+    {"bpf-lone-exit", "load \"exit\" with a verifier log, which refuses it (R0 !read_ok)", true,
+     load_logged_refusal},
     {"bpf-long-obj", "load and verify a straight-line program of 4000 instructions", false,
      load_long_prog},
     {"open-missing-file", "open() of /nonexistent-simfail-dir/missing-file", true,

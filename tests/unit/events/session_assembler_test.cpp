@@ -296,6 +296,74 @@ TEST(SessionAssembler, DiscardedSessionFreesArguments) {
   EXPECT_EQ(a.pending(), 0u);
 }
 
+// A kernel message as messages.bpf.c sends it: logfc()'s format, one string argument.
+std::vector<char> message(uint64_t sid) {
+  rs_kmsg_rec r{};
+  r.type = RS_REC_KMSG;
+  r.kind = RS_KMSG_FS;
+  r.nargs = 2;
+  r.str_ok = 1;
+  r.session_id = sid;
+  r.time_ns = 5000;
+  r.caller = 0xffffffff81000010;
+  r.args[0] = 0xffff888000001000;
+  r.args[1] = 7;
+  std::strcpy(r.prefix, "tmpfs");
+  std::strcpy(r.fmt, "Bad value for '%s'");
+  std::strcpy(r.strs[0], "size");
+  std::vector<char> buf(sizeof(r));
+  std::memcpy(buf.data(), &r, sizeof(r));
+  return buf;
+}
+
+TEST(SessionAssembler, KernelMessagesReachTheirSession) {
+  SessionAssembler a;
+  EXPECT_FALSE(feed(a, message(9)));
+  EXPECT_FALSE(feed(a, part(RS_REC_FRAMES, 9, std::vector{frame(0, 0, -22)})));
+  auto s = feed(a, header(9, 1, 0));
+  ASSERT_TRUE(s);
+  ASSERT_EQ(s->messages.size(), 1u);
+  const KernelMessage& m = s->messages[0];
+  EXPECT_EQ(m.kind, KernelMessageKind::Fs);
+  EXPECT_EQ(m.prefix, "tmpfs");
+  EXPECT_EQ(m.fmt, "Bad value for '%s'");
+  EXPECT_EQ(m.caller, 0xffffffff81000010u);
+  ASSERT_EQ(m.args.size(), 2u);
+  EXPECT_EQ(m.args[0].str, "size");
+  EXPECT_FALSE(m.args[1].str);
+}
+
+std::vector<char> verifier_piece(uint64_t sid, const char* text) {
+  rs_kmsg_rec r{};
+  r.type = RS_REC_KMSG;
+  r.kind = RS_KMSG_VERIFIER;
+  r.literal = 1;
+  r.session_id = sid;
+  std::strcpy(r.fmt, text);
+  std::vector<char> buf(sizeof(r));
+  std::memcpy(buf.data(), &r, sizeof(r));
+  return buf;
+}
+
+TEST(SessionAssembler, VerifierPiecesJoinIntoLines) {
+  SessionAssembler a;
+  for (const char* piece : {"0: R1", "=ctx", "()\n", "R0 !read_ok\n"})
+    feed(a, verifier_piece(9, piece));
+  feed(a, part(RS_REC_FRAMES, 9, std::vector{frame(0, 0, -13)}));
+  auto s = feed(a, header(9, 1, 0));
+  ASSERT_TRUE(s);
+  ASSERT_EQ(s->messages.size(), 2u);
+  EXPECT_EQ(s->messages[0].fmt, "0: R1=ctx()\n");
+  EXPECT_EQ(s->messages[1].fmt, "R0 !read_ok\n");
+}
+
+TEST(SessionAssembler, DiscardedSessionFreesKernelMessages) {
+  SessionAssembler a;
+  EXPECT_FALSE(feed(a, message(9)));
+  EXPECT_FALSE(feed(a, header(9, 0, 0, RS_SESS_DISCARD)));
+  EXPECT_EQ(a.pending(), 0u);
+}
+
 TEST(SessionAssembler, ArgumentRecordsThatDoNotDecodeAreCounted) {
   SessionAssembler a;
   std::vector<char> rec = args_record(9, 0);

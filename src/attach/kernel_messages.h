@@ -1,0 +1,55 @@
+// The programs of bpf/messages.bpf.c: the kernel's own messages recorded inside the tracer's
+// sessions, from each source the running kernel has. A source the kernel lacks, or refuses, costs
+// that source only.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "attach/link_ptr.h"
+#include "attach/tracer_object.h"
+
+struct rs_messages;
+
+namespace retsnoop {
+
+struct MessageSource;
+
+struct KernelMessagesConfig {
+  SessionMaps maps;
+  bool atomic_fetch = true;  // the tracer keeps session_bits (KernelCaps::atomic_fetch)
+  bool task_btf = true;      // KernelCaps::task_btf
+  uint32_t max_count = 16;   // -C messages.max-count: messages kept per session
+  // Whether the kernel has a function of this name (kallsyms).
+  std::function<bool(std::string_view)> has_function;
+};
+
+class KernelMessages {
+ public:
+  // Loads and attaches the programs of the sources cfg.has_function finds; with none, holds
+  // nothing. -v names the sources in use and why the others are not.
+  explicit KernelMessages(const KernelMessagesConfig& cfg);
+  ~KernelMessages();
+  KernelMessages(const KernelMessages&) = delete;
+  KernelMessages& operator=(const KernelMessages&) = delete;
+
+  // The source names (fs, extack, verifier) attached.
+  const std::vector<std::string>& sources() const { return sources_; }
+  // Messages past -C messages.max-count or that found the ring buffer full.
+  uint64_t dropped() const;
+
+ private:
+  // Opens the object anew with wanted's programs only and loads it; log: libbpf's warnings.
+  bool open_and_load(const KernelMessagesConfig& cfg,
+                     const std::vector<const MessageSource*>& wanted, std::string& log);
+  void attach(const std::vector<const MessageSource*>& wanted);
+
+  rs_messages* skel_ = nullptr;
+  std::vector<LinkPtr> links_;
+  std::vector<std::string> sources_;
+};
+
+}  // namespace retsnoop
