@@ -45,36 +45,66 @@ enum enter_how {
 	ENTER_FILTERED = 4,  /* --arg-filter admitted the call */
 };
 
+/*
+ * The parts of a call's entry that branch most, each a global function of its own: the verifier
+ * checks each once instead of once per path through the others. A session goes between them by
+ * its slot in sessions (functions take and return scalars only before 5.12).
+ */
+
+/* The slot of the thread's open session, or -1. */
+__noinline int rs_current_slot(void)
+{
+	struct session *s = current_session();
+
+	return s ? (int)s->slot : -1;
+}
+
+/* The id of the function at ip, or -1 (func_id_of_ip()). */
+__noinline int rs_func_id_of_ip(__u64 ip)
+{
+	return func_id_of_ip(ip);
+}
+
+/* Opens a session for the thread if it may have one: its slot, or -1. */
+__noinline int rs_session_open(void)
+{
+	struct task_comm comm = {};
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	struct session *s;
+
+	if (!task_may_open_session(pid_tgid >> 32, &comm))
+		return -1;
+	s = session_start(session_key((__u32)pid_tgid), pid_tgid, bpf_ktime_get_ns(), &comm);
+	return s ? (int)s->slot : -1;
+}
+
 /* Function id's entry in the thread's session, opened here if id is an entry function. */
 __noinline int rs_session_enter(__u64 key, __u32 how)
 {
-	struct task_comm comm = {};
-	__u64 pid_tgid, now;
+	int slot = rs_current_slot();
 	struct session *s;
 	__s64 id = key;
+	__u64 now;
 
-	s = current_session();
-	if (!s && (how & ENTER_NO_OPEN))
+	if (slot < 0 && (how & ENTER_NO_OPEN))
 		return ENTER_OUTSIDE;
 	if (how & ENTER_BY_IP)
-		id = func_id_of_ip(key);
+		id = rs_func_id_of_ip(key);
 	if (id < 0)
 		return ENTER_OUTSIDE;
-	if (!s) {
+	if (slot < 0) {
 		if (!is_entry_func_id(id))
 			return ENTER_OUTSIDE;
 		if (has_arg_filter && !(how & ENTER_FILTERED))
 			return ENTER_ASK_FILTER;
-		pid_tgid = bpf_get_current_pid_tgid();
-		if (!task_may_open_session(pid_tgid >> 32, &comm))
+		slot = rs_session_open();
+		if (slot < 0)
 			return ENTER_OUTSIDE;
-		now = bpf_ktime_get_ns();
-		s = session_start(session_key((__u32)pid_tgid), pid_tgid, now, &comm);
-		if (!s)
-			return ENTER_OUTSIDE;
-	} else {
-		now = bpf_ktime_get_ns();
 	}
+	s = session_at(slot);
+	if (!s)
+		return ENTER_OUTSIDE;
+	now = bpf_ktime_get_ns();
 	if (interim_stacks && rs_chain_entry_replaces_failure(&s->chain))
 		report_interim(s, now);
 	if (!rs_chain_enter(&s->chain, id, now)) {
@@ -83,7 +113,7 @@ __noinline int rs_session_enter(__u64 key, __u32 how)
 	}
 	/* A call's -A record goes before the record that shows it: entry_capture() sends both. */
 	if (kstack_at_entry || capture_args)
-		return s->slot;
+		return slot;
 	if (emit_trace)
 		emit_call_rec(s, id, s->chain.depth - 1, true, now, 0);
 	return ENTER_DONE;
@@ -132,7 +162,7 @@ static __always_inline int on_func_entry(void *ctx, __u32 id, bool by_ip)
 	}
 	r = rs_session_enter(key, how);
 	if (has_arg_filter && r == ENTER_ASK_FILTER) {
-		found = by_ip ? func_id_of_ip(key) : id;
+		found = by_ip ? rs_func_id_of_ip(key) : id;
 		if (found < 0 || !arg_filter_admits(ctx, found))
 			return 1;
 		r = rs_session_enter(found, ENTER_FILTERED);
