@@ -136,19 +136,28 @@ measure_ours() {
     while read -r s; do printf 'startup\t%s\t%s\n' "$round" "$s"; done
 }
 
-# The selection as one mode attaches it, from exec to ready.
-measure_mode() {
-  round=$1 flag=$2 out=$WORK/out
-  shift 2
+# Starts the command (start_and_wait_ready's arguments after WHAT) and stops it once ready:
+# $ready gets the seconds from exec to ready. If it exited first, prints a skip row for WHAT
+# with its last line and returns 1.
+time_to_ready() {
+  what=$1
+  shift
   t0=$(now_cs)
-  if ! start_and_wait_ready -v "$flag" "$@"; then
+  if ! start_and_wait_ready "$@"; then
     wait
-    printf 'skip\t%s\t%s\n' "$flag" "$(grep -v '^  ' "$out" | tail -n 1)"
-    return
+    printf 'skip\t%s\t%s\n' "$what" "$(grep -v '^  ' "$out" | tail -n 1)"
+    return 1
   fi
   ready=$(secs_since "$t0")
   kill -TERM "$pid" 2>/dev/null
   wait
+}
+
+# The selection as one mode attaches it, from exec to ready.
+measure_mode() {
+  round=$1 flag=$2 out=$WORK/out
+  shift 2
+  time_to_ready "$flag" -v "$flag" "$@" || return
   attached=$(sed -n 's/^attached \([0-9]*\) functions .*/\1/p' "$out")
   printf 'mode\t%s\t%s\t%s\t%s\n' "$round" "$flag" "$ready" "$attached"
   [ "$round" = 1 ] && sed -n 's/^BPF program \([^:]*\): \([0-9]*\) instructions verified$/\1 \2/p' "$out" |
@@ -158,19 +167,11 @@ measure_mode() {
 # The floor of a mode: rs-startup-floor's minimal programs on the same functions, exec to ready.
 measure_bpf_floor() {
   round=$1 kind=$2 out=$WORK/out
-  t0=$(now_cs)
   READY_CMD=rs-startup-floor READY_TEXT=ready
-  start_and_wait_ready "$kind" "$WORK/funcs"
+  time_to_ready "floor $kind" "$kind" "$WORK/funcs"
   ok=$?
   unset READY_CMD READY_TEXT
-  if [ "$ok" != 0 ]; then
-    wait
-    printf 'skip\tfloor %s\t%s\n' "$kind" "$(tail -n 1 "$out")"
-    return
-  fi
-  ready=$(secs_since "$t0")
-  kill -TERM "$pid" 2>/dev/null
-  wait
+  [ "$ok" = 0 ] || return
   attached=$(sed -n 's/^attached \([0-9]*\) of .*/\1/p' "$out")
   printf 'bpffloor\t%s\t%s\t%s\t%s\n' "$round" "$kind" "$ready" "$attached"
 }

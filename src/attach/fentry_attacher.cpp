@@ -45,10 +45,8 @@ struct ProgTemplate {
 };
 
 ProgTemplate template_of(bpf_program* prog, bpf_attach_type type) {
-  ProgTemplate t{bpf_program__name(prog),
-                 {bpf_program__insns(prog), bpf_program__insn_cnt(prog)},
-                 type,
-                 {}};
+  ProgTemplate t{
+      bpf_program__name(prog), {bpf_program__insns(prog), bpf_program__insn_cnt(prog)}, type, {}};
   t.func_info = copy_func_info(bpf_program__fd(prog), t.insns);
   if (t.func_info.funcs.empty())
     logf(LOG_INFO, "fentry: %s copies load without BTF function records, verified longer\n",

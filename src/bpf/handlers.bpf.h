@@ -40,9 +40,9 @@ enum enter_verdict {
 
 /* What rs_session_enter()'s key is, as bit flags. */
 enum enter_how {
-	ENTER_BY_IP = 1,     /* the probed address, not the function id */
-	ENTER_NO_OPEN = 2,   /* a function that never opens a session (kprobe event's cookie) */
-	ENTER_FILTERED = 4,  /* --arg-filter admitted the call */
+	ENTER_BY_IP = 1,    /* the probed address, not the function id */
+	ENTER_NO_OPEN = 2,  /* a function that never opens a session (kprobe event's cookie) */
+	ENTER_FILTERED = 4, /* --arg-filter admitted the call */
 };
 
 /*
@@ -174,9 +174,9 @@ static __always_inline int on_func_entry(void *ctx, __u32 id, bool by_ip)
 
 /* What rs_session_exit()'s key is. */
 enum exit_how {
-	EXIT_BY_ID,   /* the function id */
-	EXIT_BY_IP,   /* the probed address */
-	EXIT_RESUME,  /* a session slot whose stacks the program took: the steps still to do */
+	EXIT_BY_ID,  /* the function id */
+	EXIT_BY_IP,  /* the probed address */
+	EXIT_RESUME, /* a session slot whose stacks the program took: the steps still to do */
 };
 
 /*

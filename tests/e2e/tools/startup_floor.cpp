@@ -54,8 +54,7 @@ int read_int_file(const char* path, const char* prefix) {
 }
 
 int load(bpf_prog_type type, bpf_attach_type attach, uint32_t btf_id) {
-  LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = attach,
-              .attach_btf_id = btf_id);
+  LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = attach, .attach_btf_id = btf_id);
   return bpf_prog_load(type, "rs_floor", "GPL", kReturnZero, 2, &opts);
 }
 
@@ -68,7 +67,8 @@ bool attach_kprobe(int pmu, int ret_bit, const std::string& name, bool ret, int 
   attr.config1 = reinterpret_cast<uintptr_t>(name.c_str());
   int fd = int(syscall(__NR_perf_event_open, &attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC));
   if (fd < 0) return false;
-  return ioctl(fd, PERF_EVENT_IOC_SET_BPF, prog_fd) == 0 && ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) == 0;
+  return ioctl(fd, PERF_EVENT_IOC_SET_BPF, prog_fd) == 0 &&
+         ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) == 0;
 }
 
 size_t attach_kprobes(const std::vector<std::string>& names) {
