@@ -7,11 +7,14 @@
 #   phase   ROUND NAME MS
 #   startup ROUND S       (process start to "Attaching", by retsnoop's own clock)
 #   mode    ROUND FLAG READY_S ATTACHED   (with MODES, in place of ours, startup and phase)
+#   verified FLAG PROGRAM INSNS           (with MODES: the verifier's work per program, round 1)
+#   bpffloor ROUND KIND READY_S ATTACHED  (FLOOR bpf: rs-startup-floor kprobe|fentry)
 #   skip    WHAT REASON
 #
 # Usage: startup-guest.sh ROUNDS FLOOR MODES RETSNOOP_ARGS...
 #   ROUNDS  rounds, each a floor (when FLOOR is 1) and then a retsnoop run
-#   FLOOR   1: measure the tracefs floor too (the kernel's own cost of the same kprobe events)
+#   FLOOR   1: measure the tracefs floor too (the kernel's own cost of the same kprobe events);
+#           bpf: measure rs-startup-floor's single kprobes and fentry/fexit pairs instead
 #   MODES   empty, or attach flags ("-F -K"): each round runs the selection once per flag, in
 #           this order
 #   RETSNOOP_ARGS the selection, e.g. -e '*sys_bpf' -a 'bpf_*'
@@ -133,21 +136,44 @@ measure_ours() {
     while read -r s; do printf 'startup\t%s\t%s\n' "$round" "$s"; done
 }
 
-# The selection as one mode attaches it, from exec to ready.
-measure_mode() {
-  round=$1 flag=$2 out=$WORK/out
-  shift 2
+# Starts the command (start_and_wait_ready's arguments after WHAT) and stops it once ready:
+# $ready gets the seconds from exec to ready. If it exited first, prints a skip row for WHAT
+# with its last line and returns 1.
+time_to_ready() {
+  what=$1
+  shift
   t0=$(now_cs)
-  if ! start_and_wait_ready -v "$flag" "$@"; then
+  if ! start_and_wait_ready "$@"; then
     wait
-    printf 'skip\t%s\t%s\n' "$flag" "$(grep -v '^  ' "$out" | tail -n 1)"
-    return
+    printf 'skip\t%s\t%s\n' "$what" "$(grep -v '^  ' "$out" | tail -n 1)"
+    return 1
   fi
   ready=$(secs_since "$t0")
   kill -TERM "$pid" 2>/dev/null
   wait
+}
+
+# The selection as one mode attaches it, from exec to ready.
+measure_mode() {
+  round=$1 flag=$2 out=$WORK/out
+  shift 2
+  time_to_ready "$flag" -v "$flag" "$@" || return
   attached=$(sed -n 's/^attached \([0-9]*\) functions .*/\1/p' "$out")
   printf 'mode\t%s\t%s\t%s\t%s\n' "$round" "$flag" "$ready" "$attached"
+  [ "$round" = 1 ] && sed -n 's/^BPF program \([^:]*\): \([0-9]*\) instructions verified$/\1 \2/p' "$out" |
+    while read -r prog insns; do printf 'verified\t%s\t%s\t%s\n' "$flag" "$prog" "$insns"; done
+}
+
+# The floor of a mode: rs-startup-floor's minimal programs on the same functions, exec to ready.
+measure_bpf_floor() {
+  round=$1 kind=$2 out=$WORK/out
+  READY_CMD=rs-startup-floor READY_TEXT=ready
+  time_to_ready "floor $kind" "$kind" "$WORK/funcs"
+  ok=$?
+  unset READY_CMD READY_TEXT
+  [ "$ok" = 0 ] || return
+  attached=$(sed -n 's/^attached \([0-9]*\) of .*/\1/p' "$out")
+  printf 'bpffloor\t%s\t%s\t%s\t%s\n' "$round" "$kind" "$ready" "$attached"
 }
 
 # With MODES, the first mode's plan is the one resolved.
@@ -159,7 +185,7 @@ fi
 mech=$(retsnoop -V -v 2>/dev/null | grep -q 'multi-attach kprobe supported: yes' && echo multi-kprobe || echo kprobe)
 printf 'funcs\t%s\t%s\n' "$(wc -l <"$WORK/funcs")" "${MODES:-$mech}"
 # Multi-kprobes have no tracefs twin that retsnoop's attach could be held to.
-[ "$mech" = multi-kprobe ] && FLOOR=0
+[ "$mech" = multi-kprobe ] && [ "$FLOOR" = 1 ] && FLOOR=0
 [ "$FLOOR" = 1 ] && floor_definitions
 # Unmeasured: QEMU gives the guest host memory on a page's first touch, which made the first run
 # after boot (BPF maps, programs) 0.1-0.2 s slower than the next ones on 6.12.
@@ -170,6 +196,10 @@ wait
 r=1
 while [ "$r" -le "$ROUNDS" ]; do
   [ "$FLOOR" = 1 ] && measure_floor "$r"
+  if [ "$FLOOR" = bpf ]; then
+    measure_bpf_floor "$r" kprobe
+    measure_bpf_floor "$r" fentry
+  fi
   if [ -z "$MODES" ]; then
     measure_ours "$r" "$@"
   else

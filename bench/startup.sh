@@ -10,12 +10,18 @@
 # the least of each over the rounds (the host's other work only adds time), and the phases.
 #
 # With --modes, each round runs the selection once per attach flag instead, and the report gives
-# each mode's exec-to-ready and their ratio to the first mode's, per round and least of each.
+# each mode's exec-to-ready and their ratio to the first mode's, per round and least of each,
+# and the instructions the verifier processed per program (-v).
+# With --bpf-floor (and --modes), each round also runs rs-startup-floor on the same functions:
+# minimal programs, an entry and an exit one per function, attached by single kprobes and by
+# fentry/fexit; the report gives -K's and -F's least exec-to-ready over their floor's.
 #
-# Usage: bench/startup.sh [--kernel 5.10|6.1|6.12|all] [--arch amd64|arm64] [--build DIR]
-#                         [--rounds N] [--no-floor] [--modes 'FLAG FLAG...'] [-- RETSNOOP_ARGS...]
+# Usage: bench/startup.sh [--kernel 5.10|6.1|6.12|sid|all] [--arch amd64|arm64] [--build DIR]
+#                         [--rounds N] [--no-floor|--bpf-floor] [--modes 'FLAG FLAG...']
+#                         [-- RETSNOOP_ARGS...]
 #   --rounds    floor and retsnoop runs per boot, interleaved (default 3)
 #   --no-floor  skip the floor (it takes as long as a single-kprobe attach)
+#   --bpf-floor rs-startup-floor's kprobe and fentry floors in place of the tracefs one
 #   --modes     attach flags to compare in the same boot, e.g. '-F -K'
 #   RETSNOOP_ARGS  the selection (default -e '*sys_bpf' -a 'bpf_*')
 set -euo pipefail
@@ -25,7 +31,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/../tests/e2e/lib.sh"
 BENCH_DIR=$REPO_DIR/bench
 VM_TIMEOUT_SEC=3600
 
-usage() { sed -n '15,20s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+usage() { sed -n '19,26s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 
 # Mean of the numbers on stdin, two decimals.
 mean() { awk '{ s += $1; n++ } END { if (n) printf "%.2f", s / n }'; }
@@ -40,6 +46,11 @@ print_report() {
     $1 == "floor" { fd[$2] = $3; fa[$2] = $4; fx[$2] = $5 + $6; floor = 1 }
     $1 == "ours" { ready[$2] = $3; att[$2] = $4; det[$2] = $5; if ($2 > n) n = $2 }
     $1 == "startup" { st[$2] = $3 }
+    $1 == "verified" { ver[nv++] = sprintf("  %-4s %-14s %9d", $2, $3, $4) }
+    $1 == "bpffloor" {
+      if (bf_least[$3] == "" || $4 < bf_least[$3]) bf_least[$3] = $4
+      bf_att[$3] = $5
+    }
     $1 == "mode" {
       if (!(($3) in mseen)) { mseen[$3] = 1; modes[nm++] = $3 }
       mr[$2, $3] = $4; matt[$3] = $5
@@ -67,6 +78,16 @@ print_report() {
         for (i = 0; i < nm; i++) printf " %s %.2f s (%s functions)", modes[i], least[modes[i]], matt[modes[i]]
         for (i = 1; i < nm; i++)
           printf "; %s/%s %.2fx", modes[i], modes[0], (least[modes[0]] > 0 ? least[modes[i]] / least[modes[0]] : 0)
+        printf "\n"
+      }
+      if (nv) {
+        printf "\ninstructions verified per program (bpf_prog_info verified_insns):\n"
+        for (i = 0; i < nv; i++) print ver[i]
+      }
+      for (k in bf_least) {
+        fl = k == "kprobe" ? "-K" : "-F"
+        printf "floor %s: least %.2f s (%s functions)", k, bf_least[k], bf_att[k]
+        if (least[fl] != "" && bf_least[k] > 0) printf "; %s/floor %.2fx", fl, least[fl] / bf_least[k]
         printf "\n"
       }
       if (!n) exit
@@ -134,11 +155,12 @@ main() {
   local kernels=(6.1 6.12) build=${RETSNOOP_BUILD:-} rounds=3 floor=1 modes=""
   while (($#)); do
     case "$1" in
-      --kernel) [[ ${2:-} =~ ^(5\.10|6\.1|6\.12|all)$ ]] || usage; [[ $2 == all ]] || kernels=("$2"); shift ;;
+      --kernel) [[ ${2:-} =~ ^(5\.10|6\.1|6\.12|sid|all)$ ]] || usage; [[ $2 == all ]] || kernels=("$2"); shift ;;
       --rounds) rounds=${2:?}; shift ;;
       --arch) set_arch "${2:-}" || usage; shift ;;
       --build) build=${2:?}; shift ;;
       --no-floor) floor=0 ;;
+      --bpf-floor) floor=bpf ;;
       --modes) [[ ${2:-} =~ ^-[A-Za-z]( -[A-Za-z])*$ ]] || usage; modes=$2; shift ;;
       --) shift; break ;;
       *) usage ;;

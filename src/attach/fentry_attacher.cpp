@@ -21,6 +21,7 @@
 #include "attach/module_btf.h"
 #include "attach/parallel_attach.h"
 #include "attach/probe_misses.h"
+#include "attach/prog_btf.h"
 #include "bpf/func_mark.h"
 #include "util/error.h"
 #include "util/log.h"
@@ -40,10 +41,17 @@ struct ProgTemplate {
   const char* name;
   std::span<const bpf_insn> insns;
   bpf_attach_type type;
+  CopyFuncInfo func_info;
 };
 
 ProgTemplate template_of(bpf_program* prog, bpf_attach_type type) {
-  return {bpf_program__name(prog), {bpf_program__insns(prog), bpf_program__insn_cnt(prog)}, type};
+  ProgTemplate t{
+      bpf_program__name(prog), {bpf_program__insns(prog), bpf_program__insn_cnt(prog)}, type, {}};
+  t.func_info = copy_func_info(bpf_program__fd(prog), t.insns);
+  if (t.func_info.funcs.empty())
+    logf(LOG_INFO, "fentry: %s copies load without BTF function records, verified longer\n",
+         t.name);
+  return t;
 }
 
 // The instructions of fn's copy: the template's, or with the function's id and argument count
@@ -165,6 +173,12 @@ class FentryAttacher : public Attacher {
     lo.expected_attach_type = t.type;
     lo.attach_btf_id = fn.btf_id;
     lo.attach_btf_obj_fd = btf_obj_fd;
+    if (!t.func_info.funcs.empty()) {
+      lo.prog_btf_fd = t.func_info.btf.get();
+      lo.func_info = t.func_info.funcs.data();
+      lo.func_info_cnt = uint32_t(t.func_info.funcs.size());
+      lo.func_info_rec_size = sizeof(bpf_func_info);
+    }
     std::array<char, kStatsLogSize> stats{};
     bool debug = log_enabled(LOG_DEBUG);
     if (debug) {

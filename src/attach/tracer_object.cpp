@@ -12,6 +12,7 @@
 #include "attach/func_slot_table.h"
 #include "attach/load_diagnosis.h"
 #include "attach/probe_misses.h"
+#include "attach/prog_btf.h"
 #include "bpf/session_slots.h"
 #include "rs_tracer.skel.h"
 #include "rs_tracer_legacy.skel.h"
@@ -179,12 +180,25 @@ TracerObject::TracerObject(const TracerConfig& cfg, const FuncTable& funcs)
 void TracerObject::load() {
   LibbpfWarnings warnings;
   int err = timed("BPF load", [&] { return rs_tracer__load(skel_); });
-  if (!err) return;
+  if (!err) {
+    log_verified_insns();
+    return;
+  }
   std::string cause = load_failure_cause(warnings.text());
   if (cause.empty()) fail("cannot load the BPF programs (run with -vv for libbpf's log)", err);
   throw UserError(
       "cannot load the BPF programs: " + cause + " (" + std::strerror(err < 0 ? -err : err) + ")",
       "retsnoop -V -v shows what this kernel supports; -vv shows libbpf's whole log");
+}
+
+// What start-up spends in the verifier, per program (5.16+ counts it).
+void TracerObject::log_verified_insns() const {
+  bpf_program* prog;
+  bpf_object__for_each_program(prog, skel_->obj) {
+    int fd = bpf_program__fd(prog);
+    uint32_t n = fd < 0 ? 0 : prog_verified_insns(fd);
+    if (n) logf(LOG_INFO, "BPF program %s: %u instructions verified\n", bpf_program__name(prog), n);
+  }
 }
 
 TracerObject::~TracerObject() {

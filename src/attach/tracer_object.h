@@ -165,6 +165,7 @@ class TracerObject {
   void size_maps(const TracerConfig& cfg, size_t nr_funcs);
   void choose_programs(const TracerConfig& cfg);
   void load();
+  void log_verified_insns() const;
   void configure_caps(const TracerConfig& cfg);
   void fill_func_descs(const FuncTable& funcs);
   void fill_func_slots();

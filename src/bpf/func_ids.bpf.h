@@ -72,25 +72,11 @@ static __always_inline __u64 probed_func_ip(void *ctx)
 	return (__u64)BPF_CORE_READ(running_kprobe(), addr);
 }
 
-/*
- * Whether function *id (by_ip: the kprobe event's function) opens sessions. The entry events'
- * cookie says so; without cookies (before 5.15) the function's own flags do, once *id is
- * looked up by address.
- */
-static __always_inline bool is_entry_func(void *ctx, __u32 *id, bool by_ip)
+/* Whether function id opens sessions. */
+static __always_inline bool is_entry_func_id(__u32 id)
 {
-	struct rs_func_desc *desc;
+	struct rs_func_desc *desc = bpf_map_lookup_elem(&func_descs, &id);
 
-	if (by_ip && has_cookie)
-		return bpf_get_attach_cookie(ctx) == RS_KEV_ENTRY_FUNCS;
-	if (by_ip) {
-		__s64 found = func_id_of_ip(probed_func_ip(ctx));
-
-		if (found < 0)
-			return false;
-		*id = found;
-	}
-	desc = bpf_map_lookup_elem(&func_descs, id);
 	return desc && (desc->flags & RS_FUNC_ENTRY);
 }
 

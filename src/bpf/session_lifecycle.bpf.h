@@ -72,7 +72,7 @@ static __always_inline struct session *session_create(__u32 key, __u64 pid_tgid,
 	/* Before 5.12 the slots alone bound the open sessions: nothing counts them. */
 	if (has_atomic_fetch && __sync_fetch_and_add(&open_sessions, 1) >= max_sessions)
 		return session_refused();
-	s = session_claim(key);
+	s = session_at(rs_session_claim_slot(key));
 	if (!s)
 		return session_refused();
 	__builtin_memset(&s->id, 0,

@@ -34,9 +34,14 @@ RS_INLINE rs_u32 rs_session_home(rs_u32 key, rs_u32 slots)
 	return (rs_u32)(((rs_u64)(rs_u32)(key * 0x9e3779b9U) * slots) >> 32);
 }
 
+/*
+ * A remainder, not a compare: the verifier then sees one unknown slot per probe, where a branch
+ * gives it a wrapped and an unwrapped one at every probe, whose combinations it walks through
+ * all the probes after (tens of thousands of instructions for each program that opens sessions).
+ */
 RS_INLINE rs_u32 rs_session_next_slot(rs_u32 slot, rs_u32 slots)
 {
-	return slot + 1 < slots ? slot + 1 : 0;
+	return (slot + 1) % slots;
 }
 
 /* A slot's owner word while its session is open: the thread's key | RS_SESSION_OPEN. */

@@ -175,6 +175,25 @@ static __always_inline struct session *session_claim(__u32 key)
 	return s;
 }
 
+/*
+ * session_claim() as a global function, by slot (or -1): its search returns on many paths,
+ * which the verifier would otherwise walk on to everything a new session does next.
+ */
+__noinline int rs_session_claim_slot(__u32 key)
+{
+	struct session *s = session_claim(key);
+
+	return s ? (int)s->slot : -1;
+}
+
+/* The session in slot, NULL for -1. */
+static __always_inline struct session *session_at(int slot)
+{
+	__u32 at = slot;
+
+	return slot < 0 ? NULL : bpf_map_lookup_elem(&sessions, &at);
+}
+
 /* Tells the thread from an exited one that had its TID (struct session's task_start). */
 static __always_inline __u64 current_start_time(void)
 {

@@ -125,25 +125,7 @@ int rs_kexit(struct pt_regs *ctx)
 	struct lbr_snap lbr;
 
 	lbr_snapshot(&lbr);
-	return on_func_exit(ctx, bpf_get_attach_cookie(ctx), PT_REGS_RC(ctx), &lbr);
-}
-
-/*
- * A return inside a session is most often the one of its innermost running call: the address
- * in that call's descriptor confirms it without a search of func_slots.
- */
-static __always_inline __s64 returning_func_id(struct session *s, __u64 ip)
-{
-	struct rs_func_desc *desc;
-	__u32 d = s->chain.depth - 1, id;
-
-	if (d < RS_MAX_DEPTH) {
-		id = s->chain.frames[d].func_id;
-		desc = bpf_map_lookup_elem(&func_descs, &id);
-		if (desc && desc->addr == ip)
-			return id;
-	}
-	return func_id_of_ip(ip);
+	return on_func_exit(ctx, bpf_get_attach_cookie(ctx), EXIT_BY_ID, PT_REGS_RC(ctx), &lbr);
 }
 
 /* kprobe events: the function id is looked up by address, and only once a hit needs it. */
@@ -158,15 +140,9 @@ SEC("kretprobe")
 int rs_kevexit(struct pt_regs *ctx)
 {
 	struct lbr_snap lbr;
-	struct session *s;
-	__s64 id;
 
 	lbr_snapshot(&lbr);
-	s = current_session_if_ready();
-	if (!s)
-		return 0;
-	id = returning_func_id(s, probed_func_ip(ctx));
-	return id < 0 ? 0 : session_record_exit(ctx, s, id, PT_REGS_RC(ctx), &lbr);
+	return on_func_exit(ctx, probed_func_ip(ctx), EXIT_BY_IP, PT_REGS_RC(ctx), &lbr);
 }
 
 SEC("kprobe.multi")
@@ -182,7 +158,7 @@ int rs_kmexit(struct pt_regs *ctx)
 	struct lbr_snap lbr;
 
 	lbr_snapshot(&lbr);
-	return on_func_exit(ctx, bpf_get_attach_cookie(ctx), PT_REGS_RC(ctx), &lbr);
+	return on_func_exit(ctx, bpf_get_attach_cookie(ctx), EXIT_BY_ID, PT_REGS_RC(ctx), &lbr);
 }
 
 /*
@@ -216,7 +192,7 @@ int rs_ksession(struct pt_regs *ctx)
 
 	if (session_is_return(ctx)) {
 		lbr_snapshot(&lbr);
-		return on_func_exit(ctx, *session_cookie(ctx), PT_REGS_RC(ctx), &lbr);
+		return on_func_exit(ctx, *session_cookie(ctx), EXIT_BY_ID, PT_REGS_RC(ctx), &lbr);
 	}
 	id = session_cookie(ctx);
 	*id = func_id_of_ip(bpf_get_func_ip(ctx));
@@ -251,11 +227,11 @@ int rs_fexit(void *ctx)
 	lbr_snapshot(&lbr);
 	if (!fentry_by_mark) {
 		bpf_get_func_ret(ctx, &ret);
-		return on_func_exit(ctx, bpf_get_attach_cookie(ctx), ret, &lbr);
+		return on_func_exit(ctx, bpf_get_attach_cookie(ctx), EXIT_BY_ID, ret, &lbr);
 	}
 	mark = load_mark(RS_FUNC_MARK);
 	bpf_probe_read_kernel(&ret, sizeof(ret), (__u64 *)ctx + rs_func_mark_nargs(mark));
-	return on_func_exit(ctx, rs_func_mark_id(mark), ret, &lbr);
+	return on_func_exit(ctx, rs_func_mark_id(mark), EXIT_BY_ID, ret, &lbr);
 }
 
 /*

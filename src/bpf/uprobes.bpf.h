@@ -27,7 +27,7 @@ int rs_umexit(struct pt_regs *ctx)
 	struct lbr_snap lbr;
 
 	lbr_snapshot(&lbr);
-	return on_func_exit(ctx, bpf_get_attach_cookie(ctx), PT_REGS_RC(ctx), &lbr);
+	return on_func_exit(ctx, bpf_get_attach_cookie(ctx), EXIT_BY_ID, PT_REGS_RC(ctx), &lbr);
 }
 
 #endif /* RETSNOOP_BPF_UPROBES_BPF_H */

@@ -54,7 +54,8 @@ guest_binaries() {
   local build=$1 retsnoop=$1/tests/e2e/bin/retsnoop bin
   GUEST_BINS=()
   for bin in "$build/tests/workloads/simfail" "$build/tests/e2e/tools/rs-leakcheck" \
-    "$build/tests/e2e/tools/rs-runas" "$build/tests/e2e/tools/rs-flock"; do
+    "$build/tests/e2e/tools/rs-runas" "$build/tests/e2e/tools/rs-flock" \
+    "$build/tests/e2e/tools/rs-startup-floor"; do
     [[ -x $bin ]] || die "$bin missing: build it with cmake --build $build --target $(basename "$bin")"
     GUEST_BINS+=("$bin")
   done
