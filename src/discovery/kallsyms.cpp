@@ -79,9 +79,9 @@ Kallsyms Kallsyms::parse(std::istream& in) {
   return parse_text(text.str());
 }
 
-Kallsyms Kallsyms::parse_text(std::string text) {
+Kallsyms Kallsyms::parse_text(std::string_view text) {
   Kallsyms ks;
-  ks.addresses_hidden_ = !ks.add_text(std::move(text)) && !ks.syms_.empty();
+  ks.addresses_hidden_ = !ks.add_text(text) && !ks.syms_.empty();
   return ks;
 }
 
@@ -110,6 +110,7 @@ void Kallsyms::own_names(std::span<KSym> syms) {
     return std::string_view(names->data() + at, v.size());
   };
   std::vector<std::string_view> owned_modules;
+  owned_modules.reserve(modules.size());
   for (std::string_view m : modules) owned_modules.push_back(copy(m));
   for (KSym& s : syms) {
     if (!s.module.empty()) s.module = owned_modules[module_index(s.module)];
@@ -118,8 +119,7 @@ void Kallsyms::own_names(std::span<KSym> syms) {
   texts_.push_back(std::move(names));
 }
 
-bool Kallsyms::add_text(std::string owned) {
-  std::string_view text = owned;
+bool Kallsyms::add_text(std::string_view text) {
   size_t old_size = syms_.size();
   syms_.reserve(old_size + text.size() / 40);  // about the line count (lines average ~45 bytes)
   bool any_nonzero = false;
@@ -142,7 +142,7 @@ bool Kallsyms::add_text(std::string owned) {
 Kallsyms Kallsyms::load(const std::string& path) {
   std::optional<std::string> text = read_text_file(path);
   if (!text) read_failed(path);
-  return checked_table(parse_text(std::move(*text)));
+  return checked_table(parse_text(*text));
 }
 
 Kallsyms Kallsyms::load_text(const std::string& path) {
@@ -150,7 +150,7 @@ Kallsyms Kallsyms::load_text(const std::string& path) {
   std::optional<SplitTextFile> file = SplitTextFile::open(path);
   std::optional<std::string> text = file ? file->read_through_line(" _etext") : std::nullopt;
   if (!text) read_failed(path);
-  Kallsyms ks = parse_text(std::move(*text));
+  Kallsyms ks = parse_text(*text);
   if (!file->complete()) ks.rest_ = std::make_unique<SplitTextFile>(std::move(*file));
   return checked_table(std::move(ks));
 }
@@ -160,7 +160,7 @@ void Kallsyms::load_rest() {
   std::unique_ptr<SplitTextFile> file = std::move(rest_);
   std::optional<std::string> text = file->read_rest();
   if (!text) read_failed(file->path());
-  add_text(std::move(*text));
+  add_text(*text);
 }
 
 bool Kallsyms::reload_module(std::string_view module, const std::string& path) {

@@ -27,7 +27,7 @@ class Kallsyms {
  public:
   // Parses kallsyms text; keeps function symbols (t T w W) only, sorted by address.
   static Kallsyms parse(std::istream& in);
-  static Kallsyms parse_text(std::string text);
+  static Kallsyms parse_text(std::string_view text);
   // Reads /proc/kallsyms (or a fixture path); throws UserError if it cannot be read or if its
   // addresses are hidden.
   static Kallsyms load(const std::string& path = "/proc/kallsyms");
@@ -65,7 +65,7 @@ class Kallsyms {
   void replace_module(std::string_view module, std::string_view text);
 
   // Adds the symbols of text; returns whether any address (of any symbol type) is nonzero.
-  bool add_text(std::string text);
+  bool add_text(std::string_view text);
   // Copies the names and modules syms point into to a string of the table's own, and points
   // them there, so that the text they were parsed from can go.
   void own_names(std::span<KSym> syms);

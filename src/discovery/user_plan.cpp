@@ -20,6 +20,7 @@ struct ResolvedGlob {
 std::vector<ResolvedGlob> resolve_all(const std::vector<GlobSpec>& globs,
                                       const LibraryLookup& lookup) {
   std::vector<ResolvedGlob> out;
+  out.reserve(globs.size());
   for (const GlobSpec& g : globs) out.push_back({&g, user_binary_path(g, lookup)});
   return out;
 }

@@ -161,8 +161,9 @@ std::function<bool(const Mapped&)> limit_is_100(uint32_t ArgLimits::*limit) {
   };
 }
 
-const std::map<std::string, Reach>& setting_reach() {
-  static const std::map<std::string, Reach> reach = {
+// Settings of the BPF side, attach, stacks and discovery.
+std::map<std::string, Reach> tracer_setting_reach() {
+  return {
       {"bpf.ringbuf-size",
        {{"-C", "bpf.ringbuf-size=16M"},
         [](const Mapped& m) { return m.cfg.tracer.ringbuf_size == 16u << 20; }}},
@@ -203,6 +204,15 @@ const std::map<std::string, Reach>& setting_reach() {
       {"messages.max-len",
        {{"-C", "messages.max-len=30"},
         [](const Mapped& m) { return m.cfg.format.messages_max_len == 30; }}},
+      {"user.retval",
+       {{"-C", "user.retval=ptr"},
+        [](const Mapped& m) { return m.plan.user.ret == RetKind::Ptr; }}},
+  };
+}
+
+// Settings of argument capture and of the output.
+std::map<std::string, Reach> output_setting_reach() {
+  return {
       {"fmt.lbr-max-count",
        {{"-C", "fmt.lbr-max-count=4"},
         [](const Mapped& m) { return m.cfg.format.lbr_max_count == 4; }}},
@@ -224,10 +234,15 @@ const std::map<std::string, Reach>& setting_reach() {
       {"summary.interval",
        {{"--summary", "-C", "summary.interval=9"},
         [](const Mapped& m) { return m.cfg.report.summary_interval.count() == 9; }}},
-      {"user.retval",
-       {{"-C", "user.retval=ptr"},
-        [](const Mapped& m) { return m.plan.user.ret == RetKind::Ptr; }}},
   };
+}
+
+const std::map<std::string, Reach>& setting_reach() {
+  static const std::map<std::string, Reach> reach = [] {
+    std::map<std::string, Reach> all = tracer_setting_reach();
+    all.merge(output_setting_reach());
+    return all;
+  }();
   return reach;
 }
 

@@ -61,7 +61,7 @@ TEST(UserPlan, EntryGlobMatchingNothingIsAnError) {
 }
 
 TEST(UserPlan, SelectsEntryAndAllowedFunctionsButNotDenied) {
-  auto glob = [](std::string pattern) {
+  auto glob = [](const std::string& pattern) {
     GlobSpec g{GlobKind::User, pattern, {}, "/proc/self/exe:" + pattern};
     g.binary = "/proc/self/exe";
     return g;
