@@ -19,6 +19,10 @@
 #   non-entry    one function of the call, __sys_bpf, traced as a non-entry one (-a) under an
 #                entry function that never runs: no session is ever open
 #   *-F          the same with fentry/fexit (-F) instead of the kernel's default mechanism
+#   no-messages  default with -C messages.enabled=no (kernel messages not captured), and
+#   filtered-nomsg the same for filtered: with a case whose failing call makes the kernel log a
+#                message (RS_PERCALL_CASE=bpf-lone-exit), these against default and filtered give
+#                the cost of the message probes inside a session and outside any (they exit at once)
 #   *@base       with --base: the mode run by the other build, right before this one's
 #
 # "base" is the untraced call, measured right before and after the mode (ratios to their mean);
@@ -39,6 +43,9 @@
 #   (default 0): the guest clock counts instructions, 2^RS_VM_ICOUNT ns each, so that other
 #   work on the host does not skew the ratios; empty: host time. RS_VM_CPUS: the guest's vCPUs (default 2; 1 on 6.1 with
 #   RS_VM_ICOUNT). RS_PERCALL_MODES: the modes to run, by name (default: all).
+#   RS_PERCALL_CASE: the simfail case of the loop (default bpf-bad-map-max-entries-array) and
+#   RS_PERCALL_FUNCS the -a options of the traced modes (default -a 'array_map_alloc*'), e.g.
+#   bpf-lone-exit and '-a bpf_check' for a refused program load whose verifier log is a message.
 set -euo pipefail
 
 # shellcheck source=../tests/e2e/lib.sh
@@ -54,10 +61,10 @@ N=$1
 MODES="$2"
 ROUNDS=$3
 BINS="$4"
+CASE="$5"
+FUNCS="$6"
 EOF
   cat <<'EOF'
-CASE=bpf-bad-map-max-entries-array
-FUNCS="-a array_map_alloc*"
 now_cs() { read -r up _ </proc/uptime; echo "${up%.*}${up#*.}"; }
 size() { stat -c %s /tmp/pc.out; }
 
@@ -144,6 +151,8 @@ modes() {
   mode unprinted -X EINVAL -e '*sys_bpf' $FUNCS
   mode unreported -L 100000 -e '*sys_bpf' $FUNCS
   mode filtered -n no-such-comm -e '*sys_bpf' $FUNCS
+  mode no-messages -C messages.enabled=no -e '*sys_bpf' $FUNCS
+  mode filtered-nomsg -C messages.enabled=no -n no-such-comm -e '*sys_bpf' $FUNCS
   mode non-entry -e '*sys_vhangup' -a __sys_bpf
   # --arg-filter against its unfiltered run: map_create as the entry function, then a filter
   # the failing call passes (its program runs, then the session is as unfiltered), then one it
@@ -187,7 +196,8 @@ main() {
     bins="retsnoop-base retsnoop"
     extra=(--add "$base:/bin/retsnoop-base")
   fi
-  guest_script "$n" "${RS_PERCALL_MODES:-}" "$rounds" "$bins" >"$work/guest.sh"
+  guest_script "$n" "${RS_PERCALL_MODES:-}" "$rounds" "$bins" \
+    "${RS_PERCALL_CASE:-bpf-bad-map-max-entries-array}" "${RS_PERCALL_FUNCS:-"-a array_map_alloc*"}" >"$work/guest.sh"
   # With an instruction-counted clock the 6.1 guest hangs bringing up its second CPU (the boot
   # CPU waits for it in a loop whose time never advances): it runs on one. The clock counts the
   # instructions of every vCPU alike, so a second one would add no time of its own anyway.
