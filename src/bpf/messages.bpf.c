@@ -108,9 +108,10 @@ static __always_inline struct rs_kmsg_rec *kmsg_start(struct session *s, __u8 ki
 	return r;
 }
 
+#if defined(__TARGET_ARCH_x86)
 /*
  * Reads a stack slot of the caller's frame: at entry the return address sits at sp, the 7th
- * argument above it (x86-64).
+ * argument above it. arm64 passes the first eight arguments in registers: no stack read.
  */
 static __always_inline __u64 stack_arg(struct pt_regs *ctx, int slot)
 {
@@ -119,6 +120,7 @@ static __always_inline __u64 stack_arg(struct pt_regs *ctx, int slot)
 	bpf_probe_read_kernel(&v, sizeof(v), (void *)(PT_REGS_SP(ctx) + 8 * slot));
 	return v;
 }
+#endif
 
 /*
  * logfc()'s first variadic arguments, where the calling convention puts them. Each register is
