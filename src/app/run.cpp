@@ -34,6 +34,7 @@
 #include "kernel/rlimits.h"
 #include "symbolize/dwarf_symbolizer.h"
 #include "symbolize/ksym_symbolizer.h"
+#include "symbolize/user_ret_kinds.h"
 #include "util/cache_dir.h"
 #include "util/error.h"
 #include "util/log.h"
@@ -170,6 +171,12 @@ Discovery discover(const Options& opts, Selection sel, AttachKind kind) {
     if (kernel_text)
       logf(LOG_INFO, "--callees: decoding kernel code from %s\n", kernel_text->source().c_str());
     plan_opts.kernel_text = kernel_text.get();
+  }
+  // The sandboxed worker reads the user binaries' DWARF, and goes once planning is done.
+  std::unique_ptr<WorkerUserRetKinds> user_kinds;
+  if (!sel.globs.user.empty() && !opts.user_retval) {
+    user_kinds = std::make_unique<WorkerUserRetKinds>();
+    plan_opts.user.debug_kinds = user_kinds.get();
   }
   plan_for_attach(plan_opts, kind);
   d.plan = timed("plan", [&] { return plan_functions(std::move(sel.globs), plan_opts, d.ksyms); });

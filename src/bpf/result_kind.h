@@ -14,7 +14,11 @@
 #include <stdbool.h>
 #endif
 
-/* How a function's return value is judged, from its BTF return type. */
+/*
+ * How a function's return value is judged: kernel functions by their BTF return type and the
+ * kernel's errno convention; user-space functions by their DWARF return type and C's (a negative
+ * int, a NULL pointer, a false bool report a failure).
+ */
 enum rs_ret_kind {
 	RS_RET_VOID = 0,     /* never fails */
 	RS_RET_BOOL = 1,     /* never fails */
@@ -24,7 +28,12 @@ enum rs_ret_kind {
 	RS_RET_PTR = 5,      /* fails on NULL or ERR_PTR */
 	RS_RET_INT8 = 6,     /* narrow signed integers never carry an errno: never fail */
 	RS_RET_INT16 = 7,
-	RS_RET_KIND_CNT /* keep last: user space asserts it names every kind */
+	RS_RET_NEG8 = 8, /* user space: signed integers fail when negative */
+	RS_RET_NEG16 = 9,
+	RS_RET_NEG32 = 10,
+	RS_RET_NEG64 = 11,
+	RS_RET_FALSE = 12, /* user space: bool fails when false */
+	RS_RET_KIND_CNT    /* keep last: user space asserts it names every kind */
 };
 
 /*
@@ -35,12 +44,16 @@ RS_INLINE rs_s64 rs_result_value(rs_s64 res, rs_u8 kind)
 {
 	switch (kind) {
 	case RS_RET_BOOL:
+	case RS_RET_FALSE:
 		return (rs_u8)res != 0;
 	case RS_RET_INT8:
+	case RS_RET_NEG8:
 		return (signed char)res;
 	case RS_RET_INT16:
+	case RS_RET_NEG16:
 		return (short)res;
 	case RS_RET_INT32:
+	case RS_RET_NEG32:
 		return (int)res;
 	default:
 		return res;
@@ -56,7 +69,8 @@ RS_INLINE bool rs_is_errno_value(rs_s64 value)
 /* Whether functions of this kind can fail at all. */
 RS_INLINE bool rs_kind_can_fail(rs_u8 kind)
 {
-	return kind == RS_RET_INT32 || kind == RS_RET_INT64 || kind == RS_RET_PTR;
+	return kind == RS_RET_INT32 || kind == RS_RET_INT64 || kind == RS_RET_PTR ||
+	       (kind >= RS_RET_NEG8 && kind <= RS_RET_FALSE);
 }
 
 /* Whether a call of this kind returning res failed. */
@@ -66,6 +80,10 @@ RS_INLINE bool rs_result_failed(rs_s64 res, rs_u8 kind)
 		return false;
 	if (kind == RS_RET_PTR && res == 0)
 		return true;
+	if (kind == RS_RET_FALSE)
+		return rs_result_value(res, kind) == 0;
+	if (kind >= RS_RET_NEG8)
+		return rs_result_value(res, kind) < 0;
 	return rs_is_errno_value(rs_result_value(res, kind));
 }
 

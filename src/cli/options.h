@@ -94,8 +94,8 @@ struct Options {
   uint32_t arg_max_width = 120;  // args.fmt-max-arg-width; 0: no cut
   uint32_t line_max_count = 64;  // lines.max-count: line hits kept per session
   uint32_t callees_max = 1000;   // callees.max-functions: functions --callees may add
-  RetKind user_retval =
-      RetKind::Int64;                // user.retval: how user-space functions' results are judged
+  // user.retval: how user-space functions' results are judged; unset, their DWARF types decide.
+  std::optional<RetKind> user_retval;
   bool messages_enabled = true;      // messages.enabled: the kernel's messages inside sessions
   uint32_t messages_max_count = 16;  // messages.max-count: kernel messages kept per session
   uint32_t messages_max_len = 200;   // messages.max-len: bytes of a kernel message's text

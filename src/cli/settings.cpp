@@ -109,9 +109,9 @@ const std::vector<std::string> kBoolWords = {"yes", "no"};
 const std::vector<std::string> kRepeatsWords = {"print", "count"};
 const std::vector<std::string> kSymbolizeWords = {"none", "lines", "inlines"};
 const std::vector<std::string> kFmtModeWords = {"compact", "multiline", "verbose"};
-const std::vector<std::string> kUserRetvalWords = {"errno", "int", "ptr"};
+const std::vector<std::string> kUserRetvalWords = {"dwarf", "errno", "int", "ptr"};
 
-std::string user_retval_values() { return "errno, int or ptr"; }
+std::string user_retval_values() { return "dwarf, errno, int or ptr"; }
 
 const Setting kSettings[] = {
     {"bpf.ringbuf-size", ringbuf_values, "Size of the BPF ring buffer carrying records, in bytes.",
@@ -227,9 +227,10 @@ const Setting kSettings[] = {
      [](Options& o, std::string_view v) { o.summary_interval_s = parse_seconds(v); },
      [](const Options& o) { return std::to_string(o.summary_interval_s); }},
     {"user.retval", user_retval_values,
-     "How a user-space function's result is judged, its binary's types unread: errno (a 64-bit "
-     "value from -4095 to -1 fails), int (the low 32 bits are such a value) or ptr (NULL fails "
-     "too).",
+     "How a user-space function's result is judged: dwarf (its return type in the binary's DWARF "
+     "or debug file decides: a negative signed integer, a NULL pointer or a false bool fails; "
+     "without DWARF, as errno), errno (a 64-bit value from -4095 to -1 fails), int (the low 32 "
+     "bits are such a value) or ptr (NULL fails too).",
      [](Options& o, std::string_view v) { o.user_retval = parse_user_retval(v); },
      [](const Options& o) { return std::string(user_retval_name(o.user_retval)); },
      kUserRetvalWords},

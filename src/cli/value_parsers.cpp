@@ -153,14 +153,16 @@ bool parse_repeats(std::string_view value) {
   throw InvalidValue("expected print or count");
 }
 
-RetKind parse_user_retval(std::string_view value) {
+std::optional<RetKind> parse_user_retval(std::string_view value) {
+  if (same_word(value, "dwarf")) return std::nullopt;
   if (same_word(value, "int")) return RetKind::Int32;
   if (same_word(value, "errno")) return RetKind::Int64;
   if (same_word(value, "ptr")) return RetKind::Ptr;
-  throw InvalidValue("expected int, ptr or errno");
+  throw InvalidValue("expected dwarf, int, ptr or errno");
 }
 
-std::string_view user_retval_name(RetKind kind) {
+std::string_view user_retval_name(std::optional<RetKind> kind) {
+  if (!kind) return "dwarf";
   return kind == RetKind::Int32 ? "int" : kind == RetKind::Ptr ? "ptr" : "errno";
 }
 

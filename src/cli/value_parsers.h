@@ -58,9 +58,9 @@ uint64_t parse_byte_size(std::string_view text);
 // stacks.repeats: true for "count" (repeats counted in BPF), false for "print".
 bool parse_repeats(std::string_view value);
 
-// user.retval: "int" (the low 32 bits carry an errno), "errno" (all 64 bits do), "ptr" (NULL or
-// an errno fails); and back.
-RetKind parse_user_retval(std::string_view value);
-std::string_view user_retval_name(RetKind kind);
+// user.retval: "dwarf" (nullopt: the binary's DWARF return types decide), "int" (the low 32 bits
+// carry an errno), "errno" (all 64 bits do), "ptr" (NULL or an errno fails); and back.
+std::optional<RetKind> parse_user_retval(std::string_view value);
+std::string_view user_retval_name(std::optional<RetKind> kind);
 
 }  // namespace retsnoop

@@ -12,6 +12,11 @@ std::string_view ret_kind_word(RetKind k) {
     case RetKind::Int8: return "s8";
     case RetKind::Int16: return "s16";
     case RetKind::Ptr: return "ptr";
+    case RetKind::Neg8: return "s8<0";
+    case RetKind::Neg16: return "s16<0";
+    case RetKind::Neg32: return "int<0";
+    case RetKind::Neg64: return "long<0";
+    case RetKind::False: return "bool=false";
   }
   return "?";
 }
@@ -28,7 +33,8 @@ int64_t result_value(int64_t res, RetKind kind) { return rs_result_value(res, ki
 
 std::optional<int> failure_errno(int64_t res, RetKind kind) {
   if (!result_is_error(res, kind)) return std::nullopt;
-  return static_cast<int>(-result_value(res, kind));
+  int64_t value = result_value(res, kind);
+  return rs_is_errno_value(value) ? static_cast<int>(-value) : 0;
 }
 
 }  // namespace retsnoop

@@ -37,6 +37,13 @@ bool match_any(std::vector<ResolvedGlob>& globs, const std::string& path, const 
   return any;
 }
 
+RetKind user_ret_kind(const UserPlanOptions& opts, const std::string& path, uint64_t off) {
+  if (opts.ret) return *opts.ret;
+  std::optional<RetKind> kind;
+  if (opts.debug_kinds) kind = opts.debug_kinds->ret_kind(path, off);
+  return kind.value_or(RetKind::Int64);
+}
+
 }  // namespace
 
 std::string user_binary_path(const GlobSpec& glob, const LibraryLookup& lookup) {
@@ -65,7 +72,10 @@ FuncTable plan_user_functions(const UserGlobs& globs, const UserPlanOptions& opt
       // One probe per address: an alias of a function already selected adds nothing.
       if (!out.empty() && out.back().binary == path && out.back().file_offset == sym.offset)
         continue;
-      FuncInfo f{.name = sym.name, .addr = sym.vaddr, .ret = opts.ret, .is_entry = is_entry};
+      FuncInfo f{.name = sym.name,
+                 .addr = sym.vaddr,
+                 .ret = user_ret_kind(opts, path, sym.offset),
+                 .is_entry = is_entry};
       f.binary = path;
       f.file_offset = sym.offset;
       out.push_back(std::move(f));

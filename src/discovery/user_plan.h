@@ -2,6 +2,9 @@
 // tables read and matched.
 #pragma once
 
+#include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "discovery/func_info.h"
@@ -17,8 +20,22 @@ struct UserGlobs {
   bool empty() const { return entry.empty() && allow.empty(); }
 };
 
+// What decides when a user-space function failed, from its binary's debug information. Reading
+// it is another layer's (the sandboxed symbolizer's): planning only asks.
+class UserRetKinds {
+ public:
+  virtual ~UserRetKinds() = default;
+  // The kind the debug information of the binary at path gives the function at file offset off;
+  // nullopt when it has none for it.
+  virtual std::optional<RetKind> ret_kind(const std::string& path, uint64_t off) = 0;
+};
+
 struct UserPlanOptions {
-  RetKind ret = RetKind::Int64;  // how every user function's result is judged (no DWARF read)
+  // -C user.retval: how every user function's result is judged, debug information unread.
+  std::optional<RetKind> ret;
+  // Else the debug information decides where there is some (when set), and otherwise the errno
+  // convention over 64 bits.
+  UserRetKinds* debug_kinds = nullptr;
   LibraryLookup libraries;
 };
 

@@ -53,10 +53,15 @@ std::string unsigned_text(int64_t res) {
 std::string format_result(int64_t res, RetKind kind) {
   switch (kind) {
     case RetKind::Void: return "[void]";
-    case RetKind::Bool: return result_value(res, kind) ? "[true]" : "[false]";
+    case RetKind::Bool:
+    case RetKind::False: return result_value(res, kind) ? "[true]" : "[false]";
     case RetKind::Unsigned: return unsigned_text(res);
     case RetKind::Int32:
-    case RetKind::Int64: return signed_text(result_value(res, kind));
+    case RetKind::Int64:
+    case RetKind::Neg8:
+    case RetKind::Neg16:
+    case RetKind::Neg32:
+    case RetKind::Neg64: return signed_text(result_value(res, kind));
     case RetKind::Int8:
     case RetKind::Int16: return decimal(result_value(res, kind));
     case RetKind::Ptr: return pointer_text(res);

@@ -12,6 +12,8 @@
 #include <cstring>
 
 #include "discovery/vmlinux.h"
+#include "symbolize/dwarf_lookup.h"
+#include "symbolize/dwarf_ret_kind.h"
 #include "util/root_confined_open.h"
 
 namespace retsnoop {
@@ -249,6 +251,16 @@ SymbolizedAddr ElfFile::lookup(uint64_t off, bool is_return_addr) {
   }
   out.loc = line_of(pc);
   return out;
+}
+
+std::optional<RetKind> ElfFile::ret_kind(uint64_t off) {
+  load();
+  auto vaddr = vaddr_of(off);
+  Dwarf_Die cu;
+  if (!vaddr || !dwarf_ || !cu_of(dwarf_, *vaddr, &cu)) return std::nullopt;
+  std::vector<Dwarf_Die> scopes = function_scopes(&cu, *vaddr);
+  if (scopes.empty()) return std::nullopt;
+  return dwarf_ret_kind(&scopes.front());
 }
 
 }  // namespace retsnoop

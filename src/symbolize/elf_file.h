@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "discovery/ret_kind.h"
 #include "symbolize/symbolizer.h"
 #include "util/owned_fd.h"
 
@@ -38,6 +39,9 @@ class ElfFile {
   // its debug file has DWARF, the source line. is_return_addr: off follows a call, the source is
   // that of the call instruction. Not thread-safe.
   SymbolizedAddr lookup(uint64_t off, bool is_return_addr);
+  // The failure rule the DWARF return type of the function starting at file offset off gives it
+  // (dwarf_ret_kind()); nullopt without DWARF for it. Not thread-safe.
+  std::optional<RetKind> ret_kind(uint64_t off);
   // Hex build id (NT_GNU_BUILD_ID), empty when the file has none or is not ELF.
   const std::string& build_id();
   // The file has a build id but no DWARF of its own, and no debug file was taken yet: its lines

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "symbolize/elf_file.h"
@@ -27,6 +28,7 @@ class Worker {
   void load(const WorkerRequest& req, OwnedFd fd);
   void debug_file(const WorkerRequest& req, OwnedFd fd);
   void lookup(const WorkerRequest& req);
+  void ret_kind(const WorkerRequest& req);
   bool reply(const ReplyWriter& w) {
     return send_packet(sock_, w.bytes().data(), w.bytes().size()) == 0;
   }
@@ -73,6 +75,16 @@ void Worker::lookup(const WorkerRequest& req) {
   replied_ = reply(w);
 }
 
+void Worker::ret_kind(const WorkerRequest& req) {
+  ElfFile* f = file(req.handle);
+  ReplyWriter w(req.seq, f ? 0 : -ENOENT);
+  if (f) {
+    std::optional<RetKind> kind = f->ret_kind(req.offset);
+    w.u8(kind ? static_cast<uint8_t>(*kind) : kNoRetKind);
+  }
+  replied_ = reply(w);
+}
+
 bool Worker::serve_one() {
   std::string buf;
   OwnedFd fd;
@@ -83,6 +95,7 @@ bool Worker::serve_one() {
     case WorkerOp::Load: load(req, std::move(fd)); break;
     case WorkerOp::DebugFile: debug_file(req, std::move(fd)); break;
     case WorkerOp::Lookup: lookup(req); break;
+    case WorkerOp::RetKind: ret_kind(req); break;
     case WorkerOp::Close: files_.erase(req.handle); break;
     case WorkerOp::Crash: std::abort();
     case WorkerOp::Hang:

@@ -247,22 +247,43 @@ int WorkerClient::add_debug_file(const Handle& h, int fd, bool& taken) {
   return 0;
 }
 
+int WorkerClient::query(const Handle& h, WorkerRequest req, std::string& reply) {
+  if (h.generation != generation_) return -ESTALE;
+  if (int err = request(req, -1, opts_.lookup_timeout, reply)) return err;
+  ReplyReader r(reply);
+  r.u64();
+  int32_t status = r.i32();
+  if (!r.ok()) return protocol_error();
+  if (status) return -ESTALE;  // the worker has no such handle: load again
+  reply.erase(0, sizeof(uint64_t) + sizeof(int32_t));
+  return 0;
+}
+
+int WorkerClient::protocol_error() {
+  lose(-EPROTO);
+  return -EPROTO;
+}
+
 int WorkerClient::lookup(const Handle& h, uint64_t offset, bool is_return_addr,
                          SymbolizedAddr& out) {
   std::lock_guard lock(mu_);
-  if (h.generation != generation_) return -ESTALE;
   std::string buf;
   WorkerRequest req{uint32_t(WorkerOp::Lookup), h.id, 0, offset, is_return_addr};
-  if (int err = request(req, -1, opts_.lookup_timeout, buf)) return err;
+  if (int err = query(h, req, buf)) return err;
   ReplyReader r(buf);
-  r.u64();
-  int32_t status = r.i32();
-  if (status) return -ESTALE;  // the worker has no such handle: load again
   out = r.sym();
-  if (!r.ok()) {
-    lose(-EPROTO);
-    return -EPROTO;
-  }
+  return r.ok() ? 0 : protocol_error();
+}
+
+int WorkerClient::ret_kind(const Handle& h, uint64_t offset, std::optional<RetKind>& out) {
+  std::lock_guard lock(mu_);
+  std::string buf;
+  WorkerRequest req{uint32_t(WorkerOp::RetKind), h.id, 0, offset, 0};
+  if (int err = query(h, req, buf)) return err;
+  ReplyReader r(buf);
+  uint8_t kind = r.u8();
+  if (!r.ok() || (kind != kNoRetKind && kind >= RS_RET_KIND_CNT)) return protocol_error();
+  out = kind == kNoRetKind ? std::nullopt : std::optional(static_cast<RetKind>(kind));
   return 0;
 }
 

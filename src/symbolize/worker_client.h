@@ -12,9 +12,11 @@
 #include <chrono>
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "discovery/ret_kind.h"
 #include "symbolize/symbolizer.h"
 #include "symbolize/worker_protocol.h"
 
@@ -55,6 +57,9 @@ class WorkerClient {
   int load(int fd, Handle& h, LoadReply& reply);
   int add_debug_file(const Handle& h, int fd, bool& taken);
   int lookup(const Handle& h, uint64_t offset, bool is_return_addr, SymbolizedAddr& out);
+  // out: the failure rule of the function at offset by its DWARF return type, nullopt when the
+  // file has no DWARF for it.
+  int ret_kind(const Handle& h, uint64_t offset, std::optional<RetKind>& out);
   // Forgets the file at the next request; never blocks.
   void close(const Handle& h);
 
@@ -66,6 +71,10 @@ class WorkerClient {
 
  private:
   int request(WorkerRequest req, int fd, std::chrono::milliseconds timeout, std::string& reply);
+  // A request about one offset of a loaded file; reply: its payload, after seq and status.
+  int query(const Handle& h, WorkerRequest req, std::string& reply);
+  // A reply the worker should not have sent: the worker is lost.
+  int protocol_error();
   int start();
   int await(std::string& buf, std::chrono::steady_clock::time_point deadline);
   void lose(int err);

@@ -83,15 +83,25 @@ int WorkerElfFile::load() {
   return broken_ ? -ECANCELED : 0;
 }
 
-SymbolizedAddr WorkerElfFile::lookup(uint64_t off, bool is_return_addr) {
-  SymbolizedAddr out;
+void WorkerElfFile::ask(const std::function<int()>& ask) {
   // A handle of a worker lost since (on another file) is loaded again, once.
   for (int attempt = 0; attempt < 3 && !broken_; ++attempt) {
-    int err = handle_.generation ? worker_->lookup(handle_, off, is_return_addr, out) : -ESTALE;
-    if (!err) return out;
+    int err = handle_.generation ? ask() : -ESTALE;
+    if (!err) return;
     if (err == -ESTALE && !(err = load())) continue;
     if (!broken_) give_up(err);
   }
+}
+
+SymbolizedAddr WorkerElfFile::lookup(uint64_t off, bool is_return_addr) {
+  SymbolizedAddr out;
+  ask([&] { return worker_->lookup(handle_, off, is_return_addr, out); });
+  return out;
+}
+
+std::optional<RetKind> WorkerElfFile::ret_kind(uint64_t off) {
+  std::optional<RetKind> out;
+  ask([&] { return worker_->ret_kind(handle_, off, out); });
   return out;
 }
 

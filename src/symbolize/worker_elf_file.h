@@ -4,7 +4,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,10 +28,15 @@ class WorkerElfFile {
 
   // As ElfFile::lookup(); nothing found when the worker cannot read the file. Not thread-safe.
   SymbolizedAddr lookup(uint64_t off, bool is_return_addr);
+  // As ElfFile::ret_kind(); nullopt as well when the worker cannot read the file.
+  std::optional<RetKind> ret_kind(uint64_t off);
   bool broken() const { return broken_; }
 
  private:
   int load();
+  // Runs ask(handle) against the current worker, loading the file into it first when needed;
+  // gives the file up when that fails.
+  void ask(const std::function<int()>& ask);
   void find_debug_file(const std::string& build_id);
   void give_up(int err);
 

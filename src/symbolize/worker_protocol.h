@@ -23,7 +23,11 @@ enum class WorkerOp : uint32_t {
   Close = 4,      // no reply
   Crash = 5,      // test builds only (FaultPoint::SymbolizerCrash): the worker aborts
   Hang = 6,       // test builds only (FaultPoint::SymbolizerHang): the worker stops answering
+  RetKind = 7,    // reply: u8, the RetKind of the function at offset, or kNoRetKind
 };
+
+// RetKind's reply when the file has no DWARF for the function.
+constexpr uint8_t kNoRetKind = 0xff;
 
 struct WorkerRequest {
   uint32_t op = 0;

@@ -117,5 +117,16 @@ TEST(ValueParsers, JoinNames) {
   EXPECT_EQ(join_names(std::vector<Row>{}, [](const Row& r) { return r.name; }), "");
 }
 
+// "dwarf" leaves the rule to each binary's DWARF; the others override it, and read back.
+TEST(ValueParsers, UserRetval) {
+  EXPECT_EQ(parse_user_retval("dwarf"), std::nullopt);
+  EXPECT_EQ(parse_user_retval("int"), RetKind::Int32);
+  EXPECT_EQ(parse_user_retval("errno"), RetKind::Int64);
+  EXPECT_EQ(parse_user_retval("ptr"), RetKind::Ptr);
+  for (const char* word : {"dwarf", "int", "errno", "ptr"})
+    EXPECT_EQ(user_retval_name(parse_user_retval(word)), word);
+  EXPECT_EQ(failure([] { parse_user_retval("long"); }), "expected dwarf, int, ptr or errno");
+}
+
 }  // namespace
 }  // namespace retsnoop

@@ -48,5 +48,38 @@ TEST(ResultJudging, FailureErrnoOfFailingResultsOnly) {
   EXPECT_EQ(failure_errno(-22, RetKind::Void), std::nullopt);
 }
 
+// User-space kinds follow C: any negative value in the type's width, a false bool.
+TEST(ResultJudging, UserKindsFailWhenNegativeOrFalse) {
+  EXPECT_TRUE(result_is_error(-1, RetKind::Neg32));
+  EXPECT_TRUE(result_is_error(-100000, RetKind::Neg32));
+  EXPECT_TRUE(result_is_error(0xffffffff, RetKind::Neg32));
+  EXPECT_FALSE(result_is_error(0x7fffffff, RetKind::Neg32));
+  EXPECT_FALSE(result_is_error(0, RetKind::Neg32));
+  EXPECT_FALSE(result_is_error(0xffffffff, RetKind::Neg64));
+  EXPECT_TRUE(result_is_error(k64(0x8000000000000000), RetKind::Neg64));
+  EXPECT_TRUE(result_is_error(0x1ff, RetKind::Neg8));
+  EXPECT_FALSE(result_is_error(0x17f, RetKind::Neg8));
+  EXPECT_TRUE(result_is_error(0x18000, RetKind::Neg16));
+  EXPECT_TRUE(result_is_error(0x100, RetKind::False));
+  EXPECT_FALSE(result_is_error(0x101, RetKind::False));
+  EXPECT_TRUE(can_fail(RetKind::False));
+  EXPECT_TRUE(can_fail(RetKind::Neg8));
+}
+
+// A negative beyond the errno range fails without standing for an errno.
+TEST(ResultJudging, FailureErrnoOfUserKinds) {
+  EXPECT_EQ(failure_errno(-22, RetKind::Neg32), 22);
+  EXPECT_EQ(failure_errno(-5000, RetKind::Neg64), 0);
+  EXPECT_EQ(failure_errno(0, RetKind::False), 0);
+  EXPECT_EQ(failure_errno(1, RetKind::False), std::nullopt);
+  EXPECT_EQ(failure_errno(5, RetKind::Neg16), std::nullopt);
+}
+
+TEST(ResultJudging, UserKindWords) {
+  EXPECT_EQ(ret_kind_word(RetKind::Neg32), "int<0");
+  EXPECT_EQ(ret_kind_word(RetKind::Neg64), "long<0");
+  EXPECT_EQ(ret_kind_word(RetKind::False), "bool=false");
+}
+
 }  // namespace
 }  // namespace retsnoop

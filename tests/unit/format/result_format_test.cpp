@@ -68,5 +68,13 @@ TEST(ResultFormat, PointersAreNullErrPtrOrHexAddresses) {
   EXPECT_EQ(format_result(-4096, RetKind::Ptr), "[0xfffffffffffff000]");
 }
 
+TEST(ResultFormat, UserKindsPrintAsTheKernelsDo) {
+  EXPECT_EQ(format_result(-22, RetKind::Neg32), "[-EINVAL]");
+  EXPECT_EQ(format_result(0xffffffff, RetKind::Neg32), "[-EPERM]");
+  EXPECT_EQ(format_result(-5000, RetKind::Neg64), "[-5000]");
+  EXPECT_EQ(format_result(0x1ff, RetKind::Neg8), "[-EPERM]");
+  EXPECT_EQ(format_result(0x100, RetKind::False), "[false]");
+}
+
 }  // namespace
 }  // namespace retsnoop

@@ -73,7 +73,20 @@ add_custom_command(
   DEPENDS ${rs_user_lib_src} ${rs_user_lib_main_src}
   COMMENT "Building user-stack fixture user_lib_main and its shared library"
   VERBATIM)
+# Return types of every kind, in a library with DWARF and a copy without.
+set(rs_user_ret_src ${CMAKE_CURRENT_SOURCE_DIR}/fixtures/user_elf/user_returns.c)
+add_custom_command(
+  OUTPUT ${rs_user_fix_out}/libuser_returns.so ${rs_user_fix_out}/libuser_returns-nodwarf.so
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${rs_user_fix_out}
+  COMMAND ${RS_FIXTURE_GCC} -O1 -g -fPIC -shared -o ${rs_user_fix_out}/libuser_returns.so
+          ${rs_user_ret_src}
+  COMMAND ${RS_FIXTURE_GCC} -O1 -fPIC -shared -o ${rs_user_fix_out}/libuser_returns-nodwarf.so
+          ${rs_user_ret_src}
+  DEPENDS ${rs_user_ret_src}
+  COMMENT "Building user-stack fixture libuser_returns.so"
+  VERBATIM)
 add_custom_target(rs_user_fixtures DEPENDS ${rs_user_fixtures}
+                  ${rs_user_fix_out}/libuser_returns.so ${rs_user_fix_out}/libuser_returns-nodwarf.so
                   ${rs_user_fix_out}/user_target-stripped ${rs_user_fix_out}/user_target.debug
                   ${rs_user_fix_out}/libuser_lib.so ${rs_user_fix_out}/user_lib_main)
 add_dependencies(symbolize_tests rs_user_fixtures)

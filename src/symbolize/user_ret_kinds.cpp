@@ -1,0 +1,48 @@
+#include "symbolize/user_ret_kinds.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include <utility>
+
+namespace retsnoop {
+
+namespace {
+
+// O_NONBLOCK: a FIFO put at the path since planning read it would wait for a writer.
+OwnedFd open_regular(const std::string& path) {
+  OwnedFd fd(open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
+  struct stat st;
+  if (!fd || fstat(fd.get(), &st) || !S_ISREG(st.st_mode)) return OwnedFd();
+  return fd;
+}
+
+}  // namespace
+
+WorkerUserRetKinds::WorkerUserRetKinds(const std::string& host_root, WorkerOptions worker)
+    : worker_(std::make_shared<WorkerClient>(std::move(worker))),
+      host_root_(std::make_shared<const OwnedFd>(
+          open(host_root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC))) {}
+
+// The files go first: each closes its handle in the worker, which then goes.
+WorkerUserRetKinds::~WorkerUserRetKinds() {
+  files_.clear();
+  worker_->shutdown();
+}
+
+WorkerElfFile* WorkerUserRetKinds::file(const std::string& path) {
+  auto [it, added] = files_.try_emplace(path);
+  if (added) {
+    if (OwnedFd fd = open_regular(path))
+      it->second = std::make_unique<WorkerElfFile>(worker_, std::move(fd),
+                                                   std::vector<ElfFile::Dir>{host_root_}, path);
+  }
+  return it->second.get();
+}
+
+std::optional<RetKind> WorkerUserRetKinds::ret_kind(const std::string& path, uint64_t off) {
+  WorkerElfFile* f = file(path);
+  return f ? f->ret_kind(off) : std::nullopt;
+}
+
+}  // namespace retsnoop
