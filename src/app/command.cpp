@@ -26,17 +26,13 @@ namespace retsnoop {
 
 namespace {
 
-// The shell's search path when PATH is unset (glibc's execvp uses the same).
-constexpr const char* kDefaultPath = "/bin:/usr/bin";
-
 bool is_executable_file(const std::string& path) {
   struct stat st;
   return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(path.c_str(), X_OK) == 0;
 }
 
 std::string resolve_or_throw(const std::string& argv0) {
-  const char* env_path = std::getenv("PATH");
-  auto path = resolve_command(argv0, env_path ? env_path : kDefaultPath);
+  auto path = resolve_command(argv0, command_search_path());
   if (path) return *path;
   if (argv0.find('/') != std::string::npos)
     throw UserError("cannot run '" + argv0 + "': not an executable file");
@@ -90,6 +86,11 @@ bool keep_terminal_write_only() {
 }
 
 }  // namespace
+
+std::string command_search_path() {
+  const char* env_path = std::getenv("PATH");
+  return env_path ? env_path : "/bin:/usr/bin";
+}
 
 std::optional<std::string> resolve_command(const std::string& argv0, const std::string& path_list) {
   if (argv0.empty()) return std::nullopt;

@@ -82,6 +82,9 @@ class Command {
 // nullopt when there is none.
 std::optional<std::string> resolve_command(const std::string& argv0, const std::string& path_list);
 
+// PATH, or the shell's search path when it is unset (glibc's execvp uses the same).
+std::string command_search_path();
+
 // The wait status (as waitpid() gives it) of a child that waitid() reported exited or killed.
 int wait_status_of(const siginfo_t& info);
 

@@ -9,6 +9,7 @@
 #include "app/layer_configs.h"
 #include "app/stop_signal.h"
 #include "app/trace_loop.h"
+#include "app/user_libraries.h"
 #include "attach/cgroup_dirs.h"
 #include "attach/lbr_perf_events.h"
 #include "attach/leftovers.h"
@@ -174,6 +175,7 @@ Discovery discover(const Options& opts, Selection sel, AttachKind kind) {
   }
   // The sandboxed worker reads the user binaries' DWARF, and goes once planning is done.
   std::unique_ptr<WorkerUserRetKinds> user_kinds;
+  plan_opts.user.libraries = user_library_lookup(opts, sel.globs.user);
   if (!sel.globs.user.empty() && !opts.user_retval) {
     user_kinds = std::make_unique<WorkerUserRetKinds>();
     plan_opts.user.debug_kinds = user_kinds.get();

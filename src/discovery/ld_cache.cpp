@@ -76,21 +76,52 @@ std::vector<LdCacheEntry> parse_ld_cache(std::string_view content) {
   return parse_new(content.substr(old_end));
 }
 
-std::optional<std::string> resolve_library(std::string_view name, const LibraryLookup& lookup) {
+namespace {
+
+std::string_view base_name(std::string_view path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+std::optional<std::string> mapped_library(std::string_view name,
+                                          const std::vector<std::string>& mapped) {
+  for (const std::string& path : mapped) {
+    std::string_view base = base_name(path);
+    if (base.starts_with(name) && (base.size() == name.size() || base[name.size()] == '.'))
+      return path;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> file_in_dirs(std::string_view name,
+                                        const std::vector<std::string>& dirs) {
+  for (const std::string& dir : dirs) {
+    std::string path = dir + "/" + std::string(name);
+    struct stat st;
+    if (stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) return path;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> cached_library(std::string_view name, const std::string& cache_path) {
   try {
-    std::string content = read_regular_file(lookup.cache_path, kMaxCacheSize, "ld.so.cache");
+    std::string content = read_regular_file(cache_path, kMaxCacheSize, "ld.so.cache");
     for (const LdCacheEntry& e : parse_ld_cache(content)) {
       if (e.name == name) return e.path;
     }
   } catch (const UserError&) {
     // No cache (a minimal system, a container): the directories alone decide.
   }
-  for (const std::string& dir : lookup.dirs) {
-    std::string path = dir + "/" + std::string(name);
-    struct stat st;
-    if (stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) return path;
-  }
   return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> resolve_library(std::string_view name, const LibraryLookup& lookup) {
+  if (auto path = mapped_library(name, lookup.mapped)) return path;
+  if (auto path = file_in_dirs(name, lookup.first_dirs)) return path;
+  if (auto path = cached_library(name, lookup.cache_path)) return path;
+  return file_in_dirs(name, lookup.dirs);
 }
 
 }  // namespace retsnoop

@@ -20,6 +20,12 @@ struct LdCacheEntry {
 std::vector<LdCacheEntry> parse_ld_cache(std::string_view content);
 
 struct LibraryLookup {
+  // The files a traced process maps (-p), as retsnoop opens them: a library it has loaded is
+  // that file, whatever the loader's configuration says.
+  std::vector<std::string> mapped;
+  // Searched before the cache, as the loader searches a program's run paths and
+  // LD_LIBRARY_PATH (command mode: what the command's loader will search).
+  std::vector<std::string> first_dirs;
   std::string cache_path = "/etc/ld.so.cache";
   // Searched in order after the cache, as the loader's trusted directories are.
   std::vector<std::string> dirs = {"/lib64",
@@ -33,8 +39,10 @@ struct LibraryLookup {
                                    "/usr/local/lib"};
 };
 
-// name's path: the cache's first entry of that name, else the first of lookup.dirs holding a
-// regular file of that name; nullopt when neither has it.
+// name's path: the first mapped file of that name (or of that name and a version suffix, as
+// libbpf.so.1 is libbpf.so.1.1.0 on disk), else the first of lookup.first_dirs holding a regular
+// file of that name, else the cache's first entry of that name, else the first of lookup.dirs
+// holding one; nullopt when none has it.
 std::optional<std::string> resolve_library(std::string_view name, const LibraryLookup& lookup);
 
 }  // namespace retsnoop

@@ -1,7 +1,7 @@
 /* simfail-user: calls libsimfail's failing sf_create_map() through two functions of its own, so
  * that a trace shows the program's frames above the library's and the kernel's. Exits 1 when
  * the call failed, as it should. With "bool", it also asks su_map_ok(), whose false result only
- * its DWARF return type makes a failure. */
+ * its DWARF return type makes a failure. With "sleep", it waits 60 s before it exits, for -p. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -26,5 +26,9 @@ int main(int argc, char** argv) {
   if (argc > 1 && strcmp(argv[1], "bool") == 0)
     printf("simfail-user: su_map_ok() = %d\n", su_map_ok(res));
   printf("simfail-user: sf_create_map() = %ld\n", res);
+  if (argc > 1 && strcmp(argv[1], "sleep") == 0) {
+    fflush(stdout);
+    sleep(60);
+  }
   return res < 0 ? 1 : 0;
 }

@@ -101,5 +101,24 @@ TEST(LdCache, ResolvesByCacheThenDirectories) {
   EXPECT_EQ(resolve_library("libb.so.2", lookup), lib);
 }
 
+// The loader's order: what the process maps, then the run paths and LD_LIBRARY_PATH, then the
+// cache, then the trusted directories.
+TEST(LdCache, MappedFilesThenFirstDirectoriesComeFirst) {
+  test::TempDir dir;
+  std::string cache =
+      dir.write("ld.so.cache", new_cache({{kHostFlags, "liba.so.1", "/x/liba.so.1"}}));
+  std::string first = dir.write("first/liba.so.1", "not read");
+  LibraryLookup lookup{.first_dirs = {dir.path() + "/none", dir.path() + "/first"},
+                       .cache_path = cache,
+                       .dirs = {}};
+  EXPECT_EQ(resolve_library("liba.so.1", lookup), first);
+  lookup.mapped = {"/usr/lib/libz.so.1.3", "/proc/7/root/opt/liba.so.1.2.0", "/opt/liba.so.1"};
+  EXPECT_EQ(resolve_library("liba.so.1", lookup), "/proc/7/root/opt/liba.so.1.2.0");
+  EXPECT_EQ(resolve_library("libz.so", lookup), "/usr/lib/libz.so.1.3");
+  // A longer name is another library: liba.so.10 is not liba.so.1.
+  lookup.mapped = {"/opt/liba.so.10", "/opt/xliba.so.1"};
+  EXPECT_EQ(resolve_library("liba.so.1", lookup), first);
+}
+
 }  // namespace
 }  // namespace retsnoop

@@ -90,6 +90,8 @@ add_custom_target(rs_user_fixtures DEPENDS ${rs_user_fixtures}
                   ${rs_user_fix_out}/user_target-stripped ${rs_user_fix_out}/user_target.debug
                   ${rs_user_fix_out}/libuser_lib.so ${rs_user_fix_out}/user_lib_main)
 add_dependencies(symbolize_tests rs_user_fixtures)
+# The run-path tests of discovery read user_lib_main.
+add_dependencies(discovery_tests rs_user_fixtures)
 
 # The symbolizer worker the unit tests start (worker_test_util.h).
 add_executable(symbolizer_worker_host ${CMAKE_CURRENT_SOURCE_DIR}/symbolize/worker_host.cpp)
