@@ -108,9 +108,8 @@ TEST(LdCache, MappedFilesThenFirstDirectoriesComeFirst) {
   std::string cache =
       dir.write("ld.so.cache", new_cache({{kHostFlags, "liba.so.1", "/x/liba.so.1"}}));
   std::string first = dir.write("first/liba.so.1", "not read");
-  LibraryLookup lookup{.first_dirs = {dir.path() + "/none", dir.path() + "/first"},
-                       .cache_path = cache,
-                       .dirs = {}};
+  LibraryLookup lookup{
+      .first_dirs = {dir.path() + "/none", dir.path() + "/first"}, .cache_path = cache, .dirs = {}};
   EXPECT_EQ(resolve_library("liba.so.1", lookup), first);
   lookup.mapped = {"/usr/lib/libz.so.1.3", "/proc/7/root/opt/liba.so.1.2.0", "/opt/liba.so.1"};
   EXPECT_EQ(resolve_library("liba.so.1", lookup), "/proc/7/root/opt/liba.so.1.2.0");

@@ -25,12 +25,12 @@ std::map<std::string, uint64_t> symbol_offsets(const std::string& path) {
 
 const std::map<std::string, RetKind>& expected_kinds() {
   static const std::map<std::string, RetKind> kinds = {
-      {"ret_int", RetKind::Neg32},          {"ret_long", RetKind::Neg64},
-      {"ret_short", RetKind::Neg16},        {"ret_schar", RetKind::Neg8},
-      {"ret_bool", RetKind::False},         {"ret_ptr", RetKind::Ptr},
-      {"ret_const_ptr", RetKind::Ptr},      {"ret_void", RetKind::Void},
-      {"ret_uint", RetKind::Unsigned},      {"ret_u64", RetKind::Unsigned},
-      {"ret_double", RetKind::Unsigned},    {"ret_struct", RetKind::Unsigned},
+      {"ret_int", RetKind::Neg32},           {"ret_long", RetKind::Neg64},
+      {"ret_short", RetKind::Neg16},         {"ret_schar", RetKind::Neg8},
+      {"ret_bool", RetKind::False},          {"ret_ptr", RetKind::Ptr},
+      {"ret_const_ptr", RetKind::Ptr},       {"ret_void", RetKind::Void},
+      {"ret_uint", RetKind::Unsigned},       {"ret_u64", RetKind::Unsigned},
+      {"ret_double", RetKind::Unsigned},     {"ret_struct", RetKind::Unsigned},
       {"ret_typedef_const", RetKind::Neg32}, {"ret_enum", RetKind::Unsigned},
   };
   return kinds;
@@ -51,7 +51,8 @@ TEST(DwarfRetKind, NoneWithoutDwarfOrOutsideFunctions) {
   auto offs = symbol_offsets(path);
   ElfFile elf(OwnedFd(open(path.c_str(), O_RDONLY | O_CLOEXEC)), {});
   EXPECT_EQ(elf.ret_kind(offs.at("ret_int")), std::nullopt);
-  ElfFile with(OwnedFd(open(returns_fixture("libuser_returns.so").c_str(), O_RDONLY | O_CLOEXEC)), {});
+  ElfFile with(OwnedFd(open(returns_fixture("libuser_returns.so").c_str(), O_RDONLY | O_CLOEXEC)),
+               {});
   EXPECT_EQ(with.ret_kind(uint64_t(1) << 40), std::nullopt);
 }
 
