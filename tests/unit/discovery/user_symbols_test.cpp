@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <set>
+#include <string>
 
 #include "discovery/user_plan.h"
 #include "temp_dir.h"
@@ -35,6 +37,31 @@ TEST(UserSymbols, ReadsTheFunctionsOfAnExecutable) {
   }
   EXPECT_TRUE(std::is_sorted(syms.begin(), syms.end(),
                              [](const auto& a, const auto& b) { return a.offset < b.offset; }));
+}
+
+// An IFUNC symbol is its resolver's address, not the function the caller gets; a symbol without
+// a size covers nothing certain; versioned names are the function's name; PLT stubs have none.
+TEST(UserSymbols, LeavesOutIfuncsAndSizelessSymbolsAndStripsVersions) {
+  std::string path = std::string(RS_TEST_BINARY_DIR) + "/fixtures/user_elf/libuser_symbols.so";
+  std::multiset<std::string> names;
+  uint64_t ver_old = 0;
+  for (const UserSymbol& s : read_user_symbols(path)) {
+    names.insert(s.name);
+    if (s.name == "ver_old") ver_old = s.offset;
+  }
+  EXPECT_EQ(names.count("plain_fn"), 1u);
+  EXPECT_EQ(names.count("calls_out"), 1u);
+  EXPECT_EQ(names.count("picked"), 0u);
+  EXPECT_EQ(names.count("no_size"), 0u);
+  EXPECT_EQ(names.count("ver"), 2u);  // ver@V1 and ver@@V2, at ver_old and ver_new
+  for (const std::string& n : names) {
+    EXPECT_EQ(n.find('@'), std::string::npos) << n;
+    EXPECT_EQ(n.find("plt"), std::string::npos) << n;
+  }
+  bool old_alias = false;
+  for (const UserSymbol& s : read_user_symbols(path))
+    old_alias |= s.name == "ver" && s.offset == ver_old;
+  EXPECT_TRUE(old_alias);
 }
 
 TEST(UserSymbols, RefusesWhatIsNotAnElfFile) {

@@ -85,7 +85,18 @@ add_custom_command(
   DEPENDS ${rs_user_ret_src}
   COMMENT "Building user-stack fixture libuser_returns.so"
   VERBATIM)
-add_custom_target(rs_user_fixtures DEPENDS ${rs_user_fixtures}
+# Symbol kinds for user-space function discovery: IFUNC, versions, no size, PLT.
+set(rs_user_sym_src ${CMAKE_CURRENT_SOURCE_DIR}/fixtures/user_elf/user_symbols_lib.c)
+set(rs_user_sym_map ${CMAKE_CURRENT_SOURCE_DIR}/fixtures/user_elf/user_symbols_lib.map)
+add_custom_command(
+  OUTPUT ${rs_user_fix_out}/libuser_symbols.so
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${rs_user_fix_out}
+  COMMAND ${RS_FIXTURE_GCC} -O1 -fPIC -shared -Wl,--version-script=${rs_user_sym_map}
+          -o ${rs_user_fix_out}/libuser_symbols.so ${rs_user_sym_src}
+  DEPENDS ${rs_user_sym_src} ${rs_user_sym_map}
+  COMMENT "Building user-stack fixture libuser_symbols.so"
+  VERBATIM)
+add_custom_target(rs_user_fixtures DEPENDS ${rs_user_fixtures} ${rs_user_fix_out}/libuser_symbols.so
                   ${rs_user_fix_out}/libuser_returns.so ${rs_user_fix_out}/libuser_returns-nodwarf.so
                   ${rs_user_fix_out}/user_target-stripped ${rs_user_fix_out}/user_target.debug
                   ${rs_user_fix_out}/libuser_lib.so ${rs_user_fix_out}/user_lib_main)
