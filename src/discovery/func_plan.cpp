@@ -304,8 +304,9 @@ FuncPlan plan_functions(GlobSelection sel, const PlanOptions& opts, Kallsyms& ks
   plan.funcs.insert(plan.funcs.end(), std::make_move_iterator(user_funcs.begin()),
                     std::make_move_iterator(user_funcs.end()));
   check_entries_left(plan.funcs);
-  // User functions have no BTF to plan arguments from: they show none.
-  if (opts.capture_args) plan.args.resize(plan.funcs.size());
+  // User functions have no BTF: their arguments are the raw register slots.
+  if (opts.capture_args)
+    plan.args.resize(plan.funcs.size(), raw_func_args("a user-space function"));
   if (opts.capture_args || opts.keep_btf) plan.btf = std::move(btf_owner);
   for (const GlobSet* set : all_sets(sel)) {
     std::vector<GlobCount> counts = set->counts();
