@@ -35,7 +35,7 @@
 #include "kernel/rlimits.h"
 #include "symbolize/dwarf_symbolizer.h"
 #include "symbolize/ksym_symbolizer.h"
-#include "symbolize/user_ret_kinds.h"
+#include "symbolize/user_debug_info.h"
 #include "util/cache_dir.h"
 #include "util/error.h"
 #include "util/log.h"
@@ -174,11 +174,11 @@ Discovery discover(const Options& opts, Selection sel, AttachKind kind) {
     plan_opts.kernel_text = kernel_text.get();
   }
   // The sandboxed worker reads the user binaries' DWARF, and goes once planning is done.
-  std::unique_ptr<WorkerUserRetKinds> user_kinds;
+  std::unique_ptr<WorkerUserDebugInfo> user_debug;
   plan_opts.user.libraries = user_library_lookup(opts, sel.globs.user);
   if (!sel.globs.user.empty() && !opts.user_retval) {
-    user_kinds = std::make_unique<WorkerUserRetKinds>();
-    plan_opts.user.debug_kinds = user_kinds.get();
+    user_debug = std::make_unique<WorkerUserDebugInfo>();
+    plan_opts.user.debug_info = user_debug.get();
   }
   plan_for_attach(plan_opts, kind);
   d.plan = timed("plan", [&] { return plan_functions(std::move(sel.globs), plan_opts, d.ksyms); });

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,10 +36,12 @@ struct ArgInfo {
 
 struct FuncArgs {
   const struct btf* btf = nullptr;  // where type ids point (owned by KernelBtf); null: raw
-  std::vector<ArgInfo> args;        // captured arguments, in order
-  bool variadic = false;            // "..." follows the captured arguments: not captured
-  uint32_t uncaptured = 0;          // parameters that are in no slot we read
-  std::string raw_reason;           // non-empty when falling back to raw slots: why (for -v)
+  // Owns btf when nothing else does: a user-space function's types, made from its DWARF.
+  std::shared_ptr<const struct btf> btf_owner;
+  std::vector<ArgInfo> args;  // captured arguments, in order
+  bool variadic = false;      // "..." follows the captured arguments: not captured
+  uint32_t uncaptured = 0;    // parameters that are in no slot we read
+  std::string raw_reason;     // non-empty when falling back to raw slots: why (for -v)
   // A classic tracepoint's fields: when set, what is shown, each cut from the bytes of the
   // captured argument it names (args are then the record and its __data_loc fields).
   std::vector<TpField> tp_fields;

@@ -40,7 +40,7 @@ bool match_any(std::vector<ResolvedGlob>& globs, const std::string& path, const 
 RetKind user_ret_kind(const UserPlanOptions& opts, const std::string& path, uint64_t off) {
   if (opts.ret) return *opts.ret;
   std::optional<RetKind> kind;
-  if (opts.debug_kinds) kind = opts.debug_kinds->ret_kind(path, off);
+  if (opts.debug_info) kind = opts.debug_info->ret_kind(path, off);
   return kind.value_or(RetKind::Int64);
 }
 

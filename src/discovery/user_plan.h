@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "discovery/func_args.h"
 #include "discovery/func_info.h"
 #include "discovery/glob_spec.h"
 #include "discovery/ld_cache.h"
@@ -20,14 +21,17 @@ struct UserGlobs {
   bool empty() const { return entry.empty() && allow.empty(); }
 };
 
-// What decides when a user-space function failed, from its binary's debug information. Reading
-// it is another layer's (the sandboxed symbolizer's): planning only asks.
-class UserRetKinds {
+// What a user-space function's debug information says: when it failed, and its parameters for
+// -A. Reading it is another layer's (the sandboxed symbolizer's): planning only asks.
+class UserDebugInfo {
  public:
-  virtual ~UserRetKinds() = default;
+  virtual ~UserDebugInfo() = default;
   // The kind the debug information of the binary at path gives the function at file offset off;
   // nullopt when it has none for it.
   virtual std::optional<RetKind> ret_kind(const std::string& path, uint64_t off) = 0;
+  // Its arguments' plan from its prototype there, owning the types it points into; nullopt
+  // when there is none, or one BTF cannot express.
+  virtual std::optional<FuncArgs> func_args(const std::string& path, uint64_t off) = 0;
 };
 
 struct UserPlanOptions {
@@ -35,7 +39,7 @@ struct UserPlanOptions {
   std::optional<RetKind> ret;
   // Else the debug information decides where there is some (when set), and otherwise the errno
   // convention over 64 bits.
-  UserRetKinds* debug_kinds = nullptr;
+  UserDebugInfo* debug_info = nullptr;
   LibraryLookup libraries;
 };
 

@@ -6,12 +6,16 @@
 #include <gelf.h>
 #include <libelf.h>
 
+#include <bpf/btf.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 
 #include "discovery/vmlinux.h"
+#include "symbolize/dwarf_btf.h"
 #include "symbolize/dwarf_lookup.h"
 #include "symbolize/dwarf_ret_kind.h"
 #include "util/root_confined_open.h"
@@ -253,14 +257,31 @@ SymbolizedAddr ElfFile::lookup(uint64_t off, bool is_return_addr) {
   return out;
 }
 
-std::optional<RetKind> ElfFile::ret_kind(uint64_t off) {
+std::optional<Dwarf_Die> ElfFile::function_die(uint64_t off) {
   load();
   auto vaddr = vaddr_of(off);
   Dwarf_Die cu;
   if (!vaddr || !dwarf_ || !cu_of(dwarf_, *vaddr, &cu)) return std::nullopt;
   std::vector<Dwarf_Die> scopes = function_scopes(&cu, *vaddr);
   if (scopes.empty()) return std::nullopt;
-  return dwarf_ret_kind(&scopes.front());
+  return scopes.front();
+}
+
+std::optional<RetKind> ElfFile::ret_kind(uint64_t off) {
+  std::optional<Dwarf_Die> fn = function_die(off);
+  return fn ? dwarf_ret_kind(&*fn) : std::nullopt;
+}
+
+std::optional<FuncBtfBlob> ElfFile::func_btf(uint64_t off) {
+  std::optional<Dwarf_Die> fn = function_die(off);
+  if (!fn) return std::nullopt;
+  std::unique_ptr<struct btf, decltype(&btf__free)> btf(btf__new_empty(), &btf__free);
+  if (!btf) return std::nullopt;
+  int id = DwarfBtfBuilder(btf.get()).add_func(&*fn, "fn");
+  uint32_t size = 0;
+  const void* raw = id > 0 ? btf__raw_data(btf.get(), &size) : nullptr;
+  if (!raw) return std::nullopt;
+  return FuncBtfBlob{std::string(static_cast<const char*>(raw), size), id};
 }
 
 }  // namespace retsnoop

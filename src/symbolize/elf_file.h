@@ -15,6 +15,7 @@
 
 typedef struct Elf Elf;
 typedef struct Dwarf Dwarf;
+#include <elfutils/libdw.h>
 
 namespace retsnoop {
 
@@ -22,6 +23,12 @@ struct CodeSymbol {
   uint64_t addr = 0;  // link-time virtual address
   uint64_t size = 0;
   std::string name;  // demangled
+};
+
+// A function's prototype as raw BTF (DwarfBtfBuilder), and the id of its FUNC in it.
+struct FuncBtfBlob {
+  std::string raw;
+  int func_id = 0;
 };
 
 class ElfFile {
@@ -42,6 +49,9 @@ class ElfFile {
   // The failure rule the DWARF return type of the function starting at file offset off gives it
   // (dwarf_ret_kind()); nullopt without DWARF for it. Not thread-safe.
   std::optional<RetKind> ret_kind(uint64_t off);
+  // The prototype the DWARF gives the function starting at file offset off, as BTF; nullopt
+  // without DWARF for it, or when a parameter's type cannot be expressed. Not thread-safe.
+  std::optional<FuncBtfBlob> func_btf(uint64_t off);
   // Hex build id (NT_GNU_BUILD_ID), empty when the file has none or is not ELF.
   const std::string& build_id();
   // The file has a build id but no DWARF of its own, and no debug file was taken yet: its lines
@@ -61,6 +71,8 @@ class ElfFile {
   };
   void load();
   std::optional<uint64_t> vaddr_of(uint64_t off) const;
+  // The subprogram DIE of the function starting at file offset off.
+  std::optional<Dwarf_Die> function_die(uint64_t off);
   const CodeSymbol* symbol_at(uint64_t vaddr) const;
   SourceLoc line_of(uint64_t pc);
   void open_debug_file();

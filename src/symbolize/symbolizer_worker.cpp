@@ -29,6 +29,7 @@ class Worker {
   void debug_file(const WorkerRequest& req, OwnedFd fd);
   void lookup(const WorkerRequest& req);
   void ret_kind(const WorkerRequest& req);
+  void func_btf(const WorkerRequest& req);
   bool reply(const ReplyWriter& w) {
     return send_packet(sock_, w.bytes().data(), w.bytes().size()) == 0;
   }
@@ -85,6 +86,17 @@ void Worker::ret_kind(const WorkerRequest& req) {
   replied_ = reply(w);
 }
 
+void Worker::func_btf(const WorkerRequest& req) {
+  ElfFile* f = file(req.handle);
+  std::optional<FuncBtfBlob> b = f ? f->func_btf(req.offset) : std::nullopt;
+  ReplyWriter w(req.seq, !f ? -ENOENT : b ? 0 : -ENODATA);
+  if (b) {
+    w.blob(b->raw);
+    w.i32(b->func_id);
+  }
+  replied_ = reply(w);
+}
+
 bool Worker::serve_one() {
   std::string buf;
   OwnedFd fd;
@@ -96,6 +108,7 @@ bool Worker::serve_one() {
     case WorkerOp::DebugFile: debug_file(req, std::move(fd)); break;
     case WorkerOp::Lookup: lookup(req); break;
     case WorkerOp::RetKind: ret_kind(req); break;
+    case WorkerOp::FuncBtf: func_btf(req); break;
     case WorkerOp::Close: files_.erase(req.handle); break;
     case WorkerOp::Crash: std::abort();
     case WorkerOp::Hang:

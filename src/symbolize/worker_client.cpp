@@ -247,14 +247,18 @@ int WorkerClient::add_debug_file(const Handle& h, int fd, bool& taken) {
   return 0;
 }
 
-int WorkerClient::query(const Handle& h, WorkerRequest req, std::string& reply) {
+int WorkerClient::query(const Handle& h, WorkerRequest req, std::string& reply, int32_t* status) {
   if (h.generation != generation_) return -ESTALE;
   if (int err = request(req, -1, opts_.lookup_timeout, reply)) return err;
   ReplyReader r(reply);
   r.u64();
-  int32_t status = r.i32();
+  int32_t st = r.i32();
   if (!r.ok()) return protocol_error();
-  if (status) return -ESTALE;  // the worker has no such handle: load again
+  if (st == -ENODATA && status) {
+    *status = st;
+  } else if (st) {
+    return -ESTALE;  // the worker has no such handle: load again
+  }
   reply.erase(0, sizeof(uint64_t) + sizeof(int32_t));
   return 0;
 }
@@ -284,6 +288,23 @@ int WorkerClient::ret_kind(const Handle& h, uint64_t offset, std::optional<RetKi
   uint8_t kind = r.u8();
   if (!r.ok() || (kind != kNoRetKind && kind >= RS_RET_KIND_CNT)) return protocol_error();
   out = kind == kNoRetKind ? std::nullopt : std::optional(static_cast<RetKind>(kind));
+  return 0;
+}
+
+int WorkerClient::func_btf(const Handle& h, uint64_t offset, std::optional<FuncBtfBlob>& out) {
+  std::lock_guard lock(mu_);
+  std::string buf;
+  int32_t status = 0;
+  WorkerRequest req{uint32_t(WorkerOp::FuncBtf), h.id, 0, offset, 0};
+  if (int err = query(h, req, buf, &status)) return err;
+  out.reset();
+  if (status) return 0;
+  ReplyReader r(buf);
+  FuncBtfBlob b;
+  b.raw = r.blob();
+  b.func_id = r.i32();
+  if (!r.ok()) return protocol_error();
+  out = std::move(b);
   return 0;
 }
 

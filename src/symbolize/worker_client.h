@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "discovery/ret_kind.h"
+#include "symbolize/elf_file.h"
 #include "symbolize/symbolizer.h"
 #include "symbolize/worker_protocol.h"
 
@@ -60,6 +61,9 @@ class WorkerClient {
   // out: the failure rule of the function at offset by its DWARF return type, nullopt when the
   // file has no DWARF for it.
   int ret_kind(const Handle& h, uint64_t offset, std::optional<RetKind>& out);
+  // out: the prototype of the function at offset as raw BTF (unchecked: parse it as untrusted),
+  // nullopt when the file has no DWARF for it that BTF can express.
+  int func_btf(const Handle& h, uint64_t offset, std::optional<FuncBtfBlob>& out);
   // Forgets the file at the next request; never blocks.
   void close(const Handle& h);
 
@@ -72,7 +76,8 @@ class WorkerClient {
  private:
   int request(WorkerRequest req, int fd, std::chrono::milliseconds timeout, std::string& reply);
   // A request about one offset of a loaded file; reply: its payload, after seq and status.
-  int query(const Handle& h, WorkerRequest req, std::string& reply);
+  // status: the worker's (-ENODATA: nothing to say); a missing handle is -ESTALE.
+  int query(const Handle& h, WorkerRequest req, std::string& reply, int32_t* status = nullptr);
   // A reply the worker should not have sent: the worker is lost.
   int protocol_error();
   int start();

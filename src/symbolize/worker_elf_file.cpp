@@ -105,4 +105,10 @@ std::optional<RetKind> WorkerElfFile::ret_kind(uint64_t off) {
   return out;
 }
 
+std::optional<FuncBtfBlob> WorkerElfFile::func_btf(uint64_t off) {
+  std::optional<FuncBtfBlob> out;
+  ask([&] { return worker_->func_btf(handle_, off, out); });
+  return out;
+}
+
 }  // namespace retsnoop

@@ -30,6 +30,8 @@ class WorkerElfFile {
   SymbolizedAddr lookup(uint64_t off, bool is_return_addr);
   // As ElfFile::ret_kind(); nullopt as well when the worker cannot read the file.
   std::optional<RetKind> ret_kind(uint64_t off);
+  // As ElfFile::func_btf(); the raw BTF is the worker's, to be parsed as untrusted.
+  std::optional<FuncBtfBlob> func_btf(uint64_t off);
   bool broken() const { return broken_; }
 
  private:

@@ -13,12 +13,16 @@ ReplyWriter::ReplyWriter(uint64_t seq, int32_t status) {
   i32(status);
 }
 
-void ReplyWriter::str(std::string_view s) {
-  s = s.substr(0, kMaxReplyString);
+void ReplyWriter::sized(std::string_view s, size_t cap) {
+  s = s.substr(0, cap);
   uint32_t n = uint32_t(s.size());
   raw(&n, sizeof(n));
   raw(s.data(), s.size());
 }
+
+void ReplyWriter::str(std::string_view s) { sized(s, kMaxReplyString); }
+
+void ReplyWriter::blob(std::string_view s) { sized(s, kMaxReplyBlob); }
 
 void ReplyWriter::loc(const SourceLoc& l) {
   str(l.file);
@@ -70,9 +74,13 @@ uint64_t ReplyReader::u64() {
   return v;
 }
 
-std::string ReplyReader::str() {
+std::string ReplyReader::str() { return sized(kMaxReplyString); }
+
+std::string ReplyReader::blob() { return sized(kMaxReplyBlob); }
+
+std::string ReplyReader::sized(size_t cap) {
   uint32_t n;
-  if (!take(&n, sizeof(n)) || n > kMaxReplyString || n > rest_.size()) {
+  if (!take(&n, sizeof(n)) || n > cap || n > rest_.size()) {
     ok_ = false;
     return {};
   }

@@ -24,6 +24,7 @@ enum class WorkerOp : uint32_t {
   Crash = 5,      // test builds only (FaultPoint::SymbolizerCrash): the worker aborts
   Hang = 6,       // test builds only (FaultPoint::SymbolizerHang): the worker stops answering
   RetKind = 7,    // reply: u8, the RetKind of the function at offset, or kNoRetKind
+  FuncBtf = 8,    // reply: blob, raw BTF of the prototype of the function at offset; i32, its id
 };
 
 // RetKind's reply when the file has no DWARF for the function.
@@ -49,6 +50,9 @@ constexpr size_t kMaxWorkerPacket = 256 << 10;
 // frames, so that a reply stays within one packet.
 constexpr size_t kMaxReplyString = 4096;
 constexpr size_t kMaxReplyInlines = 16;
+// A blob (raw BTF of one prototype and the types it names) is cut at this many bytes: a cut one
+// does not parse, and the function is then shown without types.
+constexpr size_t kMaxReplyBlob = 192 << 10;
 
 // A reply: the request's seq, a status, and a payload.
 class ReplyWriter {
@@ -58,11 +62,13 @@ class ReplyWriter {
   void i32(int32_t v) { raw(&v, sizeof(v)); }
   void u64(uint64_t v) { raw(&v, sizeof(v)); }
   void str(std::string_view s);
+  void blob(std::string_view s);
   void sym(const SymbolizedAddr& s);
   const std::string& bytes() const { return buf_; }
 
  private:
   void raw(const void* p, size_t n) { buf_.append(static_cast<const char*>(p), n); }
+  void sized(std::string_view s, size_t cap);
   void loc(const SourceLoc& l);
   std::string buf_;
 };
@@ -75,11 +81,13 @@ class ReplyReader {
   int32_t i32();
   uint64_t u64();
   std::string str();
+  std::string blob();
   SymbolizedAddr sym();
   bool ok() const { return ok_; }
 
  private:
   bool take(void* p, size_t n);
+  std::string sized(size_t cap);
   SourceLoc loc();
   std::string_view rest_;
   bool ok_ = true;

@@ -108,13 +108,14 @@ TEST(UserPlan, SelectsEntryAndAllowedFunctionsButNotDenied) {
 }
 
 // Debug information that knows one function's type: the others keep the errno convention.
-class OneKnownKind : public UserRetKinds {
+class OneKnownKind : public UserDebugInfo {
  public:
   std::optional<RetKind> ret_kind(const std::string& path, uint64_t off) override {
     ++asked;
     if (path != "/proc/self/exe" || known_off == 0 || off != known_off) return std::nullopt;
     return RetKind::Neg32;
   }
+  std::optional<FuncArgs> func_args(const std::string&, uint64_t) override { return std::nullopt; }
   uint64_t known_off = 0;
   int asked = 0;
 };
@@ -127,14 +128,14 @@ TEST(UserPlan, DebugInformationDecidesUnlessUserRetvalIsSet) {
   globs.entry.push_back(g);
   globs.entry.back().pattern = "*read_user_symbols*";
   OneKnownKind kinds;
-  FuncTable first = plan_user_functions(globs, {.debug_kinds = &kinds});
+  FuncTable first = plan_user_functions(globs, {.debug_info = &kinds});
   ASSERT_GE(first.size(), 2u);
   kinds.known_off = first.front().file_offset;
-  FuncTable funcs = plan_user_functions(globs, {.debug_kinds = &kinds});
+  FuncTable funcs = plan_user_functions(globs, {.debug_info = &kinds});
   EXPECT_EQ(funcs.front().ret, RetKind::Neg32);
   EXPECT_EQ(funcs.back().ret, RetKind::Int64);
   int asked = kinds.asked;
-  funcs = plan_user_functions(globs, {.ret = RetKind::Ptr, .debug_kinds = &kinds});
+  funcs = plan_user_functions(globs, {.ret = RetKind::Ptr, .debug_info = &kinds});
   EXPECT_EQ(kinds.asked, asked);
   for (const FuncInfo& f : funcs) EXPECT_EQ(f.ret, RetKind::Ptr) << f.name;
 }

@@ -1,7 +1,9 @@
-#include "symbolize/user_ret_kinds.h"
+#include "symbolize/user_debug_info.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
+
+#include <bpf/btf.h>
 
 #include <utility>
 
@@ -19,18 +21,18 @@ OwnedFd open_regular(const std::string& path) {
 
 }  // namespace
 
-WorkerUserRetKinds::WorkerUserRetKinds(const std::string& host_root, WorkerOptions worker)
+WorkerUserDebugInfo::WorkerUserDebugInfo(const std::string& host_root, WorkerOptions worker)
     : worker_(std::make_shared<WorkerClient>(std::move(worker))),
       host_root_(std::make_shared<const OwnedFd>(
           open(host_root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC))) {}
 
 // The files go first: each closes its handle in the worker, which then goes.
-WorkerUserRetKinds::~WorkerUserRetKinds() {
+WorkerUserDebugInfo::~WorkerUserDebugInfo() {
   files_.clear();
   worker_->shutdown();
 }
 
-WorkerElfFile* WorkerUserRetKinds::file(const std::string& path) {
+WorkerElfFile* WorkerUserDebugInfo::file(const std::string& path) {
   auto [it, added] = files_.try_emplace(path);
   if (added) {
     if (OwnedFd fd = open_regular(path))
@@ -40,9 +42,23 @@ WorkerElfFile* WorkerUserRetKinds::file(const std::string& path) {
   return it->second.get();
 }
 
-std::optional<RetKind> WorkerUserRetKinds::ret_kind(const std::string& path, uint64_t off) {
+std::optional<RetKind> WorkerUserDebugInfo::ret_kind(const std::string& path, uint64_t off) {
   WorkerElfFile* f = file(path);
   return f ? f->ret_kind(off) : std::nullopt;
+}
+
+std::optional<FuncArgs> WorkerUserDebugInfo::func_args(const std::string& path, uint64_t off) {
+  WorkerElfFile* f = file(path);
+  std::optional<FuncBtfBlob> blob = f ? f->func_btf(off) : std::nullopt;
+  if (!blob || blob->func_id <= 0) return std::nullopt;
+  std::shared_ptr<const struct btf> btf(
+      btf__new(blob->raw.data(), uint32_t(blob->raw.size())),
+      [](const struct btf* b) { btf__free(const_cast<struct btf*>(b)); });
+  if (!btf || uint32_t(blob->func_id) >= btf__type_cnt(btf.get())) return std::nullopt;
+  FuncArgs args = args_from_prototype(btf.get(), uint32_t(blob->func_id));
+  if (!args.raw_reason.empty()) return std::nullopt;
+  args.btf_owner = std::move(btf);
+  return args;
 }
 
 }  // namespace retsnoop

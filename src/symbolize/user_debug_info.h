@@ -1,6 +1,7 @@
-// User-space functions' failure rules from their binaries' DWARF, read by the sandboxed
-// symbolizer worker: a binary and its debug file are as hostile as any other file a user
-// controls, and DWARF is the largest parser retsnoop runs on them.
+// User-space functions' failure rules and prototypes from their binaries' DWARF, read by the
+// sandboxed symbolizer worker: a binary and its debug file are as hostile as any other file a
+// user controls, and DWARF is the largest parser retsnoop runs on them. The prototypes come
+// back as BTF, which libbpf checks as it parses it.
 #pragma once
 
 #include <map>
@@ -14,16 +15,17 @@
 
 namespace retsnoop {
 
-class WorkerUserRetKinds : public UserRetKinds {
+class WorkerUserDebugInfo : public UserDebugInfo {
  public:
   // host_root: where debug files are looked for (/usr/lib/debug/.build-id/ under it).
-  explicit WorkerUserRetKinds(const std::string& host_root = "/", WorkerOptions worker = {});
-  ~WorkerUserRetKinds() override;
-  WorkerUserRetKinds(const WorkerUserRetKinds&) = delete;
-  WorkerUserRetKinds& operator=(const WorkerUserRetKinds&) = delete;
+  explicit WorkerUserDebugInfo(const std::string& host_root = "/", WorkerOptions worker = {});
+  ~WorkerUserDebugInfo() override;
+  WorkerUserDebugInfo(const WorkerUserDebugInfo&) = delete;
+  WorkerUserDebugInfo& operator=(const WorkerUserDebugInfo&) = delete;
 
   // A file that cannot be opened as a regular file, or that the worker cannot read, has none.
   std::optional<RetKind> ret_kind(const std::string& path, uint64_t off) override;
+  std::optional<FuncArgs> func_args(const std::string& path, uint64_t off) override;
 
  private:
   WorkerElfFile* file(const std::string& path);

@@ -1,4 +1,4 @@
-#include "symbolize/user_ret_kinds.h"
+#include "symbolize/user_debug_info.h"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -57,10 +57,10 @@ TEST(DwarfRetKind, NoneWithoutDwarfOrOutsideFunctions) {
 }
 
 // The worker answers as the file read in process does; a file it cannot open has no kinds.
-TEST(WorkerUserRetKinds, AnswersThroughTheSandboxedWorker) {
+TEST(WorkerUserDebugInfo, AnswersThroughTheSandboxedWorker) {
   std::string path = returns_fixture("libuser_returns.so");
   auto offs = symbol_offsets(path);
-  WorkerUserRetKinds kinds("/", test::test_worker());
+  WorkerUserDebugInfo kinds("/", test::test_worker());
   EXPECT_EQ(kinds.ret_kind(path, offs.at("ret_int")), RetKind::Neg32);
   EXPECT_EQ(kinds.ret_kind(path, offs.at("ret_bool")), RetKind::False);
   EXPECT_EQ(kinds.ret_kind(path, offs.at("ret_ptr")), RetKind::Ptr);
@@ -68,6 +68,34 @@ TEST(WorkerUserRetKinds, AnswersThroughTheSandboxedWorker) {
   EXPECT_EQ(kinds.ret_kind(bare, symbol_offsets(bare).at("ret_int")), std::nullopt);
   EXPECT_EQ(kinds.ret_kind("/nonexistent/lib.so", 0), std::nullopt);
   EXPECT_EQ(kinds.ret_kind(returns_fixture(""), 0), std::nullopt);  // a directory
+}
+
+// The prototype comes back as BTF the -A planner reads: names, strings and sized pointees, each
+// pointer read from user memory.
+TEST(WorkerUserDebugInfo, PrototypeAsBtf) {
+  std::string path = returns_fixture("libuser_returns.so");
+  auto offs = symbol_offsets(path);
+  WorkerUserDebugInfo info("/", test::test_worker());
+  std::optional<FuncArgs> args = info.func_args(path, offs.at("takes_args"));
+  ASSERT_TRUE(args);
+  ASSERT_TRUE(args->btf_owner);
+  EXPECT_EQ(args->btf, args->btf_owner.get());
+  ASSERT_EQ(args->args.size(), 5u);
+  const char* names[] = {"a", "s", "p", "n", "count"};
+  for (size_t i = 0; i < 5; ++i) EXPECT_EQ(args->args[i].name, names[i]);
+  EXPECT_EQ(args->args[0].spec.kind, RS_ARG_REG);
+  EXPECT_EQ(args->args[1].spec.kind, RS_ARG_STR);
+  EXPECT_EQ(args->args[1].spec.flags & RS_ARG_USER, RS_ARG_USER);
+  EXPECT_EQ(args->args[2].spec.kind, RS_ARG_PTR);
+  EXPECT_EQ(args->args[2].spec.size, 8u);  // struct pair
+  EXPECT_EQ(args->args[3].spec.kind, RS_ARG_PTR);
+  EXPECT_EQ(args->args[3].spec.size, 16u);  // struct node, through its own next pointer
+  EXPECT_EQ(args->args[3].spec.flags & RS_ARG_USER, RS_ARG_USER);
+  std::optional<FuncArgs> var = info.func_args(path, offs.at("takes_varargs"));
+  ASSERT_TRUE(var);
+  EXPECT_TRUE(var->variadic);
+  std::string bare = returns_fixture("libuser_returns-nodwarf.so");
+  EXPECT_FALSE(info.func_args(bare, symbol_offsets(bare).at("takes_args")));
 }
 
 }  // namespace
