@@ -31,19 +31,17 @@ struct {
 #endif
 
 /*
- * The register at slot of struct pt_regs, read at a constant offset each: the verifier refuses
- * a variable offset into the context.
+ * The register at slot of struct pt_regs. Read from a copy on the stack: the verifier refuses a
+ * context pointer moved by a variable, and clang folds a loop of constant reads into one.
  */
 static __always_inline __u64 reg_at(struct pt_regs *ctx, __u32 slot)
 {
-	__u64 v = 0;
+	__u64 regs[RS_REG_SLOTS] = {};
 
-#pragma unroll
-	for (__u32 i = 0; i < RS_REG_SLOTS; i++) {
-		if (i == slot)
-			v = ((__u64 *)ctx)[i];
-	}
-	return v;
+	if (slot >= RS_REG_SLOTS)
+		return 0;
+	bpf_probe_read_kernel(regs, sizeof(regs), ctx);
+	return regs[slot];
 }
 
 SEC("kprobe")
