@@ -30,9 +30,9 @@ IndirectProbes::IndirectProbes(const IndirectProbesConfig& cfg) {
     const CallerSite& s = cfg.sites[i];
     OwnedFd event = open_kprobe_at(*pmu_type, s.site.addr);
     LIBBPF_OPTS(bpf_perf_event_opts, opts, .bpf_cookie = indirect_cookie(s.site, i));
-    bpf_link* link = event ? bpf_program__attach_perf_event_opts(skel_->progs.indirect_site,
-                                                                 event.get(), &opts)
-                           : nullptr;
+    bpf_link* link =
+        event ? bpf_program__attach_perf_event_opts(skel_->progs.indirect_site, event.get(), &opts)
+              : nullptr;
     if (!link) {
       logf(LOG_DEBUG, "--callees: no probe at %s+0x%llx: %s\n", s.caller.c_str(),
            (unsigned long long)(s.site.addr - s.caller_addr), std::strerror(errno));
@@ -80,8 +80,7 @@ std::vector<SeenTarget> IndirectProbes::seen() const {
   const void* prev = nullptr;
   while (bpf_map_get_next_key(fd, prev, &next) == 0) {
     uint64_t count = 0;
-    if (bpf_map_lookup_elem(fd, &next, &count) == 0)
-      out.push_back({next.site, next.target, count});
+    if (bpf_map_lookup_elem(fd, &next, &count) == 0) out.push_back({next.site, next.target, count});
     key = next;
     prev = &key;
   }

@@ -47,12 +47,9 @@ CodeArch host_code_arch() {
 
 std::string_view branch_kind_word(BranchKind kind) {
   switch (kind) {
-    case BranchKind::Call:
-      return "call";
-    case BranchKind::TailJump:
-      return "tail jump";
-    case BranchKind::Indirect:
-      return "indirect, seen at run time";
+    case BranchKind::Call: return "call";
+    case BranchKind::TailJump: return "tail jump";
+    case BranchKind::Indirect: return "indirect, seen at run time";
   }
   return "?";
 }

@@ -22,7 +22,7 @@ struct SeenTarget {
 };
 
 struct IndirectTarget {
-  CalleeEdge edge;  // kind BranchKind::Indirect
+  CalleeEdge edge;           // kind BranchKind::Indirect
   uint64_t site_offset = 0;  // of the call or jump in the caller
   uint64_t count = 0;
 };

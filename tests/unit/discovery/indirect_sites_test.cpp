@@ -12,8 +12,8 @@
 namespace retsnoop {
 
 void PrintTo(const IndirectSite& s, std::ostream* os) {
-  *os << std::hex << "0x" << s.addr << " slot " << std::dec << int(s.reg)
-      << (s.mem ? " mem " : " ") << s.disp;
+  *os << std::hex << "0x" << s.addr << " slot " << std::dec << int(s.reg) << (s.mem ? " mem " : " ")
+      << s.disp;
 }
 
 namespace {
@@ -63,8 +63,7 @@ TEST(IndirectSites, Arm64BlrAndBr) {
   };
   BranchDecoder dec(CodeArch::Arm64);
   SiteDecode d = decode_indirect_sites(dec, code, 0x10000, symbol_at);
-  EXPECT_EQ(d.sites,
-            (std::vector<IndirectSite>{{0x10000, 8, false, 0}, {0x10008, 16, false, 0}}));
+  EXPECT_EQ(d.sites, (std::vector<IndirectSite>{{0x10000, 8, false, 0}, {0x10008, 16, false, 0}}));
   EXPECT_EQ(d.unsupported, 0u);
 }
 
