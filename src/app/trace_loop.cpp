@@ -389,10 +389,11 @@ void report_dropped_messages(const KernelMessages* messages) {
 }
 
 // --callees: the probes that see where indirect call sites go, when there are sites and the
-// kernel gives kprobes BPF cookies.
+// kernel gives kprobes BPF cookies. Only -v reports what they see: without it they would cost
+// every traced call for nothing.
 std::unique_ptr<IndirectProbes> load_indirect(const TraceLoopInputs& in, const TracerConfig& cfg,
                                               const TracerObject& obj) {
-  if (!in.indirect || in.indirect->sites.empty()) return nullptr;
+  if (!in.indirect || in.indirect->sites.empty() || !log_enabled(LOG_INFO)) return nullptr;
   if (!obj.has_cookies()) {
     logf(LOG_INFO,
          "--callees: indirect call sites not probed: this kernel has no BPF cookies for kprobes "
