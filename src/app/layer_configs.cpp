@@ -68,6 +68,7 @@ PlanOptions plan_options(const Options& o) {
       .presets = o.presets,
       .callee_globs = o.callee_globs,
       .max_callees = o.callees_max,
+      .max_sites = o.callees_max_sites,
       .capture_args = o.capture_args,
   };
   p.user.ret = o.user_retval;

@@ -303,7 +303,8 @@ int run(const Options& opts) {
                      .command = command ? &*command : nullptr,
                      .arg_filters = opts.arg_filters.empty() ? nullptr : &d.arg_filters.progs,
                      .cgroups = &cgroups,
-                     .line_probes = &d.lines.probes},
+                     .line_probes = &d.lines.probes,
+                     .indirect = &d.plan.indirect},
                     stop, out);
 }
 

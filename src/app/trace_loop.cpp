@@ -17,11 +17,13 @@
 #include "app/exit_status.h"
 #include "app/receiver.h"
 #include "attach/attacher.h"
+#include "attach/indirect_probes.h"
 #include "attach/injected_probe_links.h"
 #include "attach/kernel_messages.h"
 #include "attach/line_probe_links.h"
 #include "attach/shared_knob.h"
 #include "attach/uprobe_links.h"
+#include "discovery/indirect_targets.h"
 #include "discovery/kallsyms.h"
 #include "discovery/probe_keys.h"
 #include "filter/session_filter.h"
@@ -386,12 +388,50 @@ void report_dropped_messages(const KernelMessages* messages) {
        (unsigned long long)messages->dropped());
 }
 
+// --callees: the probes that see where indirect call sites go, when there are sites and the
+// kernel gives kprobes BPF cookies. Only -v reports what they see: without it they would cost
+// every traced call for nothing.
+std::unique_ptr<IndirectProbes> load_indirect(const TraceLoopInputs& in, const TracerConfig& cfg,
+                                              const TracerObject& obj) {
+  if (!in.indirect || in.indirect->sites.empty() || !log_enabled(LOG_INFO)) return nullptr;
+  if (!obj.has_cookies()) {
+    logf(LOG_INFO,
+         "--callees: indirect call sites not probed: this kernel has no BPF cookies for kprobes "
+         "(5.15+)\n");
+    return nullptr;
+  }
+  return std::make_unique<IndirectProbes>(IndirectProbesConfig{
+      .maps = obj.session_maps(),
+      .atomic_fetch = cfg.caps.atomic_fetch,
+      .task_btf = cfg.caps.task_btf,
+      .sites = in.indirect->sites,
+  });
+}
+
+// -v: where the probed indirect call sites went, named.
+void report_indirect_targets(const IndirectProbes* probes, const TraceLoopInputs& in,
+                             const std::shared_future<void>& ksyms_loaded) {
+  if (!probes || !log_enabled(LOG_INFO)) return;
+  ksyms_loaded.wait();
+  std::vector<SeenTarget> seen = probes->seen();
+  IndirectTargets t = resolve_indirect_targets(*in.indirect, seen, in.ksyms);
+  std::fputs(render_indirect_targets(t).c_str(), stderr);
+  if (t.unnamed > 0)
+    logf(LOG_INFO,
+         "callees: %zu indirect targets seen at run time are no traceable, not denied function\n",
+         t.unnamed);
+  if (probes->dropped() > 0)
+    logf(LOG_INFO, "callees: %llu indirect targets not counted: their map was full\n",
+         (unsigned long long)probes->dropped());
+}
+
 // The loaded BPF object and everything attached to it, detached together.
 struct Attached {
   Attached(const TraceLoopInputs& in, const TracerConfig& cfg)
       : obj(timed("BPF object load",
                   [&] { return std::make_unique<TracerObject>(cfg, in.funcs); })),
         messages(load_messages(in, cfg, *obj)),
+        indirect(load_indirect(in, cfg, *obj)),
         probes(attach_probes(*obj, in.probes)),
         lines(in.line_probes ? attach_lines(*obj, *in.line_probes) : std::nullopt),
         attacher(make_attacher(in.cfg.tracer.kind, *obj, in.ksyms, in.run)) {}
@@ -418,11 +458,13 @@ struct Attached {
     if (probes) probes->detach();
     if (lines) lines->detach();
     messages.reset();
+    indirect.reset();
     detach_all(*attacher);
   }
 
   std::unique_ptr<TracerObject> obj;
   std::unique_ptr<KernelMessages> messages;
+  std::unique_ptr<IndirectProbes> indirect;
   std::optional<InjectedProbeLinks> probes;
   std::optional<LineProbeLinks> lines;
   std::optional<UprobeLinks> uprobes;
@@ -479,6 +521,7 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
 
   report_missed_hits(*a.attacher, *a.obj, in.cfg.tracer.kind, in.features);
   report_dropped_messages(a.messages.get());
+  report_indirect_targets(a.indirect.get(), in, ksyms_loaded);
   print_status(out, "Detaching... ");
   auto t1 = Clock::now();
   a.detach(in);

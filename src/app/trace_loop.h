@@ -10,6 +10,7 @@
 #include "attach/tracer_object.h"
 #include "discovery/func_args.h"
 #include "discovery/func_info.h"
+#include "discovery/indirect_sites.h"
 #include "discovery/line_plan.h"
 #include "discovery/probe_spec.h"
 #include "format/format_options.h"
@@ -38,6 +39,7 @@ struct TraceLoopInputs {
   const std::vector<rs_arg_filter>* arg_filters = nullptr;  // --arg-filter, indexed like funcs
   const CgroupDirs* cgroups = nullptr;                      // --cgroup, --no-cgroup
   const std::vector<LineProbe>* line_probes = nullptr;      // --line-trace, by line id
+  const IndirectSitePlan* indirect = nullptr;               // --callees: the sites to probe
 };
 
 // Returns the exit status (app/exit_status.h). Whatever happens, nothing stays attached when it

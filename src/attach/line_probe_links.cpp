@@ -1,48 +1,30 @@
 #include "attach/line_probe_links.h"
 
 #include <bpf/libbpf.h>
-#include <linux/perf_event.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 #include <string>
 
+#include "attach/kprobe_pmu.h"
 #include "util/error.h"
-#include "util/file_text.h"
-#include "util/owned_fd.h"
 
 namespace retsnoop {
 
 namespace {
 
-constexpr const char* kKprobePmuType = "/sys/bus/event_source/devices/kprobe/type";
-
-int kprobe_pmu_type() {
-  std::optional<std::string> text = read_text_file(kKprobePmuType);
-  if (!text)
-    throw UserError(std::string("--line-trace: the kernel has no kprobe PMU (") + kKprobePmuType +
-                    ": " + std::strerror(errno) + ")");
-  return std::stoi(*text);
-}
-
-// By address, not symbol+offset: a static function's name may be shared, and since 6.5 the
-// kernel refuses such names.
-OwnedFd open_kprobe_at(int pmu_type, uint64_t addr) {
-  perf_event_attr attr = {};
-  attr.size = sizeof(attr);
-  attr.type = uint32_t(pmu_type);
-  attr.config1 = 0;     // kprobe_func: none, so that config2 is the address
-  attr.config2 = addr;  // kprobe_addr
-  return OwnedFd(int(syscall(__NR_perf_event_open, &attr, -1 /* every task */, 0 /* CPU */,
-                             -1 /* group */, PERF_FLAG_FD_CLOEXEC)));
+int line_kprobe_pmu_type() {
+  std::optional<int> type = kprobe_pmu_type();
+  if (!type)
+    throw UserError(std::string("--line-trace: the kernel has no kprobe PMU (") +
+                    std::strerror(errno) + ")");
+  return *type;
 }
 
 }  // namespace
 
 LineProbeLinks::LineProbeLinks(TracerObject& obj, const std::vector<LineProbe>& probes) {
-  int pmu_type = kprobe_pmu_type();
+  int pmu_type = line_kprobe_pmu_type();
   for (uint32_t id = 0; id < probes.size(); ++id) {
     OwnedFd event = open_kprobe_at(pmu_type, probes[id].addr);
     if (!event) {

@@ -444,4 +444,23 @@ struct rs_kmsg_rec {
 	char strs[RS_KMSG_ARGS][RS_KMSG_STR];
 };
 
+/*
+ * --callees: the kprobe of an indirect call site carries its site index and where the
+ * instruction reads its target in its BPF cookie: bits 0-7 the register (its 8-byte slot in
+ * struct pt_regs), bit 8 set when the target is the pointer at register + displacement, bits
+ * 16-31 the site index, bits 32-63 the displacement (signed).
+ */
+#define RS_INDIRECT_MAX_SITES 65535
+#define RS_INDIRECT_MAX_SEEN 4096 /* (site, target) pairs counted */
+#define RS_INDIRECT_REG(c) ((rs_u32)((c)&0xff))
+#define RS_INDIRECT_MEM(c) (((c) >> 8) & 1)
+#define RS_INDIRECT_SITE(c) ((rs_u32)(((c) >> 16) & 0xffff))
+#define RS_INDIRECT_DISP(c) ((rs_s32)((c) >> 32))
+
+struct rs_indirect_key {
+	rs_u32 site; /* index in the sites user space attached */
+	rs_u32 pad;
+	rs_u64 target;
+};
+
 #endif /* RETSNOOP_BPF_ABI_H */

@@ -11,13 +11,12 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "abi.h"
-#include "session_table.bpf.h" /* struct session and the maps shared with the tracer */
+#include "open_session.bpf.h" /* struct session and the maps shared with the tracer */
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
 /* Set by user space before load. */
 const volatile __u32 kmsg_max_count = 16; /* -C messages.max-count */
-const volatile __u8 bits_kept = 1; /* the tracer keeps session_bits (its build with atomics) */
 
 /* Messages past kmsg_max_count, or that did not fit in the ring buffer. */
 __u64 kmsg_dropped = 0;
@@ -40,27 +39,6 @@ struct {
 struct bpf_verifier_log {
 	char kbuf[1024];
 } __attribute__((preserve_access_index));
-
-/*
- * The thread's open session, or NULL: the tracer's own lookup, read only. A stale session left
- * by an exited thread of the same TID is the tracer's to drop.
- */
-static __always_inline struct session *open_session(void)
-{
-	__u32 tid = bpf_get_current_pid_tgid();
-	__u64 *bits, bit;
-	struct session *s;
-
-	if (bits_kept) {
-		bits = session_bit(tid, &bit);
-		if (bits && !(*bits & bit))
-			return NULL;
-	}
-	s = session_find(session_key(tid));
-	if (!s || s->task_start != current_start_time())
-		return NULL;
-	return s;
-}
 
 /*
  * The session's count of messages, or NULL once it holds kmsg_max_count: the caller counts a

@@ -70,6 +70,7 @@ std::string ringbuf_values() {
 std::string sessions_values() { return "1 to " + std::to_string(kMaxSessions); }
 std::string line_count_values() { return "1 to " + std::to_string(RS_MAX_LINES); }
 std::string callee_count_values() { return "1 to " + std::to_string(kMaxCallees); }
+std::string site_count_values() { return "1 to " + std::to_string(RS_INDIRECT_MAX_SITES); }
 std::string int_values() { return "1 to " + std::to_string(INT_MAX); }
 // Bounds that keep a session's messages within what a terminal shows.
 constexpr uint32_t kMaxMessages = 1024;
@@ -169,6 +170,14 @@ const Setting kSettings[] = {
      "warning.",
      [](Options& o, std::string_view v) { o.callees_max = parse_positive(v, kMaxCallees); },
      [](const Options& o) { return std::to_string(o.callees_max); }},
+    {"callees.max-sites", site_count_values,
+     "With --callees: how many indirect call sites (calls through a function pointer) of the "
+     "walked functions get a probe that records their targets at run time; the rest are left "
+     "out with a warning.",
+     [](Options& o, std::string_view v) {
+       o.callees_max_sites = parse_positive(v, RS_INDIRECT_MAX_SITES);
+     },
+     [](const Options& o) { return std::to_string(o.callees_max_sites); }},
     {"messages.enabled", bool_values,
      "Record the messages the kernel emits on a session's thread while the session is open "
      "(fs_context errors, netlink extended acks, BPF verifier log lines) and print them in a "

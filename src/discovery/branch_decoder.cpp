@@ -46,7 +46,12 @@ CodeArch host_code_arch() {
 }
 
 std::string_view branch_kind_word(BranchKind kind) {
-  return kind == BranchKind::Call ? "call" : "tail jump";
+  switch (kind) {
+    case BranchKind::Call: return "call";
+    case BranchKind::TailJump: return "tail jump";
+    case BranchKind::Indirect: return "indirect, seen at run time";
+  }
+  return "?";
 }
 
 BranchDecoder::BranchDecoder(CodeArch arch) : arch_(arch) {
@@ -67,13 +72,12 @@ BranchDecoder::~BranchDecoder() {
   cs_close(&h);
 }
 
-std::vector<Branch> BranchDecoder::decode(std::span<const uint8_t> code, uint64_t addr) const {
+void BranchDecoder::each_insn(std::span<const uint8_t> code, uint64_t addr,
+                              const std::function<void(const cs_insn&)>& fn) const {
   std::unique_ptr<cs_insn, InsnFree> insn(cs_malloc(handle_));
   if (!insn) throw std::bad_alloc();
   // Instructions are 4 bytes on arm64; on x86-64 the next byte may start a valid one.
   const size_t resync = arch_ == CodeArch::Arm64 ? 4 : 1;
-  const uint64_t end = addr + code.size();
-  std::map<uint64_t, BranchKind> out;
   const uint8_t* p = code.data();
   size_t left = code.size();
   uint64_t pc = addr;
@@ -85,13 +89,21 @@ std::vector<Branch> BranchDecoder::decode(std::span<const uint8_t> code, uint64_
       pc += step;
       continue;
     }
-    bool call = is_call(*insn, arch_);
-    if (!call && !cs_insn_group(handle_, insn.get(), CS_GRP_JUMP)) continue;
+    fn(*insn);
+  }
+}
+
+std::vector<Branch> BranchDecoder::decode(std::span<const uint8_t> code, uint64_t addr) const {
+  const uint64_t end = addr + code.size();
+  std::map<uint64_t, BranchKind> out;
+  each_insn(code, addr, [&](const cs_insn& insn) {
+    bool call = is_call(insn, arch_);
+    if (!call && !cs_insn_group(handle_, &insn, CS_GRP_JUMP)) return;
     uint64_t target = 0;
-    if (!branch_target(*insn, arch_, target) || (target >= addr && target < end)) continue;
+    if (!branch_target(insn, arch_, target) || (target >= addr && target < end)) return;
     auto [it, added] = out.emplace(target, call ? BranchKind::Call : BranchKind::TailJump);
     if (!added && call) it->second = BranchKind::Call;
-  }
+  });
   std::vector<Branch> branches;
   branches.reserve(out.size());
   for (auto [target, kind] : out) branches.push_back({target, kind});

@@ -2,9 +2,12 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string_view>
 #include <vector>
+
+struct cs_insn;
 
 namespace retsnoop {
 
@@ -16,9 +19,10 @@ CodeArch host_code_arch();
 enum class BranchKind {
   Call,      // x86-64 call rel32, arm64 bl
   TailJump,  // a jump, conditional or not, that leaves the function
+  Indirect,  // a call or jump through a register, its target seen at run time
 };
 
-// "call", "tail jump".
+// "call", "tail jump", "indirect, seen at run time".
 std::string_view branch_kind_word(BranchKind kind);
 
 struct Branch {
@@ -41,6 +45,12 @@ class BranchDecoder {
   // have no target to read and are left out; bytes that do not decode (padding, data) are
   // stepped over.
   std::vector<Branch> decode(std::span<const uint8_t> code, uint64_t addr) const;
+
+  // Calls fn with each instruction of code, with Capstone's detail, stepping over bytes that do
+  // not decode as decode() does.
+  void each_insn(std::span<const uint8_t> code, uint64_t addr,
+                 const std::function<void(const cs_insn&)>& fn) const;
+  CodeArch arch() const { return arch_; }
 
  private:
   CodeArch arch_;

@@ -38,6 +38,10 @@ struct Visit {
 
 }  // namespace
 
+std::string callee_edge_text(const CalleeEdge& e) {
+  return e.caller + " -> " + e.callee + " (" + std::string(branch_kind_word(e.kind)) + ")";
+}
+
 std::vector<size_t> expand_callees(const CalleeWalk& w, const Kallsyms& ksyms,
                                    const CalleeFinder& finder, std::vector<bool>& selected,
                                    CalleeReport& report) {
@@ -64,6 +68,7 @@ std::vector<size_t> expand_callees(const CalleeWalk& w, const Kallsyms& ksyms,
       if (first_visit) report.unreadable.push_back(qualified_name(v.sym->module, v.sym->name));
       continue;
     }
+    if (first_visit) report.walked.push_back(v.sym);
     for (const FoundCallee& c : *callees) {
       std::optional<size_t> i = index.find(*c.sym);
       if (!i || w.denied[*i]) continue;

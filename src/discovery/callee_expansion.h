@@ -19,12 +19,16 @@ struct CalleeEdge {
   BranchKind kind = BranchKind::Call;
 };
 
+// "caller -> callee (kind)": how --dry-run -v lists an edge.
+std::string callee_edge_text(const CalleeEdge& e);
+
 // What --dry-run -v and the warnings say about callee discovery.
 struct CalleeReport {
   std::string source;                   // where the text was read; empty without --callees
   std::vector<CalleeEdge> edges;        // to traceable, not denied functions, in discovery order
   size_t left_out = 0;                  // functions past the budget
   std::vector<std::string> unreadable;  // functions whose text could not be read
+  std::vector<const KSym*> walked;      // functions whose callees were read, in walk order
 };
 
 struct CalleeWalk {

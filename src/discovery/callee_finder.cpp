@@ -38,10 +38,14 @@ bool is_patched_site_target(std::string_view name) {
 CalleeFinder::CalleeFinder(const Kallsyms& ksyms, const KernelText& text, CodeArch arch)
     : ksyms_(ksyms), text_(text), decoder_(arch) {}
 
-std::optional<std::vector<FoundCallee>> CalleeFinder::callees(const KSym& fn) const {
+std::optional<std::vector<uint8_t>> CalleeFinder::code(const KSym& fn) const {
   uint64_t size = std::min(ksyms_.extent(fn), kMaxFunctionBytes);
   if (size == 0) return std::nullopt;
-  std::optional<std::vector<uint8_t>> code = text_.read(fn.addr, size);
+  return text_.read(fn.addr, size);
+}
+
+std::optional<std::vector<FoundCallee>> CalleeFinder::callees(const KSym& fn) const {
+  std::optional<std::vector<uint8_t>> code = this->code(fn);
   if (!code) return std::nullopt;
   std::vector<FoundCallee> out;
   for (const Branch& b : decoder_.decode(*code, fn.addr)) {

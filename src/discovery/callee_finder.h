@@ -31,6 +31,10 @@ class CalleeFinder {
   // targets: a branch into the middle of a symbol is not guessed at. fn's size is the distance
   // to the next symbol, capped. nullopt when its text cannot be read.
   std::optional<std::vector<FoundCallee>> callees(const KSym& fn) const;
+  // fn's machine code, sized as callees() reads it; nullopt when it cannot be read.
+  std::optional<std::vector<uint8_t>> code(const KSym& fn) const;
+  const BranchDecoder& decoder() const { return decoder_; }
+  const Kallsyms& ksyms() const { return ksyms_; }
 
  private:
   const Kallsyms& ksyms_;

@@ -111,6 +111,22 @@ void sort_matches(std::vector<Match>& matches) {
   });
 }
 
+// The indirect call sites of the functions the walk read, and the targets they may name.
+void add_indirect_sites(const std::vector<Candidate>& cands, const Matching& m,
+                        const PlanOptions& o, const CalleeFinder& finder, FuncPlan& plan) {
+  IndirectSitePlan& ind = plan.indirect;
+  ind = find_indirect_sites(plan.callees.walked, finder, o.max_sites);
+  logf(LOG_INFO, "--callees: %zu indirect call sites, %zu more through operands not probed\n",
+       ind.sites.size() + ind.left_out, ind.unsupported);
+  if (ind.left_out > 0)
+    logf(LOG_WARN, "--callees: %zu indirect call sites left out past callees.max-sites=%zu\n",
+         ind.left_out, o.max_sites);
+  if (ind.sites.empty()) return;
+  for (size_t i = 0; i < cands.size(); ++i) {
+    if (!m.denied[i]) ind.eligible.insert(qualified_name(cands[i].module, cands[i].name));
+  }
+}
+
 // Adds the callees of the --callees functions to m as non-entry functions.
 void add_callees(const std::vector<Candidate>& cands, Matching& m, const PlanOptions& o,
                  Kallsyms& ksyms, FuncPlan& plan) {
@@ -129,6 +145,7 @@ void add_callees(const std::vector<Candidate>& cands, Matching& m, const PlanOpt
   if (plan.callees.left_out > 0)
     logf(LOG_WARN, "--callees: %zu more callees left out past callees.max-functions=%zu\n",
          plan.callees.left_out, o.max_callees);
+  add_indirect_sites(cands, m, o, finder, plan);
   if (!plan.callees.unreadable.empty())
     logf(LOG_WARN, "--callees: the text of %zu functions could not be read from %s (first: %s)\n",
          plan.callees.unreadable.size(), plan.callees.source.c_str(),

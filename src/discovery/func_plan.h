@@ -10,6 +10,7 @@
 #include "discovery/func_args.h"
 #include "discovery/func_info.h"
 #include "discovery/glob_set.h"
+#include "discovery/indirect_sites.h"
 #include "discovery/kallsyms.h"
 #include "discovery/source_path_index.h"
 #include "discovery/traceable.h"
@@ -27,6 +28,7 @@ struct PlanOptions {
   std::vector<std::string> presets;       // -c NAME
   std::vector<std::string> callee_globs;  // --callees GLOB[:DEPTH], as typed
   size_t max_callees = 1000;              // functions --callees may add
+  size_t max_sites = 512;                 // indirect call sites --callees may probe
   bool fentry = false;                    // attach with fentry/fexit: needs each function's BTF id
   bool capture_args = false;              // -A: plan each function's arguments from its BTF
   bool keep_btf = false;                  // keep the BTF in the plan (--arg-filter reads it)
@@ -60,6 +62,7 @@ struct FuncPlan {
   PlanStats stats;
   std::vector<GlobCount> glob_counts;  // entry, allow, deny, callee globs in that order
   CalleeReport callees;                // --callees: what was found and how
+  IndirectSitePlan indirect;           // --callees: the indirect call sites of what it walked
 };
 
 // The -e/-a/-d globs with those of the presets, parsed and checked.

@@ -69,16 +69,18 @@ void append_functions(std::string& out, const FuncTable& funcs) {
 void append_callees(std::string& out, const CalleeReport& r) {
   if (r.source.empty()) return;
   out += "Callees found in " + r.source + ": " + std::to_string(r.edges.size()) + "\n";
-  for (const CalleeEdge& e : r.edges)
-    out.append("  ")
-        .append(e.caller)
-        .append(" -> ")
-        .append(e.callee)
-        .append(" (")
-        .append(branch_kind_word(e.kind))
-        .append(")\n");
+  for (const CalleeEdge& e : r.edges) out += "  " + callee_edge_text(e) + "\n";
   if (r.left_out > 0)
     out += "  " + std::to_string(r.left_out) + " more left out past callees.max-functions\n";
+}
+
+// --callees: the indirect call sites whose targets only a run shows.
+void append_indirect_sites(std::string& out, const IndirectSitePlan& p) {
+  out += "Indirect call sites to probe: " + std::to_string(p.sites.size()) + "\n";
+  if (p.unsupported > 0)
+    out += "  " + std::to_string(p.unsupported) + " more through operands not probed\n";
+  if (p.left_out > 0)
+    out += "  " + std::to_string(p.left_out) + " more left out past callees.max-sites\n";
 }
 
 void append_glob_counts(std::string& out, const std::vector<GlobCount>& counts) {
@@ -94,6 +96,7 @@ std::string render_plan(const FuncPlan& plan, std::string_view vmlinux, int verb
   append_counts(out, plan, vmlinux);
   append_functions(out, plan.funcs);
   append_callees(out, plan.callees);
+  if (!plan.callees.source.empty()) append_indirect_sites(out, plan.indirect);
   if (verbosity >= 2) append_glob_counts(out, plan.glob_counts);
   return out;
 }

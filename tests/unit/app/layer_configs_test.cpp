@@ -196,6 +196,8 @@ std::map<std::string, Reach> tracer_setting_reach() {
       {"callees.max-functions",
        {{"-C", "callees.max-functions=7"},
         [](const Mapped& m) { return m.plan.max_callees == 7; }}},
+      {"callees.max-sites",
+       {{"-C", "callees.max-sites=9"}, [](const Mapped& m) { return m.plan.max_sites == 9; }}},
       {"messages.enabled",
        {{"-C", "messages.enabled=no"}, [](const Mapped& m) { return !m.cfg.loop.messages; }}},
       {"messages.max-count",

@@ -1,6 +1,7 @@
 #include "discovery/callee_finder.h"
 
 #include "discovery/callee_expansion.h"
+#include "discovery/indirect_sites.h"
 
 #include <gtest/gtest.h>
 
@@ -62,6 +63,20 @@ TEST(CalleeFinder, KeepsFunctionStartsAndSkipsPatchedSites) {
   EXPECT_EQ((*found)[0].kind, BranchKind::Call);
   EXPECT_EQ((*found)[1].sym->name, "other");
   EXPECT_EQ((*found)[1].kind, BranchKind::TailJump);
+}
+
+TEST(CalleeFinder, IndirectSitesOfTheWalkedFunctionsWithinTheBudget) {
+  Kallsyms ks = Kallsyms::parse_text(kSymbols);
+  BytesText text(kBase, caller_code());
+  CalleeFinder finder(ks, text, CodeArch::X86_64);
+  std::vector<const KSym*> walked = {ks.find_by_name("caller")[0], ks.find_by_name("helper")[0]};
+  IndirectSitePlan plan = find_indirect_sites(walked, finder, 1);
+  // The call to __x86_indirect_thunk_rax; helper, whose text cannot be read, is passed over.
+  ASSERT_EQ(plan.sites.size(), 1u);
+  EXPECT_EQ(plan.sites[0].caller, "caller");
+  EXPECT_EQ(plan.sites[0].site.addr - plan.sites[0].caller_addr, 10u);
+  EXPECT_EQ(plan.sites[0].site.reg, 10);  // ax in struct pt_regs
+  EXPECT_EQ(find_indirect_sites(walked, finder, 0).left_out, 1u);
 }
 
 TEST(CalleeFinder, UnreadableTextIsNoAnswer) {
