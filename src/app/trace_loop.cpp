@@ -106,8 +106,9 @@ AttachResult attach_all(Attacher& attacher, const FuncTable& funcs, StopSignal& 
     aopts.debug = debug;
     res = attacher.attach(funcs, aopts);
   }
+  res.seconds = seconds_since(t0);
   logf(LOG_INFO, "attached %zu functions with %s in %.3f s (%zu skipped)\n", res.attached,
-       attacher.name(), seconds_since(t0), res.skipped);
+       attacher.name(), res.seconds, res.skipped);
   return res;
 }
 
@@ -467,8 +468,13 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
       [&](const Session& s, std::string& text) {
         if (user.recorder && !s.ustack.empty()) user.recorder->wait_for(s.pid, s.id);
         report.append(text, s, fmt.ctx, clock_offset);
+        if (in.watch) in.watch->on_session(s, in.funcs, fmt.symbolizer);
       },
       out, std::move(on_process), format_repeats);
+  if (in.watch) {
+    in.watch->funcs = in.funcs.size();
+    in.watch->attach_s = a.res.seconds;
+  }
   if (in.command && !a.res.interrupted)
     start_command(*in.command, *a.obj, stop, user.recorder.get());
   std::function<bool()> command_exited;
@@ -494,6 +500,7 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
   if (!stuck) print_status(out, report.finish());
   std::fputs(final_loss_report(counts).c_str(), stderr);
   if (log_enabled(LOG_INFO)) std::fputs(session_summary(counts).c_str(), stderr);
+  if (in.watch) in.watch->stopped = cause != StopCause::CommandExited;
   int status = finish_status(cause, stop, out, counts.lost() + counts.counted_lost(), in.command);
   if (stuck) end_with_stuck_thread(status);
   return status;

@@ -1,6 +1,7 @@
 // Load, attach, receive and print until stopped, then detach: the live part of a run.
 #pragma once
 
+#include <functional>
 #include <optional>
 
 #include "app/layer_configs.h"
@@ -12,6 +13,7 @@
 #include "discovery/func_info.h"
 #include "discovery/line_plan.h"
 #include "discovery/probe_spec.h"
+#include "events/session.h"
 #include "format/format_options.h"
 #include "output/output_sink.h"
 
@@ -21,6 +23,16 @@ class Command;
 class Features;
 class Kallsyms;
 class Symbolizer;
+
+// --zoom: what a round learns besides its output.
+struct RoundWatch {
+  // Each session reported, on the printer thread, with the functions its ids index and the
+  // symbolizer of the output.
+  std::function<void(const Session&, const FuncTable&, Symbolizer&)> on_session;
+  size_t funcs = 0;      // functions traced
+  double attach_s = 0;   // how long attaching took
+  bool stopped = false;  // a stop signal, not the command's exit, ended the round
+};
 
 struct TraceLoopInputs {
   const LayerConfigs& cfg;
@@ -38,6 +50,7 @@ struct TraceLoopInputs {
   const std::vector<rs_arg_filter>* arg_filters = nullptr;  // --arg-filter, indexed like funcs
   const CgroupDirs* cgroups = nullptr;                      // --cgroup, --no-cgroup
   const std::vector<LineProbe>* line_probes = nullptr;      // --line-trace, by line id
+  RoundWatch* watch = nullptr;                              // --zoom
 };
 
 // Returns the exit status (app/exit_status.h). Whatever happens, nothing stays attached when it

@@ -8,6 +8,7 @@
 
 #include "discovery/func_args.h"
 #include "discovery/ret_kind.h"
+#include "discovery/zoom_planner.h"
 #include "filter/retval_range.h"
 #include "format/arg_fmt_mode.h"
 #include "kernel/attach_mode.h"
@@ -60,6 +61,9 @@ struct Options {
   // as the user who ran sudo; only it and its descendants are traced.
   std::vector<std::string> command;
   std::string run_as_user;  // --user
+  // --zoom[=ROUNDS]: rerun the command, each round tracing the callees of the deepest function
+  // that failed in the one before; 0 when off.
+  unsigned zoom_rounds = 0;
 
   // Symbolization, verbosity, misc.
   std::string kernel_path;             // -k
@@ -94,6 +98,7 @@ struct Options {
   uint32_t arg_max_width = 120;  // args.fmt-max-arg-width; 0: no cut
   uint32_t line_max_count = 64;  // lines.max-count: line hits kept per session
   uint32_t callees_max = 1000;   // callees.max-functions: functions --callees may add
+  unsigned zoom_depth = kDefaultZoomDepth;       // zoom.depth: --callees depth of each --zoom round
   RetKind user_retval =
       RetKind::Int64;                // user.retval: how user-space functions' results are judged
   bool messages_enabled = true;      // messages.enabled: the kernel's messages inside sessions
