@@ -291,7 +291,11 @@ int run(const Options& opts) {
   route_libbpf_logs(opts.debug_bpf);
   if (opts.show_version) return print_version(opts);
   // Bad globs, @FILEs and presets fail before the privilege check and any kernel access.
-  Selection sel{timed("globs", [&] { return parse_selection(plan_options(opts)); }),
+  Selection sel{timed("globs",
+                     [&] {
+                       return parse_selection(
+                           plan_options(opts.zoom_rounds ? first_zoom_round(opts) : opts));
+                     }),
                 probes_to_inject(opts)};
   report_truncated_comms(opts);
   std::optional<Command> command = make_command(opts);
@@ -321,7 +325,7 @@ int run(const Options& opts) {
       Selection round_sel{parse_selection(plan_options(o)), probes_to_inject(o)};
       return trace_selection(o, std::move(round_sel), setup, &cmd, out, &watch);
     };
-    return zoom(opts, zoom_opts, *command, round);
+    return zoom(opts, zoom_opts, *command, round, features.has(Feature::BpfCookie));
   }
   OutputSink out(STDOUT_FILENO);
   return trace_selection(opts, std::move(sel), setup, command ? &*command : nullptr, out, nullptr);

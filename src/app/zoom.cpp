@@ -104,8 +104,8 @@ std::string chain_text(const FailingChain& c) {
 }
 
 void report_round(const Round& r, const std::optional<FailingChain>& found) {
-  logf(LOG_NOTICE, "zoom: round %u: %zu functions traced, attached in %.2f s, %s\n", r.number,
-       r.funcs, r.attach_s,
+  logf(LOG_NOTICE, "zoom: round %u: %zu function%s traced, attached in %.2f s, %s\n", r.number,
+       r.funcs, r.funcs == 1 ? "" : "s", r.attach_s,
        found ? ("deepest failing: " + named(*found)).c_str() : "no failure to chase");
 }
 
@@ -128,20 +128,18 @@ std::optional<FailingChain> choose_failure(const Round& r, const Options& opts) 
   return chosen;
 }
 
-Options first_round_options(const Options& user) {
-  Options o = user;
-  if (o.entry_globs.empty() && o.presets.empty()) o.entry_globs.emplace_back(kSyscallEntries);
-  o.allow_errors.clear();  // -x chooses the failure to chase, among all of them
-  return o;
-}
-
-Options next_round_options(const Options& user, const ZoomSelection& sel) {
+// The line trace needs DWARF, which located the function when it has a source location.
+Options next_round_options(const Options& user, const FailingChain& chain, unsigned depth,
+                           bool trace_lines) {
+  ZoomSelection sel = plan_next_round(chain.funcs, depth, {});
   Options o = user;
   o.entry_globs = sel.entry_globs;
   o.allow_globs.insert(o.allow_globs.end(), sel.allow_globs.begin(), sel.allow_globs.end());
   o.callee_globs = sel.callee_globs;
   o.presets.clear();
   o.allow_errors.clear();
+  if (trace_lines && !chain.deepest_loc.empty() && o.symbolize != SymbLevel::None)
+    o.line_trace.push_back(chain.funcs.back());
   return o;
 }
 
@@ -153,14 +151,20 @@ int finish(const Round& r) {
 
 }  // namespace
 
+Options first_zoom_round(const Options& user) {
+  Options o = user;
+  if (o.entry_globs.empty() && o.presets.empty()) o.entry_globs.emplace_back(kSyscallEntries);
+  o.allow_errors.clear();  // -x chooses the failure to chase, among all of them
+  return o;
+}
+
 int zoom(const Options& opts, const ZoomOptions& zoom, const Command& command,
-         const RoundRunner& run) {
-  Round round = run_round(1, first_round_options(opts), command, run);
+         const RoundRunner& run, bool trace_lines) {
+  Round round = run_round(1, first_zoom_round(opts), command, run);
   std::optional<FailingChain> chain = choose_failure(round, opts);
   if (!chain || round.stopped) return finish(round);
   for (unsigned n = 2; n <= zoom.rounds; ++n) {
-    ZoomSelection sel = plan_next_round(chain->funcs, zoom.depth, {});
-    round = run_round(n, next_round_options(opts, sel), command, run);
+    round = run_round(n, next_round_options(opts, *chain, zoom.depth, trace_lines), command, run);
     std::optional<FailingChain> found = round.failures.last_of(chain->funcs.front(), chain->res);
     report_round(round, found);
     if (round.stopped) return finish(round);

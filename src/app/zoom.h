@@ -16,10 +16,16 @@ namespace retsnoop {
 // printing to out and telling watch what it saw. Returns the exit status.
 using RoundRunner = std::function<int(const Options&, Command&, OutputSink&, RoundWatch&)>;
 
+// The options of the first round: without -e (or -c), every system call is an entry function.
+Options first_zoom_round(const Options& user);
+
 // Runs the rounds, with a copy of command (Command::again()) each: progress lines on stderr, the
-// last round's output on standard output, then the line naming the origin of the failure.
-// Returns the exit status of the last round: the command's, as in command mode.
+// last round's output on standard output, then the line naming the origin of the failure. With
+// trace_lines (the kernel can trace lines), each round after the first also traces the lines of
+// the deepest failing function when DWARF located it, so that the last one shows which line of
+// the origin failed. Returns the exit status of the last round: the command's, as in command
+// mode.
 int zoom(const Options& opts, const ZoomOptions& zoom, const Command& command,
-         const RoundRunner& run_round);
+         const RoundRunner& run_round, bool trace_lines);
 
 }  // namespace retsnoop
