@@ -292,10 +292,10 @@ int run(const Options& opts) {
   if (opts.show_version) return print_version(opts);
   // Bad globs, @FILEs and presets fail before the privilege check and any kernel access.
   Selection sel{timed("globs",
-                     [&] {
-                       return parse_selection(
-                           plan_options(opts.zoom_rounds ? first_zoom_round(opts) : opts));
-                     }),
+                      [&] {
+                        return parse_selection(
+                            plan_options(opts.zoom_rounds ? first_zoom_round(opts) : opts));
+                      }),
                 probes_to_inject(opts)};
   report_truncated_comms(opts);
   std::optional<Command> command = make_command(opts);

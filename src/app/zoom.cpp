@@ -170,8 +170,9 @@ int zoom(const Options& opts, const ZoomOptions& zoom, const Command& command,
     if (round.stopped) return finish(round);
     if (!found) {
       int status = finish(round);
-      logf(LOG_NOTICE, "zoom: the failure did not come back in round %u: deepest so far %s, chain %s\n",
-           n, named(*chain).c_str(), chain_text(*chain).c_str());
+      logf(LOG_NOTICE,
+           "zoom: the failure did not come back in round %u: deepest so far %s, chain %s\n", n,
+           named(*chain).c_str(), chain_text(*chain).c_str());
       return status;
     }
     if (!goes_deeper(chain->funcs, found->funcs)) {
@@ -184,7 +185,8 @@ int zoom(const Options& opts, const ZoomOptions& zoom, const Command& command,
     chain = found;
   }
   int status = finish(round);
-  logf(LOG_NOTICE, "zoom: stopped after %u round%s (--zoom=%u): deepest failing so far %s, chain %s\n",
+  logf(LOG_NOTICE,
+       "zoom: stopped after %u round%s (--zoom=%u): deepest failing so far %s, chain %s\n",
        zoom.rounds, zoom.rounds == 1 ? "" : "s", zoom.rounds, named(*chain).c_str(),
        chain_text(*chain).c_str());
   return status;

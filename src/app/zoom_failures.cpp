@@ -32,8 +32,8 @@ std::vector<EntryFailures> FailureLog::by_entry() const {
 std::optional<FailingChain> FailureLog::choose(std::span<const int> allow_errors) const {
   auto allowed = [&](const FailingChain& c) {
     if (allow_errors.empty()) return true;
-    return c.res <= 0 && std::find(allow_errors.begin(), allow_errors.end(), int(-c.res)) !=
-                             allow_errors.end();
+    return c.res <= 0 &&
+           std::find(allow_errors.begin(), allow_errors.end(), int(-c.res)) != allow_errors.end();
   };
   auto it = std::find_if(chains_.rbegin(), chains_.rend(), allowed);
   if (it == chains_.rend()) return std::nullopt;

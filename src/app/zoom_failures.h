@@ -16,8 +16,8 @@ namespace retsnoop {
 // One failing session's chain of traced calls, entry first, by qualified name.
 struct FailingChain {
   std::vector<std::string> funcs;
-  int64_t res = 0;           // what the entry call returned
-  std::string deepest_loc;   // "file:line" where the deepest function starts; empty if unknown
+  int64_t res = 0;          // what the entry call returned
+  std::string deepest_loc;  // "file:line" where the deepest function starts; empty if unknown
 };
 
 // The chain of a failing session whose entry call failed; nullopt for any other session.

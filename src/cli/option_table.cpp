@@ -195,7 +195,8 @@ const OptionSpec kOptions[] = {
       "(-C zoom.depth), until that function's callees no longer fail: it is where the failure "
       "starts. Without -e, the first round traces every system call."},
      [](CliState& st, const char* arg) {
-       st.opts.zoom_rounds = arg ? unsigned(parse_positive(arg, kMaxZoomRounds)) : kDefaultZoomRounds;
+       st.opts.zoom_rounds =
+           arg ? unsigned(parse_positive(arg, kMaxZoomRounds)) : kDefaultZoomRounds;
      }},
 
     {{nullptr, 0, nullptr, 0, "Modes (the stack trace is always shown):", kModes}, nullptr},

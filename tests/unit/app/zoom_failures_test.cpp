@@ -59,11 +59,13 @@ TEST(ZoomFailures, LastOfAnEntryAndResult) {
 
 // Only a failing, finished session with calls names a chain; module functions keep their module.
 TEST(ZoomFailures, ChainOfAFailingSession) {
-  FuncTable funcs = {{.name = "__x64_sys_bpf"}, {.name = "map_create"},
+  FuncTable funcs = {{.name = "__x64_sys_bpf"},
+                     {.name = "map_create"},
                      {.name = "array_map_alloc_check", .module = "m"}};
   Session s;
   s.is_error = true;
-  s.calls = {{.func_id = 0, .res = -EINVAL}, {.func_id = 1, .res = -EINVAL},
+  s.calls = {{.func_id = 0, .res = -EINVAL},
+             {.func_id = 1, .res = -EINVAL},
              {.func_id = 2, .res = -EINVAL}};
   std::optional<FailingChain> c = failing_chain(s, funcs);
   ASSERT_TRUE(c);
