@@ -114,6 +114,13 @@ Command::Command(std::vector<std::string> argv, std::optional<CommandUser> user)
   getrlimit(RLIMIT_NOFILE, &nofile_);
 }
 
+std::unique_ptr<Command> Command::again() const {
+  auto cmd = std::make_unique<Command>(argv_, user_);
+  cmd->memlock_ = memlock_;
+  cmd->nofile_ = nofile_;
+  return cmd;
+}
+
 int wait_status_of(const siginfo_t& info) {
   if (info.si_code == CLD_EXITED) return W_EXITCODE(info.si_status, 0);
   return info.si_status | (info.si_code == CLD_DUMPED ? WCOREFLAG : 0);

@@ -14,6 +14,7 @@
 
 #include <chrono>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,6 +36,10 @@ class Command {
   ~Command();
   Command(const Command&) = delete;
   Command& operator=(const Command&) = delete;
+
+  // Another command, not started, running the same file with the same arguments, user and
+  // resource limits: --zoom runs the command once a round.
+  std::unique_ptr<Command> again() const;
 
   const std::string& path() const { return path_; }
   // Forks the child, which waits for release() before it changes user and execs: the caller

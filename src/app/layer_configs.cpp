@@ -77,6 +77,10 @@ PlanOptions plan_options(const Options& o) {
   return p;
 }
 
+ZoomOptions zoom_options(const Options& o) {
+  return {.rounds = o.zoom_rounds, .depth = o.zoom_depth};
+}
+
 LayerConfigs layer_configs(const Options& o, const RunFacts& facts) {
   return {
       .tracer = tracer_options(o, facts),

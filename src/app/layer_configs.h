@@ -7,6 +7,7 @@
 #include "attach/tracer_object.h"
 #include "cli/options.h"
 #include "discovery/func_plan.h"
+#include "discovery/zoom_planner.h"
 #include "filter/session_filter.h"
 #include "format/arg_render.h"
 #include "format/format_options.h"
@@ -48,6 +49,9 @@ struct LayerConfigs {
 
 // The function selection's part, which needs no facts: globs are checked before anything else.
 PlanOptions plan_options(const Options& o);
+
+// --zoom's part, read before the first round.
+ZoomOptions zoom_options(const Options& o);
 
 LayerConfigs layer_configs(const Options& o, const RunFacts& facts);
 

@@ -10,6 +10,7 @@
 #include "app/stop_signal.h"
 #include "app/trace_loop.h"
 #include "app/user_libraries.h"
+#include "app/zoom.h"
 #include "attach/cgroup_dirs.h"
 #include "attach/lbr_perf_events.h"
 #include "attach/leftovers.h"
@@ -245,6 +246,52 @@ std::optional<Command> make_command(const Options& o) {
                                 command_user(o.run_as_user, system_accounts()));
 }
 
+// What every round of a run shares, set up once before the first.
+struct RunSetup {
+  const Features& features;
+  AttachKind kind;
+  bool lbr;  // a branch recorder is open
+  const std::optional<RunStateDir>& state_dir;
+  RunLock& run_lock;
+  const CgroupDirs& cgroups;
+};
+
+// Discovery, then tracing until the command ends or a stop signal comes: the whole run, or one
+// round of --zoom.
+int trace_selection(const Options& opts, Selection sel, const RunSetup& setup, Command* command,
+                    OutputSink& out, RoundWatch* watch) {
+  UprobeMode uprobes =
+      sel.globs.user.empty() ? UprobeMode::None : choose_uprobe_mode(setup.features);
+  Discovery d = discover(opts, std::move(sel), setup.kind);
+  if (opts.verbosity > 0)
+    timed("plan report", [&] { std::fputs(d.report(opts.verbosity).c_str(), stderr); });
+
+  RunFacts facts{.kind = setup.kind,
+                 .symb = symb_level(opts, d.vmlinux.has_value()),
+                 .lbr = setup.lbr,
+                 .uprobes = uprobes};
+  LayerConfigs cfg = layer_configs(opts, facts);
+  auto symbolizer = make_symbolizer(d.ksyms, d.vmlinux, facts.symb);
+  StopSignal stop;
+  return trace_loop({.cfg = cfg,
+                     .funcs = d.plan.funcs,
+                     .arg_plans = d.plan.args,
+                     .probes = d.probes,
+                     .probe_arg_plans = d.probe_args,
+                     .symbolizer = *symbolizer,
+                     .ksyms = d.ksyms,
+                     .features = setup.features,
+                     .state_dir = setup.state_dir,
+                     .run = setup.run_lock,
+                     .command = command,
+                     .arg_filters = opts.arg_filters.empty() ? nullptr : &d.arg_filters.progs,
+                     .cgroups = &setup.cgroups,
+                     .line_probes = &d.lines.probes,
+                     .indirect = &d.plan.indirect,
+                     .watch = watch},
+                    stop, out);
+}
+
 }  // namespace
 
 int run(const Options& opts) {
@@ -254,7 +301,11 @@ int run(const Options& opts) {
   route_libbpf_logs(opts.debug_bpf);
   if (opts.show_version) return print_version(opts);
   // Bad globs, @FILEs and presets fail before the privilege check and any kernel access.
-  Selection sel{timed("globs", [&] { return parse_selection(plan_options(opts)); }),
+  Selection sel{timed("globs",
+                      [&] {
+                        return parse_selection(
+                            plan_options(opts.zoom_rounds ? first_zoom_round(opts) : opts));
+                      }),
                 probes_to_inject(opts)};
   report_truncated_comms(opts);
   std::optional<Command> command = make_command(opts);
@@ -273,39 +324,21 @@ int run(const Options& opts) {
     check_line_trace_support(opts, features);
     return choose_attach_kind(opts.attach_mode, features);
   });
-  UprobeMode uprobes = sel.globs.user.empty() ? UprobeMode::None : choose_uprobe_mode(features);
   // Before the slow discovery, so that a machine without LBR says so at once; open until
   // trace_loop() has detached everything.
   std::optional<LbrPerfEvents> lbr_events = start_lbr(opts, features);
-  Discovery d = discover(opts, std::move(sel), kind);
-  if (opts.verbosity > 0)
-    timed("plan report", [&] { std::fputs(d.report(opts.verbosity).c_str(), stderr); });
-
-  RunFacts facts{.kind = kind,
-                 .symb = symb_level(opts, d.vmlinux.has_value()),
-                 .lbr = lbr_events.has_value(),
-                 .uprobes = uprobes};
-  LayerConfigs cfg = layer_configs(opts, facts);
-  auto symbolizer = make_symbolizer(d.ksyms, d.vmlinux, facts.symb);
-  StopSignal stop;
+  RunSetup setup{features, kind, lbr_events.has_value(), state_dir, run_lock, cgroups};
   std::fflush(stdout);
+  ZoomOptions zoom_opts = zoom_options(opts);
+  if (zoom_opts.rounds && command) {
+    RoundRunner round = [&](const Options& o, Command& cmd, OutputSink& out, RoundWatch& watch) {
+      Selection round_sel{parse_selection(plan_options(o)), probes_to_inject(o)};
+      return trace_selection(o, std::move(round_sel), setup, &cmd, out, &watch);
+    };
+    return zoom(opts, zoom_opts, *command, round, features.has(Feature::BpfCookie));
+  }
   OutputSink out(STDOUT_FILENO);
-  return trace_loop({.cfg = cfg,
-                     .funcs = d.plan.funcs,
-                     .arg_plans = d.plan.args,
-                     .probes = d.probes,
-                     .probe_arg_plans = d.probe_args,
-                     .symbolizer = *symbolizer,
-                     .ksyms = d.ksyms,
-                     .features = features,
-                     .state_dir = state_dir,
-                     .run = run_lock,
-                     .command = command ? &*command : nullptr,
-                     .arg_filters = opts.arg_filters.empty() ? nullptr : &d.arg_filters.progs,
-                     .cgroups = &cgroups,
-                     .line_probes = &d.lines.probes,
-                     .indirect = &d.plan.indirect},
-                    stop, out);
+  return trace_selection(opts, std::move(sel), setup, command ? &*command : nullptr, out, nullptr);
 }
 
 }  // namespace retsnoop

@@ -108,8 +108,9 @@ AttachResult attach_all(Attacher& attacher, const FuncTable& funcs, StopSignal& 
     aopts.debug = debug;
     res = attacher.attach(funcs, aopts);
   }
+  res.seconds = seconds_since(t0);
   logf(LOG_INFO, "attached %zu functions with %s in %.3f s (%zu skipped)\n", res.attached,
-       attacher.name(), seconds_since(t0), res.skipped);
+       attacher.name(), res.seconds, res.skipped);
   return res;
 }
 
@@ -472,6 +473,20 @@ struct Attached {
   AttachResult res;
 };
 
+// Command mode: whether the command has exited; empty without a command.
+std::function<bool()> command_exit_check(Command* cmd) {
+  if (!cmd) return {};
+  return [cmd] { return cmd->exit_status().has_value(); };
+}
+
+// --zoom: what the round did besides reporting sessions.
+void tell_watch(const TraceLoopInputs& in, const AttachResult& res, StopCause cause) {
+  if (!in.watch) return;
+  in.watch->funcs = in.funcs.size();
+  in.watch->attach_s = res.seconds;
+  in.watch->stopped = cause != StopCause::CommandExited;
+}
+
 // The printer may wait for the symbolizer worker only while the worker exists.
 struct WaitEnderReset {
   OutputSink& out;
@@ -509,13 +524,13 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
       [&](const Session& s, std::string& text) {
         if (user.recorder && !s.ustack.empty()) user.recorder->wait_for(s.pid, s.id);
         report.append(text, s, fmt.ctx, clock_offset);
+        if (in.watch) in.watch->on_session(s, in.funcs, fmt.symbolizer);
       },
       out, std::move(on_process), format_repeats);
   if (in.command && !a.res.interrupted)
     start_command(*in.command, *a.obj, stop, user.recorder.get());
-  std::function<bool()> command_exited;
-  if (in.command) command_exited = [&] { return in.command->exit_status().has_value(); };
-  StopCause cause = a.res.interrupted ? StopCause::Signal : receiver.run(stop, command_exited);
+  StopCause cause =
+      a.res.interrupted ? StopCause::Signal : receiver.run(stop, command_exit_check(in.command));
   // The printer is done or given up on: a symbolizer worker still reading must not outlive it.
   if (user.symbols) user.symbols->shutdown();
 
@@ -537,6 +552,7 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
   if (!stuck) print_status(out, report.finish());
   std::fputs(final_loss_report(counts).c_str(), stderr);
   if (log_enabled(LOG_INFO)) std::fputs(session_summary(counts).c_str(), stderr);
+  tell_watch(in, a.res, cause);
   int status = finish_status(cause, stop, out, counts.lost() + counts.counted_lost(), in.command);
   if (stuck) end_with_stuck_thread(status);
   return status;

@@ -1,6 +1,7 @@
 // Load, attach, receive and print until stopped, then detach: the live part of a run.
 #pragma once
 
+#include <functional>
 #include <optional>
 
 #include "app/layer_configs.h"
@@ -13,6 +14,7 @@
 #include "discovery/indirect_sites.h"
 #include "discovery/line_plan.h"
 #include "discovery/probe_spec.h"
+#include "events/session.h"
 #include "format/format_options.h"
 #include "output/output_sink.h"
 
@@ -22,6 +24,16 @@ class Command;
 class Features;
 class Kallsyms;
 class Symbolizer;
+
+// --zoom: what a round learns besides its output.
+struct RoundWatch {
+  // Each session reported, on the printer thread, with the functions its ids index and the
+  // symbolizer of the output.
+  std::function<void(const Session&, const FuncTable&, Symbolizer&)> on_session;
+  size_t funcs = 0;      // functions traced
+  double attach_s = 0;   // how long attaching took
+  bool stopped = false;  // a stop signal, not the command's exit, ended the round
+};
 
 struct TraceLoopInputs {
   const LayerConfigs& cfg;
@@ -40,6 +52,7 @@ struct TraceLoopInputs {
   const CgroupDirs* cgroups = nullptr;                      // --cgroup, --no-cgroup
   const std::vector<LineProbe>* line_probes = nullptr;      // --line-trace, by line id
   const IndirectSitePlan* indirect = nullptr;               // --callees: the sites to probe
+  RoundWatch* watch = nullptr;                              // --zoom
 };
 
 // Returns the exit status (app/exit_status.h). Whatever happens, nothing stays attached when it

@@ -31,6 +31,7 @@ struct AttachResult {
   size_t attached = 0;
   size_t skipped = 0;
   bool interrupted = false;
+  double seconds = 0;  // how long the attach took
 };
 
 class Attacher {

@@ -14,6 +14,7 @@
 #include "cli/word_file.h"
 #include "discovery/case_presets.h"
 #include "discovery/probe_spec.h"
+#include "discovery/zoom_planner.h"
 #include "util/errno_names.h"
 #include "util/error.h"
 
@@ -39,6 +40,7 @@ enum LongOnlyKey {
   kNoCgroup,
   kLineTrace,
   kCallees,
+  kZoom,
 };
 
 enum Group { kTargeting = 1, kModes, kFilters, kMisc, kHelp };
@@ -187,6 +189,15 @@ const OptionSpec kOptions[] = {
       "running kernel's code, down to DEPTH levels (1 to 5, default 1). Only traceable, not "
       "denied functions are added; -C callees.max-functions caps them. Repeatable."},
      [](CliState& st, const char* arg) { st.opts.callee_globs.emplace_back(arg); }},
+    {{"zoom", kZoom, "ROUNDS", OPTION_ARG_OPTIONAL,
+      "Command mode: run the command up to ROUNDS times (1 to 100, default 10), each round "
+      "tracing the failing chain found so far and the callees of its deepest function "
+      "(-C zoom.depth), until that function's callees no longer fail: it is where the failure "
+      "starts. Without -e, the first round traces every system call."},
+     [](CliState& st, const char* arg) {
+       st.opts.zoom_rounds =
+           arg ? unsigned(parse_positive(arg, kMaxZoomRounds)) : kDefaultZoomRounds;
+     }},
 
     {{nullptr, 0, nullptr, 0, "Modes (the stack trace is always shown):", kModes}, nullptr},
     {{"trace", 'T', nullptr, 0, "Also record and print the detailed function call trace."},

@@ -8,6 +8,7 @@
 
 #include "discovery/func_args.h"
 #include "discovery/ret_kind.h"
+#include "discovery/zoom_planner.h"
 #include "filter/retval_range.h"
 #include "format/arg_fmt_mode.h"
 #include "kernel/attach_mode.h"
@@ -60,6 +61,9 @@ struct Options {
   // as the user who ran sudo; only it and its descendants are traced.
   std::vector<std::string> command;
   std::string run_as_user;  // --user
+  // --zoom[=ROUNDS]: rerun the command, each round tracing the callees of the deepest function
+  // that failed in the one before; 0 when off.
+  unsigned zoom_rounds = 0;
 
   // Symbolization, verbosity, misc.
   std::string kernel_path;             // -k
@@ -91,10 +95,11 @@ struct Options {
   uint32_t summary_interval_s = 0;  // with --summary: also report every N seconds; 0: at exit only
   ArgLimits arg_limits;             // args.max-*-size, args.capture-raw-ptrs
   ArgFmtMode arg_fmt_mode = ArgFmtMode::Compact;
-  uint32_t arg_max_width = 120;      // args.fmt-max-arg-width; 0: no cut
-  uint32_t line_max_count = 64;      // lines.max-count: line hits kept per session
-  uint32_t callees_max = 1000;       // callees.max-functions: functions --callees may add
-  uint32_t callees_max_sites = 512;  // callees.max-sites: indirect call sites --callees probes
+  uint32_t arg_max_width = 120;             // args.fmt-max-arg-width; 0: no cut
+  uint32_t line_max_count = 64;             // lines.max-count: line hits kept per session
+  uint32_t callees_max = 1000;              // callees.max-functions: functions --callees may add
+  uint32_t callees_max_sites = 512;         // callees.max-sites: indirect call sites --callees probes
+  unsigned zoom_depth = kDefaultZoomDepth;  // zoom.depth: --callees depth of each --zoom round
   // user.retval: how user-space functions' results are judged; unset, their DWARF types decide.
   std::optional<RetKind> user_retval;
   bool messages_enabled = true;      // messages.enabled: the kernel's messages inside sessions

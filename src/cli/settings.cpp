@@ -5,6 +5,7 @@
 
 #include "bpf/abi.h"
 #include "cli/value_parsers.h"
+#include "discovery/callee_spec.h"
 
 namespace retsnoop {
 namespace {
@@ -71,6 +72,7 @@ std::string sessions_values() { return "1 to " + std::to_string(kMaxSessions); }
 std::string line_count_values() { return "1 to " + std::to_string(RS_MAX_LINES); }
 std::string callee_count_values() { return "1 to " + std::to_string(kMaxCallees); }
 std::string site_count_values() { return "1 to " + std::to_string(RS_INDIRECT_MAX_SITES); }
+std::string zoom_depth_values() { return "1 to " + std::to_string(kMaxCalleeDepth); }
 std::string int_values() { return "1 to " + std::to_string(INT_MAX); }
 // Bounds that keep a session's messages within what a terminal shows.
 constexpr uint32_t kMaxMessages = 1024;
@@ -178,6 +180,11 @@ const Setting kSettings[] = {
        o.callees_max_sites = parse_positive(v, RS_INDIRECT_MAX_SITES);
      },
      [](const Options& o) { return std::to_string(o.callees_max_sites); }},
+    {"zoom.depth", zoom_depth_values,
+     "With --zoom: how many levels of callees below the deepest failing function each round "
+     "adds.",
+     [](Options& o, std::string_view v) { o.zoom_depth = parse_positive(v, kMaxCalleeDepth); },
+     [](const Options& o) { return std::to_string(o.zoom_depth); }},
     {"messages.enabled", bool_values,
      "Record the messages the kernel emits on a session's thread while the session is open "
      "(fs_context errors, netlink extended acks, BPF verifier log lines) and print them in a "

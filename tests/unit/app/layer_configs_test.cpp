@@ -23,6 +23,7 @@ struct Mapped {
   Options opts;
   LayerConfigs cfg;
   PlanOptions plan;
+  ZoomOptions zoom;
 };
 
 Mapped map_args(std::vector<std::string> args, const RunFacts& facts = kFacts) {
@@ -33,7 +34,8 @@ Mapped map_args(std::vector<std::string> args, const RunFacts& facts = kFacts) {
   Options opts = parse_options(int(argv.size()), argv.data());
   LayerConfigs cfg = layer_configs(opts, facts);
   PlanOptions plan = plan_options(opts);
-  return {std::move(opts), std::move(cfg), std::move(plan)};
+  ZoomOptions zoom = zoom_options(opts);
+  return {std::move(opts), std::move(cfg), std::move(plan), zoom};
 }
 
 // A failing session: the entry function (id 0, int) returned -EINVAL.
@@ -120,6 +122,9 @@ std::map<std::string, Reach> filter_and_output_option_reach() {
         [](const Mapped& m) {
           return m.opts.run_as_user == "nobody" && m.cfg.tracer.follow_command;
         }}},
+      {"zoom",
+       {{"--zoom=3", "--", "true"},
+        [](const Mapped& m) { return m.zoom.rounds == 3 && m.cfg.tracer.follow_command; }}},
       {"longer",
        {{"-L", "5"}, [](const Mapped& m) { return m.cfg.tracer.min_duration_ns == 5000000; }}},
       {"kernel", {{"-k", "/v"}, [](const Mapped& m) { return m.opts.kernel_path == "/v"; }}},
@@ -198,6 +203,7 @@ std::map<std::string, Reach> tracer_setting_reach() {
         [](const Mapped& m) { return m.plan.max_callees == 7; }}},
       {"callees.max-sites",
        {{"-C", "callees.max-sites=9"}, [](const Mapped& m) { return m.plan.max_sites == 9; }}},
+      {"zoom.depth", {{"-C", "zoom.depth=4"}, [](const Mapped& m) { return m.zoom.depth == 4; }}},
       {"messages.enabled",
        {{"-C", "messages.enabled=no"}, [](const Mapped& m) { return !m.cfg.loop.messages; }}},
       {"messages.max-count",

@@ -1,0 +1,195 @@
+#include "app/zoom.h"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "app/zoom_failures.h"
+#include "symbolize/symbolizer.h"
+#include "util/error.h"
+#include "util/log.h"
+#include "util/owned_fd.h"
+
+namespace retsnoop {
+
+namespace {
+
+// Every system call's entry function on this architecture.
+#if defined(__aarch64__)
+constexpr const char* kSyscallEntries = "__arm64_sys_*";
+#else
+constexpr const char* kSyscallEntries = "__x64_sys_*";
+#endif
+
+OwnedFd memory_file() {
+  int fd = memfd_create("retsnoop-zoom-round", MFD_CLOEXEC);
+  if (fd < 0)
+    throw UserError(std::string("--zoom cannot keep a round's output: memfd_create: ") +
+                    std::strerror(errno));
+  return OwnedFd(fd);
+}
+
+// A round's standard output, kept aside: only the last round's is printed.
+class RoundOutput {
+ public:
+  RoundOutput() : file_(memory_file()), sink_(file_.get()) {}
+  OutputSink& sink() { return sink_; }
+
+  // Copies what the round printed to out.
+  void print(OutputSink& out) const {
+    char buf[1 << 16];
+    off_t at = 0;
+    for (;;) {
+      ssize_t n = pread(file_.get(), buf, sizeof(buf), at);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0 || !out.write(std::string_view(buf, size_t(n)))) return;
+      at += n;
+    }
+  }
+
+ private:
+  OwnedFd file_;
+  OutputSink sink_;
+};
+
+struct Round {
+  unsigned number = 0;
+  int status = 0;
+  size_t funcs = 0;
+  double attach_s = 0;
+  bool stopped = false;
+  FailureLog failures;
+  std::unique_ptr<RoundOutput> output;
+};
+
+std::string start_of(Symbolizer& symbolizer, uint64_t addr) {
+  SourceLoc loc = symbolizer.symbolize(addr, false).loc;
+  return loc.known() ? loc.file + ":" + std::to_string(loc.line) : "";
+}
+
+Round run_round(unsigned number, const Options& opts, const Command& command,
+                const RoundRunner& runner) {
+  Round r{.number = number, .output = std::make_unique<RoundOutput>()};
+  RoundWatch watch;
+  FailureLog& failures = r.failures;
+  watch.on_session = [&failures](const Session& s, const FuncTable& funcs, Symbolizer& symbolizer) {
+    std::optional<FailingChain> chain = failing_chain(s, funcs);
+    if (!chain) return;
+    chain->deepest_loc = start_of(symbolizer, funcs[s.calls.back().func_id].addr);
+    failures.add(std::move(*chain));
+  };
+  std::unique_ptr<Command> cmd = command.again();
+  r.status = runner(opts, *cmd, r.output->sink(), watch);
+  r.funcs = watch.funcs;
+  r.attach_s = watch.attach_s;
+  r.stopped = watch.stopped;
+  return r;
+}
+
+std::string named(const FailingChain& c) {
+  const std::string& f = c.funcs.back();
+  return c.deepest_loc.empty() ? f : f + " (" + c.deepest_loc + ")";
+}
+
+std::string chain_text(const FailingChain& c) {
+  std::string out;
+  for (const std::string& f : c.funcs) out += (out.empty() ? "" : " -> ") + f;
+  return out;
+}
+
+void report_round(const Round& r, const std::optional<FailingChain>& found) {
+  logf(LOG_NOTICE, "zoom: round %u: %zu function%s traced, attached in %.2f s, %s\n", r.number,
+       r.funcs, r.funcs == 1 ? "" : "s", r.attach_s,
+       found ? ("deepest failing: " + named(*found)).c_str() : "no failure to chase");
+}
+
+// Round 1: every entry function that failed, and the failure chased.
+std::optional<FailingChain> choose_failure(const Round& r, const Options& opts) {
+  std::optional<FailingChain> chosen = r.failures.choose(opts.allow_errors);
+  report_round(r, chosen);
+  if (r.failures.empty()) {
+    logf(LOG_NOTICE, "zoom: no traced entry function failed: nothing to zoom into\n");
+    return std::nullopt;
+  }
+  logf(LOG_NOTICE, "zoom: failures: %s\n", render_entry_failures(r.failures.by_entry()).c_str());
+  if (!chosen) {
+    logf(LOG_NOTICE, "zoom: none returned an error -x allows: nothing to zoom into\n");
+    return std::nullopt;
+  }
+  logf(LOG_NOTICE, "zoom: chasing %s %s, the last failure%s\n", chosen->funcs.front().c_str(),
+       result_text(chosen->res).c_str(),
+       opts.allow_errors.empty() ? " before the command exited" : " with an error -x allows");
+  return chosen;
+}
+
+// The line trace needs DWARF, which located the function when it has a source location.
+Options next_round_options(const Options& user, const FailingChain& chain, unsigned depth,
+                           bool trace_lines) {
+  ZoomSelection sel = plan_next_round(chain.funcs, depth, {});
+  Options o = user;
+  o.entry_globs = sel.entry_globs;
+  o.allow_globs.insert(o.allow_globs.end(), sel.allow_globs.begin(), sel.allow_globs.end());
+  o.callee_globs = sel.callee_globs;
+  o.presets.clear();
+  o.allow_errors.clear();
+  if (trace_lines && !chain.deepest_loc.empty() && o.symbolize != SymbLevel::None)
+    o.line_trace.push_back(chain.funcs.back());
+  return o;
+}
+
+int finish(const Round& r) {
+  OutputSink out(STDOUT_FILENO);
+  r.output->print(out);
+  return r.status;
+}
+
+}  // namespace
+
+Options first_zoom_round(const Options& user) {
+  Options o = user;
+  if (o.entry_globs.empty() && o.presets.empty()) o.entry_globs.emplace_back(kSyscallEntries);
+  o.allow_errors.clear();  // -x chooses the failure to chase, among all of them
+  return o;
+}
+
+int zoom(const Options& opts, const ZoomOptions& zoom, const Command& command,
+         const RoundRunner& run, bool trace_lines) {
+  Round round = run_round(1, first_zoom_round(opts), command, run);
+  std::optional<FailingChain> chain = choose_failure(round, opts);
+  if (!chain || round.stopped) return finish(round);
+  for (unsigned n = 2; n <= zoom.rounds; ++n) {
+    round = run_round(n, next_round_options(opts, *chain, zoom.depth, trace_lines), command, run);
+    std::optional<FailingChain> found = round.failures.last_of(chain->funcs.front(), chain->res);
+    report_round(round, found);
+    if (round.stopped) return finish(round);
+    if (!found) {
+      int status = finish(round);
+      logf(LOG_NOTICE,
+           "zoom: the failure did not come back in round %u: deepest so far %s, chain %s\n", n,
+           named(*chain).c_str(), chain_text(*chain).c_str());
+      return status;
+    }
+    if (!goes_deeper(chain->funcs, found->funcs)) {
+      if (found->funcs.back() == chain->funcs.back()) chain = found;
+      int status = finish(round);
+      logf(LOG_NOTICE, "zoom: origin %s, chain %s\n", named(*chain).c_str(),
+           chain_text(*chain).c_str());
+      return status;
+    }
+    chain = found;
+  }
+  int status = finish(round);
+  logf(LOG_NOTICE,
+       "zoom: stopped after %u round%s (--zoom=%u): deepest failing so far %s, chain %s\n",
+       zoom.rounds, zoom.rounds == 1 ? "" : "s", zoom.rounds, named(*chain).c_str(),
+       chain_text(*chain).c_str());
+  return status;
+}
+
+}  // namespace retsnoop

@@ -1,0 +1,66 @@
+#include "app/zoom_failures.h"
+
+#include <algorithm>
+
+#include "discovery/symbol_name.h"
+#include "util/errno_names.h"
+
+namespace retsnoop {
+
+std::optional<FailingChain> failing_chain(const Session& s, const FuncTable& funcs) {
+  if (!s.is_error || s.interim || s.calls.empty()) return std::nullopt;
+  FailingChain chain{.res = s.calls.front().res};
+  for (const StackCall& c : s.calls) {
+    if (c.func_id >= funcs.size()) return std::nullopt;
+    const FuncInfo& f = funcs[c.func_id];
+    chain.funcs.push_back(qualified_name(f.module, f.name));
+  }
+  return chain;
+}
+
+std::vector<EntryFailures> FailureLog::by_entry() const {
+  std::vector<EntryFailures> out;
+  for (const FailingChain& c : chains_) {
+    auto same = [&](const EntryFailures& e) { return e.func == c.funcs.front() && e.res == c.res; };
+    auto it = std::find_if(out.begin(), out.end(), same);
+    if (it == out.end()) it = out.insert(out.end(), {c.funcs.front(), c.res, 0});
+    ++it->count;
+  }
+  return out;
+}
+
+std::optional<FailingChain> FailureLog::choose(std::span<const int> allow_errors) const {
+  auto allowed = [&](const FailingChain& c) {
+    if (allow_errors.empty()) return true;
+    return c.res <= 0 &&
+           std::find(allow_errors.begin(), allow_errors.end(), int(-c.res)) != allow_errors.end();
+  };
+  auto it = std::find_if(chains_.rbegin(), chains_.rend(), allowed);
+  if (it == chains_.rend()) return std::nullopt;
+  return *it;
+}
+
+std::optional<FailingChain> FailureLog::last_of(const std::string& entry, int64_t res) const {
+  auto it = std::find_if(chains_.rbegin(), chains_.rend(), [&](const FailingChain& c) {
+    return c.funcs.front() == entry && c.res == res;
+  });
+  if (it == chains_.rend()) return std::nullopt;
+  return *it;
+}
+
+std::string result_text(int64_t res) {
+  const char* name = res < 0 && res >= -4095 ? errno_name(int(-res)) : nullptr;
+  if (res == 0) return "NULL";
+  return name ? std::string("-") + name : std::to_string(res);
+}
+
+std::string render_entry_failures(std::span<const EntryFailures> failures) {
+  std::string out;
+  for (const EntryFailures& f : failures) {
+    if (!out.empty()) out += ", ";
+    out += f.func + " " + result_text(f.res) + " x" + std::to_string(f.count);
+  }
+  return out;
+}
+
+}  // namespace retsnoop

@@ -1,0 +1,55 @@
+// --zoom: the failing chains a round saw, and which one the next round chases.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "discovery/func_info.h"
+#include "events/session.h"
+
+namespace retsnoop {
+
+// One failing session's chain of traced calls, entry first, by qualified name.
+struct FailingChain {
+  std::vector<std::string> funcs;
+  int64_t res = 0;          // what the entry call returned
+  std::string deepest_loc;  // "file:line" where the deepest function starts; empty if unknown
+};
+
+// The chain of a failing session whose entry call failed; nullopt for any other session.
+std::optional<FailingChain> failing_chain(const Session& s, const FuncTable& funcs);
+
+// How often an entry function failed with one result.
+struct EntryFailures {
+  std::string func;
+  int64_t res = 0;
+  size_t count = 0;
+};
+
+class FailureLog {
+ public:
+  void add(FailingChain chain) { chains_.push_back(std::move(chain)); }
+  bool empty() const { return chains_.empty(); }
+  // Each entry function and result that failed, in the order of their first failure.
+  std::vector<EntryFailures> by_entry() const;
+  // The failure to chase: the last one whose errno allow_errors (-x: positive errno values, 0
+  // for NULL) lists, or the last one when allow_errors is empty. nullopt when none fits.
+  std::optional<FailingChain> choose(std::span<const int> allow_errors) const;
+  // The last failure of entry with result res.
+  std::optional<FailingChain> last_of(const std::string& entry, int64_t res) const;
+
+ private:
+  std::vector<FailingChain> chains_;  // in the order the sessions were reported
+};
+
+// "__x64_sys_bpf -EINVAL x2, __x64_sys_openat -ENOENT x1"
+std::string render_entry_failures(std::span<const EntryFailures> failures);
+
+// "-EINVAL", or the number when it is no errno.
+std::string result_text(int64_t res);
+
+}  // namespace retsnoop

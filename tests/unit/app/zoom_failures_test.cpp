@@ -1,0 +1,92 @@
+#include "app/zoom_failures.h"
+
+#include <gtest/gtest.h>
+
+#include <cerrno>
+#include <string>
+#include <vector>
+
+namespace retsnoop {
+namespace {
+
+using Names = std::vector<std::string>;
+
+FailingChain failed(Names funcs, int64_t res) { return {.funcs = std::move(funcs), .res = res}; }
+
+FailureLog three_failures() {
+  FailureLog log;
+  log.add(failed({"__x64_sys_openat"}, -ENOENT));
+  log.add(failed({"__x64_sys_bpf"}, -EINVAL));
+  log.add(failed({"__x64_sys_openat"}, -ENOENT));
+  return log;
+}
+
+TEST(ZoomFailures, CountedByEntryAndResultInTheOrderFirstSeen) {
+  std::vector<EntryFailures> by = three_failures().by_entry();
+  ASSERT_EQ(by.size(), 2u);
+  EXPECT_EQ(render_entry_failures(by), "__x64_sys_openat -ENOENT x2, __x64_sys_bpf -EINVAL x1");
+}
+
+TEST(ZoomFailures, TheLastFailureIsChasedWithoutAllowList) {
+  std::optional<FailingChain> c = three_failures().choose({});
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->funcs, Names{"__x64_sys_openat"});
+}
+
+// -x: the last failure with one of its errors; none when no failure has one.
+TEST(ZoomFailures, AllowListChoosesAmongTheFailures) {
+  FailureLog log = three_failures();
+  std::vector<int> einval = {EINVAL};
+  std::optional<FailingChain> c = log.choose(einval);
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->funcs, Names{"__x64_sys_bpf"});
+  EXPECT_EQ(c->res, -EINVAL);
+  std::vector<int> eperm = {EPERM};
+  EXPECT_FALSE(log.choose(eperm));
+  EXPECT_FALSE(FailureLog().choose({}));
+}
+
+TEST(ZoomFailures, LastOfAnEntryAndResult) {
+  FailureLog log;
+  log.add(failed({"sys_a", "x"}, -EINVAL));
+  log.add(failed({"sys_a", "y"}, -EINVAL));
+  log.add(failed({"sys_a", "z"}, -EPERM));
+  std::optional<FailingChain> c = log.last_of("sys_a", -EINVAL);
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->funcs.back(), "y");
+  EXPECT_FALSE(log.last_of("sys_b", -EINVAL));
+}
+
+// Only a failing, finished session with calls names a chain; module functions keep their module.
+TEST(ZoomFailures, ChainOfAFailingSession) {
+  FuncTable funcs = {{.name = "__x64_sys_bpf"},
+                     {.name = "map_create"},
+                     {.name = "array_map_alloc_check", .module = "m"}};
+  Session s;
+  s.is_error = true;
+  s.calls = {{.func_id = 0, .res = -EINVAL},
+             {.func_id = 1, .res = -EINVAL},
+             {.func_id = 2, .res = -EINVAL}};
+  std::optional<FailingChain> c = failing_chain(s, funcs);
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->funcs, (Names{"__x64_sys_bpf", "map_create", "array_map_alloc_check [m]"}));
+  EXPECT_EQ(c->res, -EINVAL);
+  s.interim = true;
+  EXPECT_FALSE(failing_chain(s, funcs));
+  s.interim = false;
+  s.is_error = false;
+  EXPECT_FALSE(failing_chain(s, funcs));
+  s.is_error = true;
+  s.calls[2].func_id = 7;
+  EXPECT_FALSE(failing_chain(s, funcs));
+}
+
+TEST(ZoomFailures, ResultText) {
+  EXPECT_EQ(result_text(-EINVAL), "-EINVAL");
+  EXPECT_EQ(result_text(0), "NULL");
+  EXPECT_EQ(result_text(-100000), "-100000");
+  EXPECT_EQ(result_text(5), "5");
+}
+
+}  // namespace
+}  // namespace retsnoop
