@@ -30,6 +30,7 @@ const MessageSource kSources[] = {
     {"extack", "do_trace_netlink_extack", false,
      [](rs_messages* s) { return s->progs.kmsg_extack; }},
     {"verifier", "bpf_verifier_vlog", true, [](rs_messages* s) { return s->progs.kmsg_verifier; }},
+    {"printk", "vprintk_store", false, [](rs_messages* s) { return s->progs.kmsg_printk; }},
 };
 
 bool in_vmlinux_btf(const char* func) {

@@ -427,6 +427,7 @@ enum rs_kmsg_kind {
 	RS_KMSG_FS = 1,       /* fs_context log: logfc() (errorfc, invalfc, warnfc) */
 	RS_KMSG_EXTACK = 2,   /* netlink extended ack: do_trace_netlink_extack() */
 	RS_KMSG_VERIFIER = 3, /* BPF verifier log line: bpf_verifier_vlog() */
+	RS_KMSG_PRINTK = 4,   /* printk() and dev_printk(): vprintk_store() */
 };
 
 struct rs_kmsg_rec {

@@ -9,7 +9,7 @@
 
 namespace retsnoop {
 
-enum class KernelMessageKind { Fs, Extack, Verifier, Unknown };
+enum class KernelMessageKind { Fs, Extack, Verifier, Printk, Unknown };
 
 struct KernelMessageArg {
   uint64_t value = 0;

@@ -100,6 +100,7 @@ KernelMessageKind message_kind(uint8_t kind) {
     case RS_KMSG_FS: return KernelMessageKind::Fs;
     case RS_KMSG_EXTACK: return KernelMessageKind::Extack;
     case RS_KMSG_VERIFIER: return KernelMessageKind::Verifier;
+    case RS_KMSG_PRINTK: return KernelMessageKind::Printk;
     default: return KernelMessageKind::Unknown;
   }
 }
