@@ -324,13 +324,22 @@ static __always_inline void printk_read(struct rs_kmsg_rec *r, const char *fmt, 
 	kmsg_read_strs(r);
 }
 
-/* The argument index of fmt's %pV conversion, or -1. */
+/*
+ * Bytes of a format searched for %pV: the wrappers that print through it (dev_printk(),
+ * logfc() without a log) put it within their first few conversions, near the start.
+ */
+#define PV_SCAN 48
+
+/*
+ * The argument index of fmt's %pV conversion, or -1. The scan stops at the last argument kept:
+ * the index the verifier must track then takes few values, and the program stays small.
+ */
 static __always_inline int pv_index(const char *fmt)
 {
 	int n = 0;
 
-	for (int i = 0; i < RS_KMSG_FMT - 2; i++) {
-		if (!fmt[i])
+	for (int i = 0; i < PV_SCAN; i++) {
+		if (!fmt[i] || n >= RS_KMSG_ARGS)
 			break;
 		if (fmt[i] != '%')
 			continue;
@@ -356,7 +365,7 @@ struct kmsg_va_format {
  *                   const char *fmt, va_list args): every printk() and dev_printk() passes here.
  * dev_printk() and logfc() without a log print "%s ...%pV": the message is the %pV's format and
  * arguments, prefixed with the first string (the driver's or the filesystem's name). The caller
- * the output would name is the printk machinery: left unknown.
+ * at the probe is the printk machinery: left unknown.
  */
 SEC("kprobe")
 int BPF_KPROBE(kmsg_printk, int facility, int level, void *dev_info, const char *fmt, void *args)
