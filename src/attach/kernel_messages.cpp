@@ -13,7 +13,7 @@
 
 namespace retsnoop {
 
-static_assert(sizeof(rs_kmsg_rec) == 672, "rs_kmsg_rec layout must match BPF");
+static_assert(sizeof(rs_kmsg_rec) == 768, "rs_kmsg_rec layout must match BPF");
 
 // One message source: the kernel function its program hooks, and the program.
 struct MessageSource {

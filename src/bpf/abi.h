@@ -422,6 +422,7 @@ struct rs_repeat {
 #define RS_KMSG_STR 96  /* bytes kept of each string argument */
 #define RS_KMSG_FMT 192 /* bytes kept of the format (or the literal text) */
 #define RS_KMSG_PREFIX 32
+#define RS_KMSG_STACK 12 /* frames kept where the caller is deeper than the probe's return address */
 
 enum rs_kmsg_kind {
 	RS_KMSG_FS = 1,       /* fs_context log: logfc() (errorfc, invalfc, warnfc) */
@@ -443,6 +444,11 @@ struct rs_kmsg_rec {
 	char prefix[RS_KMSG_PREFIX]; /* fs: the context's prefix (the filesystem's name) */
 	char fmt[RS_KMSG_FMT];
 	char strs[RS_KMSG_ARGS][RS_KMSG_STR];
+	/*
+	 * printk, verifier: the kernel stack at the probe, innermost first, zero-filled; user space
+	 * takes the first frame past the message plumbing as the emitter. Unused otherwise.
+	 */
+	rs_u64 stack[RS_KMSG_STACK];
 };
 
 #endif /* RETSNOOP_BPF_ABI_H */

@@ -103,6 +103,7 @@ static __always_inline struct rs_kmsg_rec *kmsg_start(struct session *s, __u8 ki
 	r->caller = caller;
 	r->prefix[0] = 0;
 	r->fmt[0] = 0;
+	r->stack[0] = 0;
 	/* The session's discard then frees the message in user space too (report.bpf.h). */
 	s->args_sent = true;
 	return r;
@@ -244,6 +245,8 @@ int BPF_PROG(kmsg_verifier, struct bpf_verifier_log *log)
 	if (!r)
 		return 0;
 	r->literal = 1;
+	/* The line's writer is the caller of verbose() or bpf_verifier_log_write(). */
+	bpf_get_stack(ctx, r->stack, sizeof(r->stack), 0);
 	len = bpf_probe_read_kernel_str(r->fmt, sizeof(r->fmt), log->kbuf);
 	last = len - 2;
 	/* A piece cut at the record's size ends its line here too. */
@@ -365,7 +368,7 @@ struct kmsg_va_format {
  *                   const char *fmt, va_list args): every printk() and dev_printk() passes here.
  * dev_printk() and logfc() without a log print "%s ...%pV": the message is the %pV's format and
  * arguments, prefixed with the first string (the driver's or the filesystem's name). The caller
- * at the probe is the printk machinery: left unknown.
+ * at the probe is the printk machinery: the emitter is found in the stack.
  */
 SEC("kprobe")
 int BPF_KPROBE(kmsg_printk, int facility, int level, void *dev_info, const char *fmt, void *args)
@@ -376,6 +379,7 @@ int BPF_KPROBE(kmsg_printk, int facility, int level, void *dev_info, const char 
 
 	if (!r)
 		return 0;
+	bpf_get_stack(ctx, r->stack, sizeof(r->stack), 0);
 	printk_read(r, printk_text(fmt), args);
 	k = pv_index(r->fmt);
 	if (k >= 0 && k < RS_KMSG_ARGS &&

@@ -117,6 +117,10 @@ KernelMessage decode_message(const rs_kmsg_rec& rec) {
     if (rec.str_ok & (1u << i)) a.str = field_text(rec.strs[i]);
     m.args.push_back(std::move(a));
   }
+  for (uint64_t ip : rec.stack) {
+    if (!ip) break;
+    m.stack.push_back(ip);
+  }
   return m;
 }
 
