@@ -58,9 +58,9 @@ int print_version(const Options& opts) {
   if (opts.verbosity > 0) {
     check_privileges();
     Features f = Features::detect();
-    std::fputs((f.report() + uprobe_support(f) + message_sources(opts, Kallsyms::load_text()))
-                   .c_str(),
-               stdout);
+    std::fputs(
+        (f.report() + uprobe_support(f) + message_sources(opts, Kallsyms::load_text())).c_str(),
+        stdout);
   }
   return 0;
 }
@@ -223,10 +223,9 @@ int dry_run(const Options& opts, Selection sel, const CgroupDirs& cgroups) {
       opts.attach_mode == AttachMode::Fentry ? AttachKind::Fentry : AttachKind::Kprobe;
   Discovery d = discover(opts, std::move(sel), kind);
   if (opts.verbosity > 0)
-    std::fputs(
-        (d.report(opts.verbosity) + render_cgroups(cgroups) + message_sources(opts, d.ksyms))
-            .c_str(),
-        stdout);
+    std::fputs((d.report(opts.verbosity) + render_cgroups(cgroups) + message_sources(opts, d.ksyms))
+                   .c_str(),
+               stdout);
   return 0;
 }
 

@@ -32,9 +32,9 @@ bool in_vmlinux_btf(std::string_view func);
 
 struct KernelMessagesConfig {
   SessionMaps maps;
-  bool atomic_fetch = true;  // the tracer keeps session_bits (KernelCaps::atomic_fetch)
-  bool task_btf = true;      // KernelCaps::task_btf
-  uint32_t max_count = 16;   // -C messages.max-count: messages kept per session
+  bool atomic_fetch = true;          // the tracer keeps session_bits (KernelCaps::atomic_fetch)
+  bool task_btf = true;              // KernelCaps::task_btf
+  uint32_t max_count = 16;           // -C messages.max-count: messages kept per session
   KernelFunctionCheck has_function;  // kallsyms
 };
 

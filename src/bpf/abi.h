@@ -422,7 +422,8 @@ struct rs_repeat {
 #define RS_KMSG_STR 96  /* bytes kept of each string argument */
 #define RS_KMSG_FMT 192 /* bytes kept of the format (or the literal text) */
 #define RS_KMSG_PREFIX 32
-#define RS_KMSG_STACK 12 /* frames kept where the caller is deeper than the probe's return address */
+/* Stack frames kept where the emitter is deeper than the probe's return address. */
+#define RS_KMSG_STACK 12
 
 enum rs_kmsg_kind {
 	RS_KMSG_FS = 1,       /* fs_context log: logfc() (errorfc, invalfc, warnfc) */

@@ -73,8 +73,8 @@ class TraceTable {
       }
     }
     add_lines_before(UINT32_MAX);
-    add_messages_until(UINT64_MAX, level(recs_.back()) +
-                                       (recs_.back().kind == TraceRecordKind::Entry ? 1 : 0));
+    add_messages_until(UINT64_MAX,
+                       level(recs_.back()) + (recs_.back().kind == TraceRecordKind::Entry ? 1 : 0));
     add_trailing_gap();
     return std::move(rows_);
   }
@@ -113,7 +113,8 @@ class TraceTable {
 
   void add_messages_until(uint64_t ts, size_t lvl) {
     for (; message_due(ts); ++next_msg_) {
-      rows_.push_back({indent(lvl) + "» " + kernel_message_line(s_.messages[next_msg_], ctx_), "", ""});
+      rows_.push_back(
+          {indent(lvl) + "» " + kernel_message_line(s_.messages[next_msg_], ctx_), "", ""});
     }
   }
 

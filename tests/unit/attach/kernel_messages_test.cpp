@@ -17,8 +17,8 @@ KernelFunctionCheck has(std::set<std::string> names) {
 // A 5.10 kernel: no netlink extack trace function; the verifier's log writer in kallsyms but
 // here not in BTF.
 TEST(KernelMessagesReport, EachSourceWithItsFunctionOrWhyItIsOff) {
-  std::string report = message_sources_report(
-      has({"logfc", "bpf_verifier_vlog", "vprintk_store"}), has({}), true);
+  std::string report =
+      message_sources_report(has({"logfc", "bpf_verifier_vlog", "vprintk_store"}), has({}), true);
   EXPECT_EQ(report,
             "Kernel message sources:\n"
             "\tfs: logfc (kprobe)\n"

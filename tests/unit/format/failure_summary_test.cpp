@@ -52,8 +52,9 @@ TEST(SummaryView, FirstKernelMessageOfEachStack) {
   s.add(kProgLoad, k2026);
   ASSERT_EQ(s.by_count()[0].message, "array_map_alloc_check printk: bad size");
   std::string text = format_summary_text(s, true);
-  EXPECT_NE(text.find("            map_create\n            » array_map_alloc_check printk: bad size\n"),
-            std::string::npos)
+  EXPECT_NE(
+      text.find("            map_create\n            » array_map_alloc_check printk: bad size\n"),
+      std::string::npos)
       << text;
   EXPECT_EQ(text.find("other"), std::string::npos);
   std::string json = format_summary_json(s, {}, true);
