@@ -12,6 +12,7 @@
 #include "app/user_libraries.h"
 #include "app/zoom.h"
 #include "attach/cgroup_dirs.h"
+#include "attach/kernel_messages.h"
 #include "attach/lbr_perf_events.h"
 #include "attach/leftovers.h"
 #include "attach/run_registry.h"
@@ -48,12 +49,21 @@ namespace retsnoop {
 
 namespace {
 
+// -V -v and --dry-run -v: which kernel message sources this kernel has.
+std::string message_sources(const Options& opts, const Kallsyms& ksyms) {
+  return message_sources_report(
+      [&](std::string_view name) { return !ksyms.find_by_name(name).empty(); }, in_vmlinux_btf,
+      opts.messages_enabled);
+}
+
 int print_version(const Options& opts) {
   std::printf("retsnoop v%s\n", retsnoop_version());
   if (opts.verbosity > 0) {
     check_privileges();
     Features f = Features::detect();
-    std::fputs((f.report() + uprobe_support(f)).c_str(), stdout);
+    std::fputs(
+        (f.report() + uprobe_support(f) + message_sources(opts, Kallsyms::load_text())).c_str(),
+        stdout);
   }
   return 0;
 }
@@ -223,7 +233,9 @@ int dry_run(const Options& opts, Selection sel, const CgroupDirs& cgroups) {
       opts.attach_mode == AttachMode::Fentry ? AttachKind::Fentry : AttachKind::Kprobe;
   Discovery d = discover(opts, std::move(sel), kind);
   if (opts.verbosity > 0)
-    std::fputs((d.report(opts.verbosity) + render_cgroups(cgroups)).c_str(), stdout);
+    std::fputs((d.report(opts.verbosity) + render_cgroups(cgroups) + message_sources(opts, d.ksyms))
+                   .c_str(),
+               stdout);
   return 0;
 }
 

@@ -13,7 +13,7 @@
 
 namespace retsnoop {
 
-static_assert(sizeof(rs_kmsg_rec) == 672, "rs_kmsg_rec layout must match BPF");
+static_assert(sizeof(rs_kmsg_rec) == 768, "rs_kmsg_rec layout must match BPF");
 
 // One message source: the kernel function its program hooks, and the program.
 struct MessageSource {
@@ -30,23 +30,24 @@ const MessageSource kSources[] = {
     {"extack", "do_trace_netlink_extack", false,
      [](rs_messages* s) { return s->progs.kmsg_extack; }},
     {"verifier", "bpf_verifier_vlog", true, [](rs_messages* s) { return s->progs.kmsg_verifier; }},
+    {"printk", "vprintk_store", false, [](rs_messages* s) { return s->progs.kmsg_printk; }},
 };
 
-bool in_vmlinux_btf(const char* func) {
-  btf* vmlinux = btf__load_vmlinux_btf();
-  if (!vmlinux) return false;
-  bool found = btf__find_by_name_kind(vmlinux, func, BTF_KIND_FUNC) > 0;
-  btf__free(vmlinux);
-  return found;
+// Why this kernel cannot have src, or nothing when it can.
+std::string missing_reason(const MessageSource& src, const KernelFunctionCheck& in_kallsyms,
+                           const KernelFunctionCheck& in_btf) {
+  if (!in_kallsyms(src.func)) return std::string("this kernel has no ") + src.func;
+  if (src.fexit && !in_btf(src.func)) return std::string(src.func) + " is not in the kernel's BTF";
+  return {};
 }
 
 // The sources whose function this kernel has; -v says which are missing.
 std::vector<const MessageSource*> present_sources(const KernelMessagesConfig& cfg) {
   std::vector<const MessageSource*> out;
   for (const MessageSource& src : kSources) {
-    bool ok = cfg.has_function(src.func) && (!src.fexit || in_vmlinux_btf(src.func));
-    if (!ok)
-      logf(LOG_INFO, "kernel messages: no %s source (this kernel has no %s)\n", src.name, src.func);
+    std::string why = missing_reason(src, cfg.has_function, in_vmlinux_btf);
+    if (!why.empty())
+      logf(LOG_INFO, "kernel messages: no %s source (%s)\n", src.name, why.c_str());
     else
       out.push_back(&src);
   }
@@ -54,6 +55,28 @@ std::vector<const MessageSource*> present_sources(const KernelMessagesConfig& cf
 }
 
 }  // namespace
+
+bool in_vmlinux_btf(std::string_view func) {
+  btf* vmlinux = btf__load_vmlinux_btf();
+  if (!vmlinux) return false;
+  bool found = btf__find_by_name_kind(vmlinux, std::string(func).c_str(), BTF_KIND_FUNC) > 0;
+  btf__free(vmlinux);
+  return found;
+}
+
+std::string message_sources_report(const KernelFunctionCheck& in_kallsyms,
+                                   const KernelFunctionCheck& in_btf, bool enabled) {
+  if (!enabled) return "Kernel message sources: off (-C messages.enabled=no)\n";
+  std::string out = "Kernel message sources:\n";
+  for (const MessageSource& src : kSources) {
+    std::string why = missing_reason(src, in_kallsyms, in_btf);
+    out += std::string("\t") + src.name + ": " +
+           (why.empty() ? std::string(src.func) + (src.fexit ? " (fexit)" : " (kprobe)")
+                        : "off (" + why + ")") +
+           "\n";
+  }
+  return out;
+}
 
 KernelMessages::KernelMessages(const KernelMessagesConfig& cfg) {
   std::vector<const MessageSource*> wanted = present_sources(cfg);

@@ -18,13 +18,24 @@ namespace retsnoop {
 
 struct MessageSource;
 
+// Whether the kernel has a function of this name (in kallsyms, or in its BTF).
+using KernelFunctionCheck = std::function<bool(std::string_view)>;
+
+// -V -v and --dry-run -v: one line per message source, its kernel function where this kernel has
+// it, else why the source is off; all off when enabled (-C messages.enabled) is false. A source
+// the kernel would refuse at load shows only at run time (-v).
+std::string message_sources_report(const KernelFunctionCheck& in_kallsyms,
+                                   const KernelFunctionCheck& in_btf, bool enabled);
+
+// The vmlinux BTF check for message_sources_report() and the loader.
+bool in_vmlinux_btf(std::string_view func);
+
 struct KernelMessagesConfig {
   SessionMaps maps;
-  bool atomic_fetch = true;  // the tracer keeps session_bits (KernelCaps::atomic_fetch)
-  bool task_btf = true;      // KernelCaps::task_btf
-  uint32_t max_count = 16;   // -C messages.max-count: messages kept per session
-  // Whether the kernel has a function of this name (kallsyms).
-  std::function<bool(std::string_view)> has_function;
+  bool atomic_fetch = true;          // the tracer keeps session_bits (KernelCaps::atomic_fetch)
+  bool task_btf = true;              // KernelCaps::task_btf
+  uint32_t max_count = 16;           // -C messages.max-count: messages kept per session
+  KernelFunctionCheck has_function;  // kallsyms
 };
 
 class KernelMessages {

@@ -422,11 +422,14 @@ struct rs_repeat {
 #define RS_KMSG_STR 96  /* bytes kept of each string argument */
 #define RS_KMSG_FMT 192 /* bytes kept of the format (or the literal text) */
 #define RS_KMSG_PREFIX 32
+/* Stack frames kept where the emitter is deeper than the probe's return address. */
+#define RS_KMSG_STACK 12
 
 enum rs_kmsg_kind {
 	RS_KMSG_FS = 1,       /* fs_context log: logfc() (errorfc, invalfc, warnfc) */
 	RS_KMSG_EXTACK = 2,   /* netlink extended ack: do_trace_netlink_extack() */
 	RS_KMSG_VERIFIER = 3, /* BPF verifier log line: bpf_verifier_vlog() */
+	RS_KMSG_PRINTK = 4,   /* printk() and dev_printk(): vprintk_store() */
 };
 
 struct rs_kmsg_rec {
@@ -442,6 +445,11 @@ struct rs_kmsg_rec {
 	char prefix[RS_KMSG_PREFIX]; /* fs: the context's prefix (the filesystem's name) */
 	char fmt[RS_KMSG_FMT];
 	char strs[RS_KMSG_ARGS][RS_KMSG_STR];
+	/*
+	 * printk, verifier: the kernel stack at the probe, innermost first, zero-filled; user space
+	 * takes the first frame past the message plumbing as the emitter. Unused otherwise.
+	 */
+	rs_u64 stack[RS_KMSG_STACK];
 };
 
 /*

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * The kernel's own messages, recorded while a session is open on the emitting thread: fs_context
- * errors (logfc), netlink extended acks and BPF verifier log lines. A separate object from
+ * errors (logfc), netlink extended acks, BPF verifier log lines and printk() text. A separate object from
  * tracer.bpf.c: user space loads it only with messages enabled, loads each program only where
  * its function exists, and hands it the tracer's sessions, session_bits and rb maps. Its
  * programs run only where a message is produced, and return at once outside a session.
@@ -81,6 +81,7 @@ static __always_inline struct rs_kmsg_rec *kmsg_start(struct session *s, __u8 ki
 	r->caller = caller;
 	r->prefix[0] = 0;
 	r->fmt[0] = 0;
+	r->stack[0] = 0;
 	/* The session's discard then frees the message in user space too (report.bpf.h). */
 	s->args_sent = true;
 	return r;
@@ -119,9 +120,9 @@ static __always_inline void logfc_varargs(struct pt_regs *ctx, __u64 *a)
 #endif
 }
 
-static __always_inline void kmsg_read_args(struct rs_kmsg_rec *r, struct pt_regs *ctx)
+/* The strings behind r->args, those that are kernel addresses. */
+static __always_inline void kmsg_read_strs(struct rs_kmsg_rec *r)
 {
-	logfc_varargs(ctx, r->args);
 	for (int i = 0; i < RS_KMSG_ARGS; i++) {
 		/* An integer is no kernel address: the read fails and the slot stays unused. */
 		if (bpf_probe_read_kernel_str(r->strs[i], RS_KMSG_STR, (void *)r->args[i]) > 0)
@@ -132,27 +133,40 @@ static __always_inline void kmsg_read_args(struct rs_kmsg_rec *r, struct pt_regs
 	r->nargs = RS_KMSG_ARGS;
 }
 
-/*
- * The record of a message whose kprobe sits at the entry of the kernel's message function, its
- * caller the return address; NULL outside a session or past its bound.
- */
-static __always_inline struct rs_kmsg_rec *kprobe_kmsg(struct pt_regs *ctx, __u8 kind)
+static __always_inline void kmsg_read_args(struct rs_kmsg_rec *r, struct pt_regs *ctx)
+{
+	logfc_varargs(ctx, r->args);
+	kmsg_read_strs(r);
+}
+
+/* The record of a message from caller, counted; NULL outside a session or past its bound. */
+static __always_inline struct rs_kmsg_rec *session_kmsg(__u8 kind, __u64 caller)
 {
 	struct session *s = open_session();
 	struct kmsg_count *c;
 	struct rs_kmsg_rec *r;
-	__u64 caller = 0;
 
 	if (!s)
 		return NULL;
 	c = kmsg_admit(s);
 	if (!c)
 		return NULL;
-	BPF_KPROBE_READ_RET_IP(caller, ctx);
 	r = kmsg_start(s, kind, caller);
 	if (r)
 		c->cnt++;
 	return r;
+}
+
+/*
+ * The record of a message whose kprobe sits at the entry of the kernel's message function, its
+ * caller the return address.
+ */
+static __always_inline struct rs_kmsg_rec *kprobe_kmsg(struct pt_regs *ctx, __u8 kind)
+{
+	__u64 caller = 0;
+
+	BPF_KPROBE_READ_RET_IP(caller, ctx);
+	return session_kmsg(kind, caller);
 }
 
 /* void logfc(struct fc_log *log, const char *prefix, char level, const char *fmt, ...) */
@@ -209,11 +223,149 @@ int BPF_PROG(kmsg_verifier, struct bpf_verifier_log *log)
 	if (!r)
 		return 0;
 	r->literal = 1;
+	/* The line's writer is the caller of verbose() or bpf_verifier_log_write(). */
+	bpf_get_stack(ctx, r->stack, sizeof(r->stack), 0);
 	len = bpf_probe_read_kernel_str(r->fmt, sizeof(r->fmt), log->kbuf);
 	last = len - 2;
 	/* A piece cut at the record's size ends its line here too. */
 	if (len < 2 || last >= RS_KMSG_FMT - 2 || r->fmt[last] == '\n')
 		c->cnt++;
+	bpf_ringbuf_submit(r, 0);
+	return 0;
+}
+
+/*
+ * The va_list of a variadic function called with its named arguments in registers: general
+ * registers saved in reg_save_area up to 48 bytes, the rest in the caller's frame (x86-64); or
+ * below gr_top while gr_offs is negative, then on the stack (arm64).
+ */
+#if defined(__TARGET_ARCH_x86)
+struct kmsg_va_list {
+	__u32 gp_offset;
+	__u32 fp_offset;
+	__u64 overflow_arg_area;
+	__u64 reg_save_area;
+};
+
+static __always_inline __u64 va_arg_addr(const struct kmsg_va_list *va, int i)
+{
+	__u32 off = va->gp_offset + 8 * i;
+
+	if (off < 48)
+		return va->reg_save_area + off;
+	return va->overflow_arg_area + (off - (va->gp_offset < 48 ? 48 : va->gp_offset));
+}
+#else
+struct kmsg_va_list {
+	__u64 stack;
+	__u64 gr_top;
+	__u64 vr_top;
+	__s32 gr_offs;
+	__s32 vr_offs;
+};
+
+static __always_inline __u64 va_arg_addr(const struct kmsg_va_list *va, int i)
+{
+	__s32 off = va->gr_offs + 8 * i;
+
+	if (off < 0)
+		return va->gr_top + off;
+	return va->stack + (off - (va->gr_offs < 0 ? 0 : va->gr_offs));
+}
+#endif
+
+/*
+ * Skips the KERN_<LEVEL> and KERN_CONT prefixes: each is the SOH byte and one character.
+ */
+static __always_inline const char *printk_text(const char *fmt)
+{
+	char head[2];
+
+	for (int i = 0; i < 2; i++) {
+		if (bpf_probe_read_kernel(head, sizeof(head), fmt) || head[0] != '\001' || !head[1])
+			break;
+		fmt += 2;
+	}
+	return fmt;
+}
+
+/* Reads the format and the first arguments of a va_list. */
+static __always_inline void printk_read(struct rs_kmsg_rec *r, const char *fmt, void *args)
+{
+	struct kmsg_va_list va;
+
+	bpf_probe_read_kernel_str(r->fmt, sizeof(r->fmt), fmt);
+	r->str_ok = 0;
+	if (bpf_probe_read_kernel(&va, sizeof(va), args))
+		return;
+	for (int i = 0; i < RS_KMSG_ARGS; i++) {
+		r->args[i] = 0;
+		bpf_probe_read_kernel(&r->args[i], sizeof(r->args[i]), (void *)va_arg_addr(&va, i));
+	}
+	kmsg_read_strs(r);
+}
+
+/*
+ * Bytes of a format searched for %pV: the wrappers that print through it (dev_printk(),
+ * logfc() without a log) put it within their first few conversions, near the start.
+ */
+#define PV_SCAN 48
+
+/*
+ * The argument index of fmt's %pV conversion, or -1. The scan stops at the last argument kept:
+ * the index the verifier must track then takes few values, and the program stays small.
+ */
+static __always_inline int pv_index(const char *fmt)
+{
+	int n = 0;
+
+	for (int i = 0; i < PV_SCAN; i++) {
+		if (!fmt[i] || n >= RS_KMSG_ARGS)
+			break;
+		if (fmt[i] != '%')
+			continue;
+		if (fmt[i + 1] == '%') {
+			i++;
+			continue;
+		}
+		if (fmt[i + 1] == 'p' && fmt[i + 2] == 'V')
+			return n;
+		n++;
+	}
+	return -1;
+}
+
+/* struct va_format: a format and its va_list, printed by %pV. */
+struct kmsg_va_format {
+	__u64 fmt;
+	__u64 va;
+};
+
+/*
+ * int vprintk_store(int facility, int level, const struct dev_printk_info *dev_info,
+ *                   const char *fmt, va_list args): every printk() and dev_printk() passes here.
+ * dev_printk() and logfc() without a log print "%s ...%pV": the message is the %pV's format and
+ * arguments, prefixed with the first string (the driver's or the filesystem's name). The caller
+ * at the probe is the printk machinery: the emitter is found in the stack.
+ */
+SEC("kprobe")
+int BPF_KPROBE(kmsg_printk, int facility, int level, void *dev_info, const char *fmt, void *args)
+{
+	struct rs_kmsg_rec *r = session_kmsg(RS_KMSG_PRINTK, 0);
+	struct kmsg_va_format vaf;
+	int k;
+
+	if (!r)
+		return 0;
+	bpf_get_stack(ctx, r->stack, sizeof(r->stack), 0);
+	printk_read(r, printk_text(fmt), args);
+	k = pv_index(r->fmt);
+	if (k >= 0 && k < RS_KMSG_ARGS &&
+	    !bpf_probe_read_kernel(&vaf, sizeof(vaf), (void *)r->args[k])) {
+		if (k > 0 && (r->str_ok & 1))
+			bpf_probe_read_kernel_str(r->prefix, sizeof(r->prefix), r->strs[0]);
+		printk_read(r, (const char *)vaf.fmt, (void *)vaf.va);
+	}
 	bpf_ringbuf_submit(r, 0);
 	return 0;
 }

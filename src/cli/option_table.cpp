@@ -346,7 +346,8 @@ const OptionSpec kOptions[] = {
      [](CliState& st, const char* arg) { st.opts.export_folded = output_path(arg); }},
 
     {{nullptr, 0, nullptr, 0, "Help and version:", kHelp}, nullptr},
-    {{"version", 'V', nullptr, 0, "Print the version; with -v also detect kernel features."},
+    {{"version", 'V', nullptr, 0,
+      "Print the version; with -v also detect kernel features and message sources."},
      [](CliState& st, const char*) { st.opts.show_version = true; }},
     {{"config-help", kConfigHelp, nullptr, 0, "List the settings -C accepts."},
      [](CliState& st, const char*) {

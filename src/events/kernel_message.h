@@ -9,7 +9,7 @@
 
 namespace retsnoop {
 
-enum class KernelMessageKind { Fs, Extack, Verifier, Unknown };
+enum class KernelMessageKind { Fs, Extack, Verifier, Printk, Unknown };
 
 struct KernelMessageArg {
   uint64_t value = 0;
@@ -24,6 +24,7 @@ struct KernelMessage {
   std::string prefix;    // fs: the context's prefix, e.g. "tmpfs"
   std::string fmt;
   std::vector<KernelMessageArg> args;
+  std::vector<uint64_t> stack;  // kernel stack at the probe, innermost first; empty: use caller
 };
 
 }  // namespace retsnoop

@@ -100,6 +100,7 @@ KernelMessageKind message_kind(uint8_t kind) {
     case RS_KMSG_FS: return KernelMessageKind::Fs;
     case RS_KMSG_EXTACK: return KernelMessageKind::Extack;
     case RS_KMSG_VERIFIER: return KernelMessageKind::Verifier;
+    case RS_KMSG_PRINTK: return KernelMessageKind::Printk;
     default: return KernelMessageKind::Unknown;
   }
 }
@@ -115,6 +116,10 @@ KernelMessage decode_message(const rs_kmsg_rec& rec) {
     KernelMessageArg a{.value = rec.args[i]};
     if (rec.str_ok & (1u << i)) a.str = field_text(rec.strs[i]);
     m.args.push_back(std::move(a));
+  }
+  for (uint64_t ip : rec.stack) {
+    if (!ip) break;
+    m.stack.push_back(ip);
   }
   return m;
 }

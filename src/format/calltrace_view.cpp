@@ -8,6 +8,7 @@
 #include "discovery/func_lookup.h"
 #include "format/call_args.h"
 #include "format/frame_text.h"
+#include "format/kernel_messages_view.h"
 #include "format/line_trace_view.h"
 #include "format/probe_lookup.h"
 #include "format/result_format.h"
@@ -59,6 +60,7 @@ class TraceTable {
     for (size_t i = 0; i < recs_.size(); ++i) {
       if (i > 0 && recs_[i].seq != recs_[i - 1].seq + 1) add_gap(recs_[i - 1], recs_[i]);
       add_lines_before(recs_[i].seq);
+      add_messages_before(recs_[i]);
       if (is_leaf(i)) {
         add_leaf(recs_[i], recs_[i + 1]);
         ++i;
@@ -71,6 +73,8 @@ class TraceTable {
       }
     }
     add_lines_before(UINT32_MAX);
+    add_messages_until(UINT64_MAX,
+                       level(recs_.back()) + (recs_.back().kind == TraceRecordKind::Entry ? 1 : 0));
     add_trailing_gap();
     return std::move(rows_);
   }
@@ -85,7 +89,33 @@ class TraceTable {
     if (i + 1 >= recs_.size() || recs_[i].kind != TraceRecordKind::Entry) return false;
     const TraceRecord& exit = recs_[i + 1];
     return exit.kind == TraceRecordKind::Exit && exit.func_id == recs_[i].func_id &&
-           exit.depth == recs_[i].depth && exit.seq == recs_[i].seq + 1 && !line_due(exit.seq);
+           exit.depth == recs_[i].depth && exit.seq == recs_[i].seq + 1 && !line_due(exit.seq) &&
+           !message_due(recs_[i].ts_ns + exit.dur_ns);
+  }
+
+  bool message_due(uint64_t ts) const {
+    return next_msg_ < s_.messages.size() && s_.messages[next_msg_].time_ns < ts;
+  }
+
+  // When the record was made: an exit's time is its entry's plus its duration, unknown (0: no
+  // message goes before it) when the entry was lost.
+  uint64_t record_time(const TraceRecord& r) const {
+    if (r.kind != TraceRecordKind::Exit) return r.ts_ns;
+    auto it = entry_ts_.find(r.depth);
+    return entry_shown(r) && it != entry_ts_.end() ? it->second + r.dur_ns : 0;
+  }
+
+  // The kernel's messages emitted before record r, inside the calls open then: a sibling of an
+  // entry or probe, a child of the call an exit closes.
+  void add_messages_before(const TraceRecord& r) {
+    add_messages_until(record_time(r), level(r) + (r.kind == TraceRecordKind::Exit ? 1 : 0));
+  }
+
+  void add_messages_until(uint64_t ts, size_t lvl) {
+    for (; message_due(ts); ++next_msg_) {
+      rows_.push_back(
+          {indent(lvl) + "» " + kernel_message_line(s_.messages[next_msg_], ctx_), "", ""});
+    }
   }
 
   bool line_due(uint32_t seq) const {
@@ -145,6 +175,7 @@ class TraceTable {
 
   void add_entry(const TraceRecord& r) {
     open_[r.depth] = r.func_id;
+    entry_ts_[r.depth] = r.ts_ns;
     rows_.push_back({indent(level(r)) + "→ " + name(r), "", ""});
     add_args(r, true);
   }
@@ -199,7 +230,9 @@ class TraceTable {
   size_t base_depth_ = SIZE_MAX;
   std::map<size_t, uint32_t> open_;        // depth -> function of the entry row still open there
   std::map<uint32_t, size_t> call_depth_;  // call seq -> depth of its entry record
+  std::map<size_t, uint64_t> entry_ts_;    // depth -> time of the entry row open there
   size_t next_line_ = 0;                   // the first line hit without a row yet
+  size_t next_msg_ = 0;                    // the first kernel message without a row yet
   std::vector<TraceRow> rows_;
 };
 

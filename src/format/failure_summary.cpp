@@ -6,7 +6,7 @@
 namespace retsnoop {
 
 void FailureSummary::add(const StackSignature& sig, int64_t first_ns, int64_t last_ns,
-                         uint64_t count) {
+                         uint64_t count, const std::string& message) {
   std::string fp = stack_fingerprint(sig);
   auto [it, inserted] = entries_.try_emplace(fp);
   SummaryEntry& e = it->second;
@@ -21,6 +21,7 @@ void FailureSummary::add(const StackSignature& sig, int64_t first_ns, int64_t la
   e.last_seen_ns = std::max(e.last_seen_ns, last_ns);
   e.count += count;
   sessions_ += count;
+  if (e.message.empty()) e.message = message;
 }
 
 std::vector<SummaryEntry> FailureSummary::by_count() const {

@@ -18,13 +18,18 @@ struct SummaryEntry {
   uint64_t count = 0;
   int64_t first_seen_ns = 0;  // CLOCK_REALTIME
   int64_t last_seen_ns = 0;
+  std::string message;  // the first kernel message of the first session that had one, one line
 };
 
 class FailureSummary {
  public:
-  void add(const StackSignature& sig, int64_t seen_ns) { add(sig, seen_ns, seen_ns, 1); }
+  // message: the session's first kernel message (kernel_message_line()), empty when none.
+  void add(const StackSignature& sig, int64_t seen_ns, const std::string& message = {}) {
+    add(sig, seen_ns, seen_ns, 1, message);
+  }
   // count sessions with the same stack, seen from first_ns to last_ns (-C stacks.repeats=count).
-  void add(const StackSignature& sig, int64_t first_ns, int64_t last_ns, uint64_t count);
+  void add(const StackSignature& sig, int64_t first_ns, int64_t last_ns, uint64_t count,
+           const std::string& message = {});
   // Most frequent first; ties by first seen, then by fingerprint, so the order is stable.
   std::vector<SummaryEntry> by_count() const;
   uint64_t sessions() const { return sessions_; }

@@ -171,6 +171,7 @@ const char* kernel_message_kind_name(KernelMessageKind kind) {
     case KernelMessageKind::Fs: return "fs";
     case KernelMessageKind::Extack: return "extack";
     case KernelMessageKind::Verifier: return "verifier";
+    case KernelMessageKind::Printk: return "printk";
     case KernelMessageKind::Unknown: break;
   }
   return "unknown";

@@ -5,18 +5,28 @@
 #include <vector>
 
 #include "format/kernel_message_text.h"
+#include "format/message_emitter.h"
 #include "format/text_columns.h"
 #include "util/text_escape.h"
 
 namespace retsnoop {
 
 std::string kernel_message_function(const KernelMessage& m, const FormatContext& ctx) {
+  if (!m.stack.empty()) {
+    std::optional<SymbolizedAddr> emitter = message_emitter(m.stack, ctx.symbolizer);
+    return emitter ? escaped(emitter->name) : "[unknown]";
+  }
   if (m.caller == 0) return "[unknown]";
   SymbolizedAddr sym = ctx.symbolizer.symbolize(m.caller, true);
   if (!sym.name.empty()) return escaped(sym.name);
   char addr[24];
   std::snprintf(addr, sizeof(addr), "0x%llx", (unsigned long long)m.caller);
   return addr;
+}
+
+std::string kernel_message_line(const KernelMessage& m, const FormatContext& ctx) {
+  return kernel_message_function(m, ctx) + " " + kernel_message_kind_name(m.kind) + ": " +
+         escaped(kernel_message_text(m, ctx.opts.messages_max_len));
 }
 
 std::string format_kernel_messages(const Session& s, const FormatContext& ctx) {

@@ -8,9 +8,14 @@
 
 namespace retsnoop {
 
-// The function that emitted a message (its caller at the probe), by name; "[unknown]" when the
-// source gives no caller, the address when kallsyms has no symbol for it.
+// The function that emitted a message, by name: the first frame past the message plumbing in the
+// stack the source captured (printk, verifier), else its caller at the probe; "[unknown]" when
+// the source gives neither, the address when kallsyms has no symbol for the caller.
 std::string kernel_message_function(const KernelMessage& m, const FormatContext& ctx);
+
+// "shmem_parse_one fs: tmpfs: Bad value for 'size'": the function, the source and the text cut
+// to -C messages.max-len and escaped, for one-line places (-T rows, --summary).
+std::string kernel_message_line(const KernelMessage& m, const FormatContext& ctx);
 
 // "KERNEL MESSAGES" and a row per message: emitting function, source kind and escaped text,
 // aligned in columns. Empty for a session without messages.

@@ -35,16 +35,19 @@ std::string entry_text(const SummaryEntry& e) {
     append_escaped(out, frame);
     out += '\n';
   }
+  if (!e.message.empty()) out += std::string(12, ' ') + "» " + e.message + "\n";
   return out;
 }
 
 nlohmann::json entry_json(const SummaryEntry& e) {
-  return {{"fingerprint", e.fingerprint},
-          {"count", e.count},
-          {"result", e.signature.result},
-          {"stack", e.signature.frames},
-          {"first_seen", utc_timestamp(e.first_seen_ns)},
-          {"last_seen", utc_timestamp(e.last_seen_ns)}};
+  nlohmann::json j = {{"fingerprint", e.fingerprint},
+                      {"count", e.count},
+                      {"result", e.signature.result},
+                      {"stack", e.signature.frames},
+                      {"first_seen", utc_timestamp(e.first_seen_ns)},
+                      {"last_seen", utc_timestamp(e.last_seen_ns)}};
+  if (!e.message.empty()) j["message"] = e.message;
+  return j;
 }
 
 }  // namespace

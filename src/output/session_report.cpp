@@ -1,5 +1,6 @@
 #include "output/session_report.h"
 
+#include "format/kernel_messages_view.h"
 #include "format/stack_fingerprint.h"
 #include "output/folded_file.h"
 #include "output/main_format.h"
@@ -26,7 +27,9 @@ void SessionReport::append(std::string& text, const Session& s, const FormatCont
   bool summarized = aggregate_ && s.is_error;  // with -S successes are printed, not summarized
   if (summarized || s.repeats_counted) {
     StackSignature sig = stack_signature(s, ctx);
-    if (summarized) failures_.add(sig, int64_t(s.end_ns) + mono_to_real_ns);
+    if (summarized)
+      failures_.add(sig, int64_t(s.end_ns) + mono_to_real_ns,
+                    s.messages.empty() ? std::string() : kernel_message_line(s.messages[0], ctx));
     if (s.repeats_counted) repeated_.emplace(s.id, std::move(sig));
   }
   text += periodic_summary();

@@ -331,6 +331,23 @@ TEST(SessionAssembler, KernelMessagesReachTheirSession) {
   ASSERT_EQ(m.args.size(), 2u);
   EXPECT_EQ(m.args[0].str, "size");
   EXPECT_FALSE(m.args[1].str);
+  EXPECT_TRUE(m.stack.empty());
+}
+
+TEST(SessionAssembler, KernelMessageStackEndsAtItsFirstZero) {
+  SessionAssembler a;
+  std::vector<char> rec = message(9);
+  rs_kmsg_rec r;
+  std::memcpy(&r, rec.data(), sizeof(r));
+  r.stack[0] = 0xffffffff81500000;
+  r.stack[1] = 0xffffffff81600044;
+  std::memcpy(rec.data(), &r, sizeof(r));
+  feed(a, rec);
+  feed(a, part(RS_REC_FRAMES, 9, std::vector{frame(0, 0, -22)}));
+  auto s = feed(a, header(9, 1, 0));
+  ASSERT_TRUE(s);
+  ASSERT_EQ(s->messages.size(), 1u);
+  EXPECT_EQ(s->messages[0].stack, (std::vector<uint64_t>{0xffffffff81500000, 0xffffffff81600044}));
 }
 
 std::vector<char> verifier_piece(uint64_t sid, const char* text) {

@@ -81,6 +81,34 @@ TEST(CallTraceView, ProbeHitsNestInsideTheRunningCall) {
   EXPECT_TRUE(matches_golden(table(c), "calltrace_probes.txt"));
 }
 
+// A kernel message sits where its time falls among the calls: inside a call it keeps the call
+// from collapsing into a leaf row, after the entry function's exit it closes the table.
+TEST(CallTraceView, KernelMessagesSitAtTheirTime) {
+  TraceCase c;
+  c.funcs.add("__x64_sys_swapon", RetKind::Int64);
+  c.funcs.add("claim_swapfile", RetKind::Int32);
+  c.funcs.add("read_swap_header", RetKind::Int32);
+  TraceBuilder t(c.funcs);
+  t.enter("__x64_sys_swapon").leaf("claim_swapfile", 0, 50).leaf("read_swap_header", 0, 500);
+  t.leave(-22, 2000);
+  c.session.trace = t.records();
+  auto msg = [](uint64_t ts, const char* text) {
+    return KernelMessage{.kind = KernelMessageKind::Printk, .time_ns = ts, .fmt = text};
+  };
+  c.session.messages = {msg(1000500, "no signature\n"), msg(1001000, "after\x1b"),
+                        msg(1003000, "late\n")};
+  std::vector<std::string> rows = rows_of(table(c));
+  ASSERT_EQ(rows.size(), 8u) << table(c);
+  EXPECT_EQ(rows[0], "→ __x64_sys_swapon");
+  EXPECT_TRUE(rows[1].starts_with("    ↔ claim_swapfile  ")) << rows[1];
+  EXPECT_EQ(rows[2], "    → read_swap_header");
+  EXPECT_EQ(rows[3], "        » [unknown] printk: no signature");
+  EXPECT_TRUE(rows[4].starts_with("    ← read_swap_header  ")) << rows[4];
+  EXPECT_EQ(rows[5], "    » [unknown] printk: after\\x1b");
+  EXPECT_TRUE(rows[6].starts_with("← __x64_sys_swapon  ")) << rows[6];
+  EXPECT_EQ(rows[7], "» [unknown] printk: late");
+}
+
 // The entries of bpf_check and check_cfg are lost: their exits still tell their durations.
 TEST(CallTraceView, LostRecordsAndLostEntry) {
   TraceCase c = simple_obj_funcs();

@@ -43,6 +43,25 @@ TEST(FailureSummary, CountsUniqueStacksMostFrequentFirst) {
   EXPECT_EQ(example().sessions(), 5u);
 }
 
+// The first session that had a kernel message gives its stack's message; later ones keep it.
+TEST(SummaryView, FirstKernelMessageOfEachStack) {
+  FailureSummary s;
+  s.add(kMapCreate, k2026, "");
+  s.add(kMapCreate, k2026 + kSec, "array_map_alloc_check printk: bad size");
+  s.add(kMapCreate, k2026 + 2 * kSec, "array_map_alloc_check printk: other");
+  s.add(kProgLoad, k2026);
+  ASSERT_EQ(s.by_count()[0].message, "array_map_alloc_check printk: bad size");
+  std::string text = format_summary_text(s, true);
+  EXPECT_NE(
+      text.find("            map_create\n            » array_map_alloc_check printk: bad size\n"),
+      std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("other"), std::string::npos);
+  std::string json = format_summary_json(s, {}, true);
+  EXPECT_NE(json.find(R"("message":"array_map_alloc_check printk: bad size")"), std::string::npos)
+      << json;
+}
+
 TEST(FailureSummary, EmptyHasNothing) {
   FailureSummary s;
   EXPECT_TRUE(s.by_count().empty());
