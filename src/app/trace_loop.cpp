@@ -390,11 +390,12 @@ void report_dropped_messages(const KernelMessages* messages) {
 }
 
 // --callees: the probes that see where indirect call sites go, when there are sites and the
-// kernel gives kprobes BPF cookies. Only -v reports what they see: without it they would cost
-// every traced call for nothing.
+// kernel gives kprobes BPF cookies. Only -v and --zoom's next round use what they see: without
+// them they would cost every traced call for nothing.
 std::unique_ptr<IndirectProbes> load_indirect(const TraceLoopInputs& in, const TracerConfig& cfg,
                                               const TracerObject& obj) {
-  if (!in.indirect || in.indirect->sites.empty() || !log_enabled(LOG_INFO)) return nullptr;
+  if (!in.indirect || in.indirect->sites.empty() || !(log_enabled(LOG_INFO) || in.watch))
+    return nullptr;
   if (!obj.has_cookies()) {
     logf(LOG_INFO,
          "--callees: indirect call sites not probed: this kernel has no BPF cookies for kprobes "
@@ -409,13 +410,15 @@ std::unique_ptr<IndirectProbes> load_indirect(const TraceLoopInputs& in, const T
   });
 }
 
-// -v: where the probed indirect call sites went, named.
+// -v: where the probed indirect call sites went, named; --zoom: the callees they add.
 void report_indirect_targets(const IndirectProbes* probes, const TraceLoopInputs& in,
                              const std::shared_future<void>& ksyms_loaded) {
-  if (!probes || !log_enabled(LOG_INFO)) return;
+  if (!probes) return;
   ksyms_loaded.wait();
   std::vector<SeenTarget> seen = probes->seen();
   IndirectTargets t = resolve_indirect_targets(*in.indirect, seen, in.ksyms);
+  if (in.watch) in.watch->indirect_edges = t.edges();
+  if (!log_enabled(LOG_INFO)) return;
   std::fputs(render_indirect_targets(t).c_str(), stderr);
   if (t.unnamed > 0)
     logf(LOG_INFO,

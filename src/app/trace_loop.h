@@ -11,6 +11,7 @@
 #include "attach/tracer_object.h"
 #include "discovery/func_args.h"
 #include "discovery/func_info.h"
+#include "discovery/callee_expansion.h"
 #include "discovery/indirect_sites.h"
 #include "discovery/line_plan.h"
 #include "discovery/probe_spec.h"
@@ -33,6 +34,8 @@ struct RoundWatch {
   size_t funcs = 0;      // functions traced
   double attach_s = 0;   // how long attaching took
   bool stopped = false;  // a stop signal, not the command's exit, ended the round
+  // Where the indirect call sites of the walked functions were seen to go (--callees).
+  std::vector<CalleeEdge> indirect_edges;
 };
 
 struct TraceLoopInputs {

@@ -3,17 +3,21 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "app/zoom_failures.h"
 #include "symbolize/symbolizer.h"
 #include "util/error.h"
 #include "util/log.h"
+#include "util/text_escape.h"
 #include "util/owned_fd.h"
 
 namespace retsnoop {
@@ -64,6 +68,7 @@ struct Round {
   size_t funcs = 0;
   double attach_s = 0;
   bool stopped = false;
+  std::vector<CalleeEdge> indirect_edges;  // seen at the walked functions' indirect call sites
   FailureLog failures;
   std::unique_ptr<RoundOutput> output;
 };
@@ -81,7 +86,7 @@ Round run_round(unsigned number, const Options& opts, const Command& command,
   watch.on_session = [&failures](const Session& s, const FuncTable& funcs, Symbolizer& symbolizer) {
     std::optional<FailingChain> chain = failing_chain(s, funcs);
     if (!chain) return;
-    chain->deepest_loc = start_of(symbolizer, funcs[s.calls.back().func_id].addr);
+    chain->deepest_loc = start_of(symbolizer, chain->deepest_addr);
     failures.add(std::move(*chain));
   };
   std::unique_ptr<Command> cmd = command.again();
@@ -89,12 +94,21 @@ Round run_round(unsigned number, const Options& opts, const Command& command,
   r.funcs = watch.funcs;
   r.attach_s = watch.attach_s;
   r.stopped = watch.stopped;
+  r.indirect_edges = std::move(watch.indirect_edges);
   return r;
 }
 
 std::string named(const FailingChain& c) {
   const std::string& f = c.funcs.back();
   return c.deepest_loc.empty() ? f : f + " (" + c.deepest_loc + ")";
+}
+
+// The kernel's own words about the failure, escaped like every message it logs.
+std::string said(const FailingChain& c) {
+  if (c.message.empty()) return "";
+  std::string out = ": \"";
+  append_escaped(out, c.message, '"');
+  return out + "\"";
 }
 
 std::string chain_text(const FailingChain& c) {
@@ -130,8 +144,8 @@ std::optional<FailingChain> choose_failure(const Round& r, const Options& opts) 
 
 // The line trace needs DWARF, which located the function when it has a source location.
 Options next_round_options(const Options& user, const FailingChain& chain, unsigned depth,
-                           bool trace_lines) {
-  ZoomSelection sel = plan_next_round(chain.funcs, depth, {});
+                           std::span<const CalleeEdge> indirect, bool trace_lines) {
+  ZoomSelection sel = plan_next_round(chain.funcs, depth, indirect);
   Options o = user;
   o.entry_globs = sel.entry_globs;
   o.allow_globs.insert(o.allow_globs.end(), sel.allow_globs.begin(), sel.allow_globs.end());
@@ -141,6 +155,16 @@ Options next_round_options(const Options& user, const FailingChain& chain, unsig
   if (trace_lines && !chain.deepest_loc.empty() && o.symbolize != SymbLevel::None)
     o.line_trace.push_back(chain.funcs.back());
   return o;
+}
+
+// Whether edges has a callee of caller that known does not.
+bool has_new_callee(std::span<const CalleeEdge> edges, const std::string& caller,
+                    std::span<const CalleeEdge> known) {
+  return std::any_of(edges.begin(), edges.end(), [&](const CalleeEdge& e) {
+    return e.caller == caller && std::none_of(known.begin(), known.end(), [&](const CalleeEdge& k) {
+             return k.caller == e.caller && k.callee == e.callee;
+           });
+  });
 }
 
 int finish(const Round& r) {
@@ -164,7 +188,9 @@ int zoom(const Options& opts, const ZoomOptions& zoom, const Command& command,
   std::optional<FailingChain> chain = choose_failure(round, opts);
   if (!chain || round.stopped) return finish(round);
   for (unsigned n = 2; n <= zoom.rounds; ++n) {
-    round = run_round(n, next_round_options(opts, *chain, zoom.depth, trace_lines), command, run);
+    std::vector<CalleeEdge> indirect = std::move(round.indirect_edges);
+    round = run_round(n, next_round_options(opts, *chain, zoom.depth, indirect, trace_lines),
+                      command, run);
     std::optional<FailingChain> found = round.failures.last_of(chain->funcs.front(), chain->res);
     report_round(round, found);
     if (round.stopped) return finish(round);
@@ -175,11 +201,13 @@ int zoom(const Options& opts, const ZoomOptions& zoom, const Command& command,
            named(*chain).c_str(), chain_text(*chain).c_str());
       return status;
     }
-    if (!goes_deeper(chain->funcs, found->funcs)) {
+    // Its indirect calls seen going somewhere new this round: another round traces those.
+    bool new_targets = has_new_callee(round.indirect_edges, found->funcs.back(), indirect);
+    if (!goes_deeper(chain->funcs, found->funcs) && !new_targets) {
       if (found->funcs.back() == chain->funcs.back()) chain = found;
       int status = finish(round);
-      logf(LOG_NOTICE, "zoom: origin %s, chain %s\n", named(*chain).c_str(),
-           chain_text(*chain).c_str());
+      logf(LOG_NOTICE, "zoom: origin %s, chain %s%s\n", named(*chain).c_str(),
+           chain_text(*chain).c_str(), said(*chain).c_str());
       return status;
     }
     chain = found;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "discovery/symbol_name.h"
+#include "format/kernel_message_text.h"
 #include "util/errno_names.h"
 
 namespace retsnoop {
@@ -10,11 +11,17 @@ namespace retsnoop {
 std::optional<FailingChain> failing_chain(const Session& s, const FuncTable& funcs) {
   if (!s.is_error || s.interim || s.calls.empty()) return std::nullopt;
   FailingChain chain{.res = s.calls.front().res};
+  std::optional<int> err;
   for (const StackCall& c : s.calls) {
     if (c.func_id >= funcs.size()) return std::nullopt;
     const FuncInfo& f = funcs[c.func_id];
+    std::optional<int> e = failure_errno(c.res, f.ret);
+    if (chain.funcs.empty()) err = e;
+    else if (e != err) break;
     chain.funcs.push_back(qualified_name(f.module, f.name));
+    chain.deepest_addr = f.addr;
   }
+  if (!s.messages.empty()) chain.message = kernel_message_text(s.messages.front(), 200);
   return chain;
 }
 

@@ -16,11 +16,15 @@ namespace retsnoop {
 // One failing session's chain of traced calls, entry first, by qualified name.
 struct FailingChain {
   std::vector<std::string> funcs;
-  int64_t res = 0;          // what the entry call returned
-  std::string deepest_loc;  // "file:line" where the deepest function starts; empty if unknown
+  int64_t res = 0;           // what the entry call returned
+  uint64_t deepest_addr = 0;  // where the deepest function starts
+  std::string deepest_loc;   // "file:line" there; empty if unknown
+  std::string message;       // the first kernel message of the session; empty without one
 };
 
-// The chain of a failing session whose entry call failed; nullopt for any other session.
+// The chain of a failing session whose entry call failed, down to the deepest call that failed
+// with the entry's error: a call below that failed otherwise (an -ENOPARAM its caller handles)
+// is not where the error came from. nullopt for any other session.
 std::optional<FailingChain> failing_chain(const Session& s, const FuncTable& funcs);
 
 // How often an entry function failed with one result.

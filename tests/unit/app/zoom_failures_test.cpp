@@ -81,6 +81,31 @@ TEST(ZoomFailures, ChainOfAFailingSession) {
   EXPECT_FALSE(failing_chain(s, funcs));
 }
 
+// The chain follows the entry's error: a call that failed otherwise below it (an -ENOPARAM the
+// caller handles) ends it; the first kernel message comes along.
+TEST(ZoomFailures, ChainFollowsTheEntrysError) {
+  FuncTable funcs = {{.name = "__x64_sys_mount", .addr = 0x100, .ret = RetKind::Int64},
+                     {.name = "vfs_parse_fs_param", .addr = 0x200},
+                     {.name = "security_fs_context_parse_param", .addr = 0x300}};
+  Session s;
+  s.is_error = true;
+  // An int's upper bits are undefined: the errno decides, not the raw register.
+  s.calls = {{.func_id = 0, .res = -EINVAL},
+             {.func_id = 1, .res = 0xffffffea},
+             {.func_id = 2, .res = -519}};
+  KernelMessage m;
+  m.kind = KernelMessageKind::Fs;
+  m.prefix = "tmpfs";
+  m.fmt = "Bad value for '%s'";
+  m.args = {{.value = 1, .str = "size"}};
+  s.messages.push_back(m);
+  std::optional<FailingChain> c = failing_chain(s, funcs);
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->funcs, (Names{"__x64_sys_mount", "vfs_parse_fs_param"}));
+  EXPECT_EQ(c->deepest_addr, 0x200u);
+  EXPECT_EQ(c->message, "tmpfs: Bad value for 'size'");
+}
+
 TEST(ZoomFailures, ResultText) {
   EXPECT_EQ(result_text(-EINVAL), "-EINVAL");
   EXPECT_EQ(result_text(0), "NULL");
