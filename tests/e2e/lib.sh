@@ -78,8 +78,9 @@ guest_user_runtime() {
   local dir=$1/tests/workloads cc interp lib multiarch
   GUEST_ADDS=()
   [[ -x $dir/simfail-user ]] || return 0
-  cc=$(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' "$1/CMakeCache.txt")
-  [[ -n $cc ]] || die "$1/CMakeCache.txt names no C compiler"
+  # A toolchain file's compiler is in the configure step's record, not in CMakeCache.txt.
+  cc=$(sed -n 's/^set(CMAKE_C_COMPILER "\(.*\)")$/\1/p' "$1"/CMakeFiles/*/CMakeCCompiler.cmake | tail -n 1)
+  [[ -n $cc ]] || die "$1/CMakeFiles names no C compiler: configure $1 again"
   multiarch=$("$cc" -print-multiarch)
   interp=$(readelf -l "$dir/simfail-user" | sed -n 's/.*interpreter: \(.*\)]$/\1/p')
   GUEST_BINS+=("$dir/simfail-user")
