@@ -35,7 +35,9 @@ PKGS=(
 case "$ARCH" in
   amd64) ;;
   arm64)
-    PKGS+=(g++-aarch64-linux-gnu qemu-system-arm
+    # libc6-dev-arm64-cross: the sysroot's loader and libc, which the arm64 guests get for the
+    # dynamically linked simfail-user (tests/e2e/lib.sh).
+    PKGS+=(g++-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm
       libelf-dev:arm64 libdw-dev:arm64 libseccomp-dev:arm64 zlib1g-dev:arm64 libzstd-dev:arm64
       liblzma-dev:arm64 libbz2-dev:arm64 libcapstone-dev:arm64)
     SUDO=""

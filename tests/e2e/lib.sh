@@ -71,23 +71,34 @@ guest_binaries() {
 
 # simfail-user and libsimfail.so (the uprobe cases) are dynamically linked: the guest gets them
 # with the loader and the libraries they need, in the multiarch directory the loader searches
-# without a cache. Fills GUEST_ADDS with mkinitramfs -a arguments; amd64 builds only, as the
-# libraries come from the build host's compiler.
+# without a cache. They come from the C compiler that built them (the build dir's, a cross
+# compiler's sysroot for arm64), asked by name: the interpreter's path is the guest's, not the
+# build host's. Fills GUEST_ADDS with mkinitramfs -a arguments.
 guest_user_runtime() {
-  local dir=$1/tests/workloads interp lib path multiarch
+  local dir=$1/tests/workloads cc interp lib multiarch
   GUEST_ADDS=()
-  [[ ${E2E_ARCH:-amd64} == amd64 && -x $dir/simfail-user ]] || return 0
-  multiarch=$("${CC:-cc}" -print-multiarch)
+  [[ -x $dir/simfail-user ]] || return 0
+  # A toolchain file's compiler is in the configure step's record, not in CMakeCache.txt.
+  cc=$(sed -n 's/^set(CMAKE_C_COMPILER "\(.*\)")$/\1/p' "$1"/CMakeFiles/*/CMakeCCompiler.cmake | tail -n 1)
+  [[ -n $cc ]] || die "$1/CMakeFiles names no C compiler: configure $1 again"
+  multiarch=$("$cc" -print-multiarch)
   interp=$(readelf -l "$dir/simfail-user" | sed -n 's/.*interpreter: \(.*\)]$/\1/p')
   GUEST_BINS+=("$dir/simfail-user")
-  GUEST_ADDS+=(-a "$(readlink -f "$interp"):$interp")
+  GUEST_ADDS+=(-a "$(compiler_file "$cc" "${interp##*/}"):$interp")
   GUEST_ADDS+=(-a "$dir/libsimfail.so:/lib/$multiarch/libsimfail.so")
   GUEST_ADDS+=(-a "$dir/libsimfail-stripped.so:/lib/$multiarch/libsimfail-stripped.so")
   for lib in $(readelf -d "$dir/simfail-user" | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p'); do
     [[ $lib == libsimfail.so ]] && continue
-    path=$("${CC:-cc}" -print-file-name="$lib")
-    GUEST_ADDS+=(-a "$(readlink -f "$path"):/lib/$multiarch/$lib")
+    GUEST_ADDS+=(-a "$(compiler_file "$cc" "$lib"):/lib/$multiarch/$lib")
   done
+}
+
+# compiler_file CC NAME: the file NAME that compiler CC links against, links resolved.
+compiler_file() {
+  local path
+  path=$(readlink -f "$("$1" -print-file-name="$2")")
+  [[ -f $path ]] || die "$1 has no $2"
+  echo "$path"
 }
 
 # boot_guest KDIR WORKDIR SCRIPT TIMEOUT MEM [mkinitramfs args...]

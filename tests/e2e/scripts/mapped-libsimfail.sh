@@ -5,7 +5,7 @@
 # process maps, /tmp/stripped/libsimfail.so.
 set -e
 mkdir -p /tmp/stripped
-cp /lib/x86_64-linux-gnu/libsimfail-stripped.so /tmp/stripped/libsimfail.so
+cp /lib/*-linux-gnu/libsimfail-stripped.so /tmp/stripped/libsimfail.so
 LD_LIBRARY_PATH=/tmp/stripped simfail-user sleep >/dev/null &
 pid=$!
 sleep 1

@@ -5,5 +5,5 @@
 # mode passes on (and resolves a "libsimfail.so:GLOB" through, as the loader will).
 set -e
 mkdir -p /tmp/stripped
-cp /lib/x86_64-linux-gnu/libsimfail-stripped.so /tmp/stripped/libsimfail.so
+cp /lib/*-linux-gnu/libsimfail-stripped.so /tmp/stripped/libsimfail.so
 LD_LIBRARY_PATH=/tmp/stripped exec retsnoop "$@"
