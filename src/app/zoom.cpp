@@ -17,8 +17,8 @@
 #include "symbolize/symbolizer.h"
 #include "util/error.h"
 #include "util/log.h"
-#include "util/text_escape.h"
 #include "util/owned_fd.h"
+#include "util/text_escape.h"
 
 namespace retsnoop {
 

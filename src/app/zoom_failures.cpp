@@ -16,8 +16,10 @@ std::optional<FailingChain> failing_chain(const Session& s, const FuncTable& fun
     if (c.func_id >= funcs.size()) return std::nullopt;
     const FuncInfo& f = funcs[c.func_id];
     std::optional<int> e = failure_errno(c.res, f.ret);
-    if (chain.funcs.empty()) err = e;
-    else if (e != err) break;
+    if (chain.funcs.empty())
+      err = e;
+    else if (e != err)
+      break;
     chain.funcs.push_back(qualified_name(f.module, f.name));
     chain.deepest_addr = f.addr;
   }

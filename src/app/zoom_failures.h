@@ -16,10 +16,10 @@ namespace retsnoop {
 // One failing session's chain of traced calls, entry first, by qualified name.
 struct FailingChain {
   std::vector<std::string> funcs;
-  int64_t res = 0;           // what the entry call returned
+  int64_t res = 0;            // what the entry call returned
   uint64_t deepest_addr = 0;  // where the deepest function starts
-  std::string deepest_loc;   // "file:line" there; empty if unknown
-  std::string message;       // the first kernel message of the session; empty without one
+  std::string deepest_loc;    // "file:line" there; empty if unknown
+  std::string message;        // the first kernel message of the session; empty without one
 };
 
 // The chain of a failing session whose entry call failed, down to the deepest call that failed

@@ -95,10 +95,10 @@ struct Options {
   uint32_t summary_interval_s = 0;  // with --summary: also report every N seconds; 0: at exit only
   ArgLimits arg_limits;             // args.max-*-size, args.capture-raw-ptrs
   ArgFmtMode arg_fmt_mode = ArgFmtMode::Compact;
-  uint32_t arg_max_width = 120;             // args.fmt-max-arg-width; 0: no cut
-  uint32_t line_max_count = 64;             // lines.max-count: line hits kept per session
-  uint32_t callees_max = 1000;              // callees.max-functions: functions --callees may add
-  uint32_t callees_max_sites = 512;         // callees.max-sites: indirect call sites --callees probes
+  uint32_t arg_max_width = 120;      // args.fmt-max-arg-width; 0: no cut
+  uint32_t line_max_count = 64;      // lines.max-count: line hits kept per session
+  uint32_t callees_max = 1000;       // callees.max-functions: functions --callees may add
+  uint32_t callees_max_sites = 512;  // callees.max-sites: indirect call sites --callees probes
   unsigned zoom_depth = kDefaultZoomDepth;  // zoom.depth: --callees depth of each --zoom round
   // user.retval: how user-space functions' results are judged; unset, their DWARF types decide.
   std::optional<RetKind> user_retval;

@@ -78,7 +78,7 @@ std::vector<LdCacheEntry> parse_ld_cache(std::string_view content) {
 
 namespace {
 
-std::string_view base_name(std::string_view path) {
+std::string_view path_base_name(std::string_view path) {
   size_t slash = path.rfind('/');
   return slash == std::string_view::npos ? path : path.substr(slash + 1);
 }
@@ -86,7 +86,7 @@ std::string_view base_name(std::string_view path) {
 std::optional<std::string> mapped_library(std::string_view name,
                                           const std::vector<std::string>& mapped) {
   for (const std::string& path : mapped) {
-    std::string_view base = base_name(path);
+    std::string_view base = path_base_name(path);
     if (base.starts_with(name) && (base.size() == name.size() || base[name.size()] == '.'))
       return path;
   }
