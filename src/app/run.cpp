@@ -187,7 +187,8 @@ Discovery discover(const Options& opts, Selection sel, AttachKind kind) {
   // The sandboxed worker reads the user binaries' DWARF, and goes once planning is done.
   std::unique_ptr<WorkerUserDebugInfo> user_debug;
   plan_opts.user.libraries = user_library_lookup(opts, sel.globs.user);
-  if (!sel.globs.user.empty() && !opts.user_retval) {
+  bool user_types = !opts.user_retval || opts.capture_args || !opts.arg_filters.empty();
+  if (!sel.globs.user.empty() && user_types) {
     user_debug = std::make_unique<WorkerUserDebugInfo>();
     plan_opts.user.debug_info = user_debug.get();
   }
@@ -200,7 +201,8 @@ Discovery discover(const Options& opts, Selection sel, AttachKind kind) {
   }
   if (!opts.arg_filters.empty()) {
     d.arg_filters = timed("argument filters", [&] {
-      return plan_arg_filters(opts.arg_filters, d.plan.funcs, *d.plan.btf, plan_opts.tracefs_dirs);
+      return plan_arg_filters(opts.arg_filters, d.plan.funcs, d.plan.user_args, *d.plan.btf,
+                              plan_opts.tracefs_dirs);
     });
     for (const std::string& note : d.arg_filters.notes) logf(LOG_INFO, "%s\n", note.c_str());
   }

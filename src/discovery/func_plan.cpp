@@ -256,16 +256,17 @@ std::vector<GlobSet*> all_sets(GlobSelection& s) {
 
 // A user function's arguments are typed by its DWARF prototype, else its raw register slots. A
 // compiler's clone (a "." in its name) may take other registers than its prototype says.
-void plan_user_args(FuncPlan& plan, UserDebugInfo* debug) {
-  size_t kernel_funcs = plan.args.size();
-  plan.args.resize(plan.funcs.size());
-  for (size_t i = kernel_funcs; i < plan.funcs.size(); ++i) {
-    const FuncInfo& f = plan.funcs[i];
+std::vector<FuncArgs> plan_user_args(const FuncTable& funcs, UserDebugInfo* debug) {
+  std::vector<FuncArgs> out(funcs.size());
+  for (size_t i = 0; i < funcs.size(); ++i) {
+    const FuncInfo& f = funcs[i];
+    if (!f.is_user()) continue;
     std::optional<FuncArgs> typed;
     if (debug && f.name.find('.') == std::string::npos)
       typed = debug->func_args(f.binary, f.file_offset);
-    plan.args[i] = typed ? std::move(*typed) : raw_func_args("no DWARF prototype");
+    out[i] = typed ? std::move(*typed) : raw_func_args("no DWARF prototype");
   }
+  return out;
 }
 
 }  // namespace
@@ -335,7 +336,13 @@ FuncPlan plan_functions(GlobSelection sel, const PlanOptions& opts, Kallsyms& ks
   plan.funcs.insert(plan.funcs.end(), std::make_move_iterator(user_funcs.begin()),
                     std::make_move_iterator(user_funcs.end()));
   check_entries_left(plan.funcs);
-  if (opts.capture_args) plan_user_args(plan, opts.user.debug_info);
+  if (opts.capture_args || opts.keep_btf)
+    plan.user_args = plan_user_args(plan.funcs, opts.user.debug_info);
+  if (opts.capture_args) {
+    plan.args.resize(plan.funcs.size());
+    for (size_t i = 0; i < plan.funcs.size(); ++i)
+      if (plan.funcs[i].is_user()) plan.args[i] = plan.user_args[i];
+  }
   if (opts.capture_args || opts.keep_btf) plan.btf = std::move(btf_owner);
   for (const GlobSet* set : all_sets(sel)) {
     std::vector<GlobCount> counts = set->counts();

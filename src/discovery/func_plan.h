@@ -57,7 +57,10 @@ struct FuncPlan {
   // Kernel functions sorted by (module, name, address), then user-space ones (user_plan.h);
   // index = function id.
   FuncTable funcs;
-  std::vector<FuncArgs> args;      // -A: indexed like funcs; empty without -A
+  std::vector<FuncArgs> args;  // -A: indexed like funcs; empty without -A
+  // -A, keep_btf: the user-space functions' plans, indexed like funcs (empty for kernel ones):
+  // -A prints them, --arg-filter types its expressions against them.
+  std::vector<FuncArgs> user_args;
   std::shared_ptr<KernelBtf> btf;  // -A, keep_btf: the BTF that args' type ids point into
   PlanStats stats;
   std::vector<GlobCount> glob_counts;  // entry, allow, deny, callee globs in that order

@@ -9,7 +9,8 @@
 namespace retsnoop {
 
 ArgFilterPlan plan_arg_filters(const std::vector<std::string>& exprs, const FuncTable& funcs,
-                               KernelBtf& btf, const std::vector<std::string>& tracefs_dirs) {
+                               std::span<const FuncArgs> user_args, KernelBtf& btf,
+                               const std::vector<std::string>& tracefs_dirs) {
   ArgFilterPlan plan;
   ArgFilterCompiler compiler(exprs);
   TracedFuncArgs args(btf, tracefs_dirs);
@@ -19,7 +20,8 @@ ArgFilterPlan plan_arg_filters(const std::vector<std::string>& exprs, const Func
   bool any = false;
   for (size_t i = 0; i < funcs.size(); ++i) {
     if (!funcs[i].is_entry) continue;
-    ArgFilterProgram p = compiler.compile(args.of(funcs[i]));
+    bool user = funcs[i].is_user() && i < user_args.size();
+    ArgFilterProgram p = compiler.compile(user ? user_args[i] : args.of(funcs[i]));
     std::string why = p.missing.empty() ? p.error : "its prototype has no '" + p.missing + "'";
     if (why.empty()) {
       plan.progs[i] = p.prog;

@@ -2,10 +2,12 @@
 // its own prototype; one whose prototype lacks a name the expressions use opens no session.
 #pragma once
 
+#include <span>
 #include <string>
 #include <vector>
 
 #include "bpf/abi.h"
+#include "discovery/func_args.h"
 #include "discovery/func_info.h"
 #include "discovery/kernel_btf.h"
 
@@ -19,9 +21,11 @@ struct ArgFilterPlan {
 // Throws UserError for an expression that does not parse or type-check, and when no entry
 // function has every name the expressions use.
 // A system call wrapper's names are the system call's, read from the sys_enter format files
-// under the first of tracefs_dirs that has them when BTF does not have them.
+// under the first of tracefs_dirs that has them when BTF does not have them. A user-space
+// function's prototype is its plan in user_args (indexed like funcs).
 ArgFilterPlan plan_arg_filters(const std::vector<std::string>& exprs, const FuncTable& funcs,
-                               KernelBtf& btf, const std::vector<std::string>& tracefs_dirs);
+                               std::span<const FuncArgs> user_args, KernelBtf& btf,
+                               const std::vector<std::string>& tracefs_dirs);
 
 // --dry-run -v: each entry function's program.
 std::string render_arg_filter_plan(const ArgFilterPlan& plan, const FuncTable& funcs);
