@@ -317,6 +317,13 @@ struct UserStacks {
   std::unique_ptr<ProcessRecorder> recorder;
 };
 
+// -U: each process a session names is recorded (its memory map read) as it is seen.
+RingbufReader::ProcessHandler process_handler(const UserStacks& user) {
+  if (!user.recorder) return {};
+  return
+      [r = user.recorder.get()](uint32_t pid, uint64_t session_id) { r->record(pid, session_id); };
+}
+
 UserStacks user_stacks_for(const LoopOptions& o) {
   UserStacks u;
   if (!o.user_stacks) return u;
@@ -508,11 +515,6 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
   std::shared_future<void> ksyms_loaded = load_rest_in_background(in.ksyms);
 
   UserStacks user = user_stacks_for(in.cfg.loop);
-  RingbufReader::ProcessHandler on_process;
-  if (user.recorder)
-    on_process = [r = user.recorder.get()](uint32_t pid, uint64_t session_id) {
-      r->record(pid, session_id);
-    };
   // A printer still busy at the stop deadline may be waiting for the symbolizer worker: the
   // worker is killed then, and the printer prints the rest unsymbolized.
   WaitEnderReset wait_ender{out};
@@ -529,7 +531,7 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
         report.append(text, s, fmt.ctx, clock_offset);
         if (in.watch) in.watch->on_session(s, in.funcs, fmt.symbolizer);
       },
-      out, std::move(on_process), format_repeats);
+      out, process_handler(user), format_repeats);
   if (in.command && !a.res.interrupted)
     start_command(*in.command, *a.obj, stop, user.recorder.get());
   StopCause cause =
