@@ -1,22 +1,25 @@
 #include "symbolize/user_debug_info.h"
 
 #include <fcntl.h>
-#include <sys/stat.h>
 
 #include <bpf/btf.h>
 
 #include <utility>
 
+#include "util/error.h"
+#include "util/regular_file.h"
+
 namespace retsnoop {
 
 namespace {
 
-// O_NONBLOCK: a FIFO put at the path since planning read it would wait for a writer.
+// A path that is no longer a regular file since planning read it has no debug information.
 OwnedFd open_regular(const std::string& path) {
-  OwnedFd fd(open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
-  struct stat st;
-  if (!fd || fstat(fd.get(), &st) || !S_ISREG(st.st_mode)) return OwnedFd();
-  return fd;
+  try {
+    return open_regular_file(path, "debug information");
+  } catch (const UserError&) {
+    return OwnedFd();
+  }
 }
 
 }  // namespace
