@@ -57,6 +57,7 @@ class KernelMessages {
   bool open_and_load(const KernelMessagesConfig& cfg,
                      const std::vector<const MessageSource*>& wanted, std::string& log);
   void attach(const std::vector<const MessageSource*>& wanted);
+  std::vector<LinkPtr> attach_source(const MessageSource& src);
 
   rs_messages* skel_ = nullptr;
   std::vector<LinkPtr> links_;

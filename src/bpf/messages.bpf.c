@@ -205,8 +205,7 @@ int BPF_KPROBE(kmsg_extack, const char *msg)
  * register state is printed a field at a time): user space joins them, and the line counts
  * against the bound once, with its last piece.
  */
-SEC("fexit/bpf_verifier_vlog")
-int BPF_PROG(kmsg_verifier, struct bpf_verifier_log *log)
+static __always_inline void verifier_line(void *ctx, struct bpf_verifier_log *log)
 {
 	struct session *s = open_session();
 	struct kmsg_count *c;
@@ -215,13 +214,13 @@ int BPF_PROG(kmsg_verifier, struct bpf_verifier_log *log)
 	long len;
 
 	if (!s)
-		return 0;
+		return;
 	c = kmsg_admit(s);
 	if (!c)
-		return 0;
+		return;
 	r = kmsg_start(s, RS_KMSG_VERIFIER, 0);
 	if (!r)
-		return 0;
+		return;
 	r->literal = 1;
 	/* The line's writer is the caller of verbose() or bpf_verifier_log_write(). */
 	bpf_get_stack(ctx, r->stack, sizeof(r->stack), 0);
@@ -231,6 +230,50 @@ int BPF_PROG(kmsg_verifier, struct bpf_verifier_log *log)
 	if (len < 2 || last >= RS_KMSG_FMT - 2 || r->fmt[last] == '\n')
 		c->cnt++;
 	bpf_ringbuf_submit(r, 0);
+}
+
+SEC("fexit/bpf_verifier_vlog")
+int BPF_PROG(kmsg_verifier, struct bpf_verifier_log *log)
+{
+	verifier_line(ctx, log);
+	return 0;
+}
+
+/*
+ * Where the kernel refuses the fexit program (arm64 trampolines take no va_list, a struct
+ * there), a kprobe keeps the log of a call made inside a session, by thread, for its
+ * kretprobe. LRU: a return the kernel missed leaves an entry that a later one evicts.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 1); /* sized by user space as the sessions map */
+	__type(key, __u32);
+	__type(value, __u64);
+} vlog_calls SEC(".maps");
+
+SEC("kprobe")
+int BPF_KPROBE(kmsg_verifier_entry, struct bpf_verifier_log *log)
+{
+	__u32 tid = bpf_get_current_pid_tgid();
+	__u64 addr = (__u64)log;
+
+	if (open_session())
+		bpf_map_update_elem(&vlog_calls, &tid, &addr, BPF_ANY);
+	return 0;
+}
+
+SEC("kretprobe")
+int BPF_KRETPROBE(kmsg_verifier_exit)
+{
+	__u32 tid = bpf_get_current_pid_tgid();
+	__u64 *addr = bpf_map_lookup_elem(&vlog_calls, &tid);
+	struct bpf_verifier_log *log;
+
+	if (!addr)
+		return 0;
+	log = (struct bpf_verifier_log *)*addr;
+	bpf_map_delete_elem(&vlog_calls, &tid);
+	verifier_line(ctx, log);
 	return 0;
 }
 

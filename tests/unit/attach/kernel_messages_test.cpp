@@ -14,8 +14,8 @@ KernelFunctionCheck has(std::set<std::string> names) {
   };
 }
 
-// A 5.10 kernel: no netlink extack trace function; the verifier's log writer in kallsyms but
-// here not in BTF.
+// A kernel without the netlink extack trace function, its verifier's log writer in kallsyms but
+// not in BTF: the verifier source falls back to kprobes.
 TEST(KernelMessagesReport, EachSourceWithItsFunctionOrWhyItIsOff) {
   std::string report =
       message_sources_report(has({"logfc", "bpf_verifier_vlog", "vprintk_store"}), has({}), true);
@@ -23,14 +23,23 @@ TEST(KernelMessagesReport, EachSourceWithItsFunctionOrWhyItIsOff) {
             "Kernel message sources:\n"
             "\tfs: logfc (kprobe)\n"
             "\textack: off (this kernel has no do_trace_netlink_extack)\n"
-            "\tverifier: off (bpf_verifier_vlog is not in the kernel's BTF)\n"
+            "\tverifier: bpf_verifier_vlog (kprobe and kretprobe)\n"
             "\tprintk: vprintk_store (kprobe)\n");
 }
 
-TEST(KernelMessagesReport, VerifierIsAnFexitSource) {
+TEST(KernelMessagesReport, VerifierIsAnFexitSourceWithKprobesBehind) {
   std::string report =
       message_sources_report(has({"bpf_verifier_vlog"}), has({"bpf_verifier_vlog"}), true);
-  EXPECT_NE(report.find("\tverifier: bpf_verifier_vlog (fexit)\n"), std::string::npos) << report;
+  EXPECT_NE(report.find("\tverifier: bpf_verifier_vlog (fexit, else kprobe and kretprobe)\n"),
+            std::string::npos)
+      << report;
+}
+
+TEST(KernelMessagesReport, SourceWithoutItsFunctionSaysSoOnce) {
+  std::string report = message_sources_report(has({}), has({}), true);
+  EXPECT_NE(report.find("\tverifier: off (this kernel has no bpf_verifier_vlog)\n"),
+            std::string::npos)
+      << report;
 }
 
 TEST(KernelMessagesReport, DisabledSaysByWhichSetting) {
