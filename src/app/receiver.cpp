@@ -102,7 +102,8 @@ void Receiver::collect_repeats(bool all) {
   }
 }
 
-StopCause Receiver::run(StopSignal& stop, const std::function<bool()>& command_exited) {
+StopCause Receiver::run(StopSignal& stop, const std::function<bool()>& command_exited,
+                        const std::function<void()>& printing_ready) {
   obj_.activate();
   out_.write("Receiving data...\n");
   last_live_at_ = last_output_check_ = last_repeats_at_ = Clock::now();
@@ -128,6 +129,7 @@ StopCause Receiver::run(StopSignal& stop, const std::function<bool()>& command_e
   // all ended before it did).
   if (cause != StopCause::OutputFailed) drain();
   collect_repeats(true);
+  if (printing_ready) printing_ready();
   auto grace = cause == StopCause::CommandExited ? kCommandExitGrace : kStopGrace;
   printer_.finish(Clock::now() + grace);
   return cause;

@@ -44,7 +44,11 @@ class Receiver {
   // reader that stopped reading, and what was not printed is counted.
   // Command mode passes command_exited: once it says so, what the ring buffer holds is received
   // and printed before returning, the command's last sessions included.
-  StopCause run(StopSignal& stop, const std::function<bool()>& command_exited = {});
+  // printing_ready blocks until the printer can format (the symbols it names frames with are
+  // loaded): the grace period starts after it, so a stop right after start-up still prints the
+  // sessions that came.
+  StopCause run(StopSignal& stop, const std::function<bool()>& command_exited = {},
+                const std::function<void()>& printing_ready = {});
   // What became of every session, for the account at the end of the run; call it after
   // detaching, once the BPF counters are final.
   SessionCounts final_counts() const { return counts(); }

@@ -257,14 +257,16 @@ int finish_status(StopCause cause, const StopSignal& stop, const OutputSink& out
   return exit_status_after_signal(stop.signal_number());
 }
 
-// What the BPF programs may use beyond Linux 5.10 (TracerConfig::caps).
-KernelCaps kernel_caps(const Features& f) {
+// What the BPF programs may use beyond Linux 5.10 (TracerConfig::caps). Only single kprobes
+// read kretprobe_stacks, and its probe attaches a kretprobe and makes a call: other mechanisms
+// skip it.
+KernelCaps kernel_caps(const Features& f, AttachKind kind) {
   return {.cookie = f.has(Feature::BpfCookie),
           .func_ip = f.has(Feature::FuncIp),
           .task_btf = f.has(Feature::TaskBtf),
           .task_storage = f.has(Feature::TaskStorage),
           .atomic_fetch = f.has(Feature::AtomicFetch),
-          .kretprobe_stacks = f.has(Feature::KretprobeStacks),
+          .kretprobe_stacks = kind != AttachKind::Kprobe || f.has(Feature::KretprobeStacks),
           .session_kfunc_ctx = f.has(Feature::SessionKfuncCtx),
           .fentry_cookie = f.has(Feature::FentryCookie)};
 }
@@ -287,7 +289,7 @@ TracerConfig tracer_config(const TraceLoopInputs& in) {
   TracerConfig cfg = in.cfg.tracer;
   cfg.kprobe_session = in.features.has(Feature::KprobeSession);
   cfg.kprobe_events = cfg.kprobe_events && kprobe_events_usable();
-  cfg.caps = kernel_caps(in.features);
+  cfg.caps = kernel_caps(in.features, cfg.kind);
   cfg.kprobe_probes =
       has_probe(in.probes, InjectKind::Kprobe) || has_probe(in.probes, InjectKind::Kretprobe);
   cfg.tracepoint_probes = has_probe(in.probes, InjectKind::Tracepoint);
@@ -534,8 +536,9 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
       out, process_handler(user), format_repeats);
   if (in.command && !a.res.interrupted)
     start_command(*in.command, *a.obj, stop, user.recorder.get());
-  StopCause cause =
-      a.res.interrupted ? StopCause::Signal : receiver.run(stop, command_exit_check(in.command));
+  StopCause cause = a.res.interrupted ? StopCause::Signal
+                                      : receiver.run(stop, command_exit_check(in.command),
+                                                     [&] { ksyms_loaded.wait(); });
   // The printer is done or given up on: a symbolizer worker still reading must not outlive it.
   if (user.symbols) user.symbols->shutdown();
 

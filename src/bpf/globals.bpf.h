@@ -81,5 +81,7 @@ struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 8 << 20); /* resized by user space */
 } rb SEC(".maps");
+/* The records worth a wake-up of the reader: 128 KiB of the default 8 MiB (header_wakeup()). */
+#define RS_WAKEUP_FRACTION 64
 
 #endif /* RETSNOOP_BPF_GLOBALS_BPF_H */

@@ -24,7 +24,7 @@ __u64 kmsg_dropped = 0;
 struct kmsg_count {
 	__u64 session_id;
 	__u32 cnt;
-	__u32 pad;
+	__u32 line_open; /* the verifier's last piece did not end its line */
 };
 
 /* Messages sent per session, by session slot: the session id tells a new session from the old. */
@@ -54,6 +54,7 @@ static __always_inline struct kmsg_count *kmsg_admit(struct session *s)
 	if (c->session_id != s->id) {
 		c->session_id = s->id;
 		c->cnt = 0;
+		c->line_open = 0;
 	}
 	if (c->cnt >= kmsg_max_count) {
 		__sync_fetch_and_add(&kmsg_dropped, 1);
@@ -85,6 +86,21 @@ static __always_inline struct rs_kmsg_rec *kmsg_start(struct session *s, __u8 ki
 	/* The session's discard then frees the message in user space too (report.bpf.h). */
 	s->args_sent = true;
 	return r;
+}
+
+/*
+ * A message is of use only with its session's record, and the tracer wakes the reader for those
+ * in batches (report.bpf.h): a wake-up per message would cost the emitting thread an irq_work
+ * for nothing. Messages wake it only once a batch of records waits, so that a run of them
+ * cannot fill the ring buffer behind a sleeping reader.
+ */
+static __always_inline void kmsg_submit(struct rs_kmsg_rec *r)
+{
+	__u64 batch = bpf_ringbuf_query(&rb, BPF_RB_RING_SIZE) / RS_WAKEUP_FRACTION;
+
+	bpf_ringbuf_submit(r, bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA) < batch
+				      ? BPF_RB_NO_WAKEUP
+				      : BPF_RB_FORCE_WAKEUP);
 }
 
 #if defined(__TARGET_ARCH_x86)
@@ -181,7 +197,7 @@ int BPF_KPROBE(kmsg_logfc, void *log, const char *prefix, char level, const char
 		bpf_probe_read_kernel_str(r->prefix, sizeof(r->prefix), prefix);
 	bpf_probe_read_kernel_str(r->fmt, sizeof(r->fmt), fmt);
 	kmsg_read_args(r, ctx);
-	bpf_ringbuf_submit(r, 0);
+	kmsg_submit(r);
 	return 0;
 }
 
@@ -195,7 +211,7 @@ int BPF_KPROBE(kmsg_extack, const char *msg)
 		return 0;
 	r->literal = 1;
 	bpf_probe_read_kernel_str(r->fmt, sizeof(r->fmt), msg);
-	bpf_ringbuf_submit(r, 0);
+	kmsg_submit(r);
 	return 0;
 }
 
@@ -222,14 +238,21 @@ static __always_inline void verifier_line(void *ctx, struct bpf_verifier_log *lo
 	if (!r)
 		return;
 	r->literal = 1;
-	/* The line's writer is the caller of verbose() or bpf_verifier_log_write(). */
-	bpf_get_stack(ctx, r->stack, sizeof(r->stack), 0);
+	/*
+	 * The line's writer is the caller of verbose() or bpf_verifier_log_write(): user space
+	 * keeps the stack of a line's first piece only, so the others skip taking one.
+	 */
+	if (!c->line_open)
+		bpf_get_stack(ctx, r->stack, sizeof(r->stack), 0);
 	len = bpf_probe_read_kernel_str(r->fmt, sizeof(r->fmt), log->kbuf);
 	last = len - 2;
 	/* A piece cut at the record's size ends its line here too. */
-	if (len < 2 || last >= RS_KMSG_FMT - 2 || r->fmt[last] == '\n')
+	c->line_open = 1;
+	if (len < 2 || last >= RS_KMSG_FMT - 2 || r->fmt[last] == '\n') {
 		c->cnt++;
-	bpf_ringbuf_submit(r, 0);
+		c->line_open = 0;
+	}
+	kmsg_submit(r);
 }
 
 SEC("fexit/bpf_verifier_vlog")
@@ -417,6 +440,6 @@ int BPF_KPROBE(kmsg_printk, int facility, int level, void *dev_info, const char 
 			bpf_probe_read_kernel_str(r->prefix, sizeof(r->prefix), r->strs[0]);
 		printk_read(r, (const char *)vaf.fmt, (void *)vaf.va);
 	}
-	bpf_ringbuf_submit(r, 0);
+	kmsg_submit(r);
 	return 0;
 }

@@ -65,8 +65,6 @@ static __always_inline void announce_process(__u32 pid, __u64 session_id)
  * each wake it too. Racing with the reader's own update can only cost one wake-up or delay
  * one by the poll period.
  */
-#define RS_WAKEUP_FRACTION 64 /* of the ring buffer: 128 KiB of the default 8 MiB */
-
 static __always_inline __u64 header_wakeup(void)
 {
 	__u64 batch = bpf_ringbuf_query(&rb, BPF_RB_RING_SIZE) / RS_WAKEUP_FRACTION;

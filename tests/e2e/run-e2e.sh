@@ -7,9 +7,11 @@
 #                   [--build-arm64 DIR] [--jobs N] [FILTER]
 #   --kernel   kernels to test, comma-separated from 5.10, 6.1, 6.12, 6.12-rt (PREEMPT_RT), sid
 #              (Debian sid's newest); all (the default) is the five on amd64, 6.1, 6.12 and sid on
-#              arm64. 6.1 and sid run every case, 6.12(-rt) the ESSENTIAL ones, 5.10 those that
-#              name it (linux510.case: its stacks have another shape); a case's KERNELS list
-#              overrides all that, its REQUIRES skips it visibly where the kernel lacks a feature
+#              arm64. sid runs every case; 6.1 (single kprobes, the other mechanism family),
+#              6.12-rt (6.12's kernel under PREEMPT_RT) and arm64's 6.12 the ESSENTIAL ones;
+#              amd64's 6.12, whose mechanisms are sid's, and 5.10 (linux510.case: its stacks
+#              have another shape) those that name them. A case's KERNELS list overrides all
+#              that, its REQUIRES skips it visibly where the kernel lacks a feature
 #              (kernel_features below)
 #   --arch     the guests' architecture (default amd64); arm64 runs the cases whose ARCHS lists
 #              it; all runs both
@@ -27,8 +29,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 KERNELS_AMD64=(5.10 6.1 6.12 6.12-rt sid)
 KERNELS_ARM64=(6.1 6.12 sid)
-FULL_KERNELS=" 6.1 sid "
-ESSENTIAL_KERNELS=" 6.12 6.12-rt "
+FULL_KERNELS=" sid "
+declare -A ESSENTIAL_KERNELS=([amd64]=" 6.1 6.12-rt " [arm64]=" 6.1 6.12 ")
 # PREEMPT_RT changes locking and preemption under the programs, not how DWARF is read: its boot
 # runs the cases without a vmlinux only, and no gigabyte -dbg package is fetched for it.
 NO_VMLINUX_KERNELS=" 6.12-rt "
@@ -63,7 +65,7 @@ kernel_features() {
 # MODULE..." for them.
 select_cases() {
   awk -v kver="$1" -v filter="$2" -v want_vmlinux="$3" -v blocks="$4" -v names="$5" -v arch="$E2E_ARCH" \
-    -v full="$FULL_KERNELS" -v ess_kernels="$ESSENTIAL_KERNELS" -v features=" $(kernel_features "$1") " \
+    -v full="$FULL_KERNELS" -v ess_kernels="${ESSENTIAL_KERNELS[$E2E_ARCH]}" -v features=" $(kernel_features "$1") " \
     -v default_timeout="$CASE_TIMEOUT_SEC" '
     function flush(   i, n, need) {
       if (name == "") return
