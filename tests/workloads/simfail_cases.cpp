@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
@@ -106,6 +107,13 @@ Outcome map_zero_bytes() {
   return {.err = p == MAP_FAILED ? errno : 0};
 }
 
+// A tmpfs mount whose size option is not a number: shmem_parse_one() refuses it (EINVAL) and
+// says why through the mount's fs_context log, "tmpfs: Bad value for 'size'", a kernel message.
+// The option fails before anything is mounted, whatever the target.
+Outcome mount_bad_tmpfs_size() {
+  return {.err = mount("none", "/tmp", "tmpfs", 0, "size=bogus") == 0 ? 0 : errno};
+}
+
 Outcome sleep_in_syscall(time_t sec, long nsec) {
   timespec ts{.tv_sec = sec, .tv_nsec = nsec};
   return {.err = nanosleep(&ts, nullptr) == 0 ? 0 : errno};
@@ -142,6 +150,8 @@ constexpr Case kCases[] = {
     {"open-missing-file", "open() of /nonexistent-simfail-dir/missing-file", true,
      [](Objects&) { return open_missing_file(); }},
     {"syscall-getrlimit", "getrlimit(RLIMIT_NOFILE)", false, [](Objects&) { return get_rlimit(); }},
+    {"mount-bad-tmpfs-size", "tmpfs mount with size=bogus, which the kernel logs (needs root)",
+     true, [](Objects&) { return mount_bad_tmpfs_size(); }},
     {"mmap-zero-length", "anonymous mmap() of 0 bytes", true,
      [](Objects&) { return map_zero_bytes(); }},
     {"syscall-long-sleep", "nanosleep() for 1 s", false,
