@@ -24,7 +24,9 @@ __u64 kmsg_dropped = 0;
 struct kmsg_count {
 	__u64 session_id;
 	__u32 cnt;
-	__u32 line_open; /* the verifier's last piece did not end its line */
+	__u32 line_open;   /* the verifier's last piece did not end its line */
+	__u32 printk_echo; /* the fs message just recorded is about to be printk'ed too */
+	__u32 pad;
 };
 
 /* Messages sent per session, by session slot: the session id tells a new session from the old. */
@@ -40,27 +42,39 @@ struct bpf_verifier_log {
 	char kbuf[1024];
 } __attribute__((preserve_access_index));
 
+/* The session's count of messages, reset when the slot holds a new session. */
+static __always_inline struct kmsg_count *kmsg_count_of(struct session *s)
+{
+	__u32 slot = s->slot;
+	struct kmsg_count *c = bpf_map_lookup_elem(&kmsg_counts, &slot);
+
+	if (c && c->session_id != s->id) {
+		c->session_id = s->id;
+		c->cnt = 0;
+		c->line_open = 0;
+		c->printk_echo = 0;
+	}
+	return c;
+}
+
+/* Whether c has room for one more message; a message past the bound is counted as dropped. */
+static __always_inline bool kmsg_room(struct kmsg_count *c)
+{
+	if (c->cnt < kmsg_max_count)
+		return true;
+	__sync_fetch_and_add(&kmsg_dropped, 1);
+	return false;
+}
+
 /*
  * The session's count of messages, or NULL once it holds kmsg_max_count: the caller counts a
  * message when it is complete.
  */
 static __always_inline struct kmsg_count *kmsg_admit(struct session *s)
 {
-	__u32 slot = s->slot;
-	struct kmsg_count *c = bpf_map_lookup_elem(&kmsg_counts, &slot);
+	struct kmsg_count *c = kmsg_count_of(s);
 
-	if (!c)
-		return NULL;
-	if (c->session_id != s->id) {
-		c->session_id = s->id;
-		c->cnt = 0;
-		c->line_open = 0;
-	}
-	if (c->cnt >= kmsg_max_count) {
-		__sync_fetch_and_add(&kmsg_dropped, 1);
-		return NULL;
-	}
-	return c;
+	return c && kmsg_room(c) ? c : NULL;
 }
 
 static __always_inline struct rs_kmsg_rec *kmsg_start(struct session *s, __u8 kind, __u64 caller)
@@ -158,8 +172,13 @@ static __always_inline void kmsg_read_args(struct rs_kmsg_rec *r, struct pt_regs
 	kmsg_read_strs(r);
 }
 
-/* The record of a message from caller, counted; NULL outside a session or past its bound. */
-static __always_inline struct rs_kmsg_rec *session_kmsg(__u8 kind, __u64 caller)
+/*
+ * The record of a message from caller, counted; NULL outside a session or past its bound.
+ * printk_follows: the kernel prints this message with printk() right after (logfc() without a
+ * log), and that copy is left out: one record, the fs one, which names the context.
+ */
+static __always_inline struct rs_kmsg_rec *session_kmsg(__u8 kind, __u64 caller,
+							bool printk_follows)
 {
 	struct session *s = open_session();
 	struct kmsg_count *c;
@@ -167,12 +186,20 @@ static __always_inline struct rs_kmsg_rec *session_kmsg(__u8 kind, __u64 caller)
 
 	if (!s)
 		return NULL;
-	c = kmsg_admit(s);
+	c = kmsg_count_of(s);
 	if (!c)
 		return NULL;
+	if (kind == RS_KMSG_PRINTK && c->printk_echo) {
+		c->printk_echo = 0;
+		return NULL;
+	}
+	if (!kmsg_room(c))
+		return NULL;
 	r = kmsg_start(s, kind, caller);
-	if (r)
+	if (r) {
 		c->cnt++;
+		c->printk_echo = printk_follows;
+	}
 	return r;
 }
 
@@ -180,19 +207,20 @@ static __always_inline struct rs_kmsg_rec *session_kmsg(__u8 kind, __u64 caller)
  * The record of a message whose kprobe sits at the entry of the kernel's message function, its
  * caller the return address.
  */
-static __always_inline struct rs_kmsg_rec *kprobe_kmsg(struct pt_regs *ctx, __u8 kind)
+static __always_inline struct rs_kmsg_rec *kprobe_kmsg(struct pt_regs *ctx, __u8 kind,
+						       bool printk_follows)
 {
 	__u64 caller = 0;
 
 	BPF_KPROBE_READ_RET_IP(caller, ctx);
-	return session_kmsg(kind, caller);
+	return session_kmsg(kind, caller, printk_follows);
 }
 
 /* void logfc(struct fc_log *log, const char *prefix, char level, const char *fmt, ...) */
 SEC("kprobe")
 int BPF_KPROBE(kmsg_logfc, void *log, const char *prefix, char level, const char *fmt)
 {
-	struct rs_kmsg_rec *r = kprobe_kmsg(ctx, RS_KMSG_FS);
+	struct rs_kmsg_rec *r = kprobe_kmsg(ctx, RS_KMSG_FS, !log);
 
 	if (!r)
 		return 0;
@@ -208,7 +236,7 @@ int BPF_KPROBE(kmsg_logfc, void *log, const char *prefix, char level, const char
 SEC("kprobe")
 int BPF_KPROBE(kmsg_extack, const char *msg)
 {
-	struct rs_kmsg_rec *r = kprobe_kmsg(ctx, RS_KMSG_EXTACK);
+	struct rs_kmsg_rec *r = kprobe_kmsg(ctx, RS_KMSG_EXTACK, false);
 
 	if (!r)
 		return 0;
@@ -426,7 +454,7 @@ struct kmsg_va_format {
 SEC("kprobe")
 int BPF_KPROBE(kmsg_printk, int facility, int level, void *dev_info, const char *fmt, void *args)
 {
-	struct rs_kmsg_rec *r = session_kmsg(RS_KMSG_PRINTK, 0);
+	struct rs_kmsg_rec *r = session_kmsg(RS_KMSG_PRINTK, 0, false);
 	struct kmsg_va_format vaf;
 	int k;
 
