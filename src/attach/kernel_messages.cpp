@@ -39,12 +39,21 @@ const MessageSource kVerifierByKprobes = {
     [](rs_messages* s) { return s->progs.kmsg_verifier_entry; },
     [](rs_messages* s) { return s->progs.kmsg_verifier_exit; }};
 
+// arm64's trampolines take no struct argument, and bpf_verifier_vlog()'s va_list is one there:
+// its fexit program would only be refused, at the price of a second load of the object.
+#if defined(__aarch64__)
+const MessageSource& kVerifier = kVerifierByKprobes;
+#else
+const MessageSource kVerifier = {"verifier",  "bpf_verifier_vlog",
+                                 Hook::Fexit, [](rs_messages* s) { return s->progs.kmsg_verifier; },
+                                 nullptr,     &kVerifierByKprobes};
+#endif
+
 const MessageSource kSources[] = {
     {"fs", "logfc", Hook::Kprobe, [](rs_messages* s) { return s->progs.kmsg_logfc; }},
     {"extack", "do_trace_netlink_extack", Hook::Kprobe,
      [](rs_messages* s) { return s->progs.kmsg_extack; }},
-    {"verifier", "bpf_verifier_vlog", Hook::Fexit,
-     [](rs_messages* s) { return s->progs.kmsg_verifier; }, nullptr, &kVerifierByKprobes},
+    kVerifier,
     {"printk", "vprintk_store", Hook::Kprobe, [](rs_messages* s) { return s->progs.kmsg_printk; }},
 };
 
