@@ -84,4 +84,11 @@ struct {
 /* The records worth a wake-up of the reader: 128 KiB of the default 8 MiB (header_wakeup()). */
 #define RS_WAKEUP_FRACTION 64
 
+/* Whether the ring buffer holds a batch of records worth waking the reader for. */
+static __always_inline bool rb_batch_waits(void)
+{
+	return bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA) >=
+	       bpf_ringbuf_query(&rb, BPF_RB_RING_SIZE) / RS_WAKEUP_FRACTION;
+}
+
 #endif /* RETSNOOP_BPF_GLOBALS_BPF_H */

@@ -110,11 +110,7 @@ static __always_inline struct rs_kmsg_rec *kmsg_start(struct session *s, __u8 ki
  */
 static __always_inline void kmsg_submit(struct rs_kmsg_rec *r)
 {
-	__u64 batch = bpf_ringbuf_query(&rb, BPF_RB_RING_SIZE) / RS_WAKEUP_FRACTION;
-
-	bpf_ringbuf_submit(r, bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA) < batch
-				      ? BPF_RB_NO_WAKEUP
-				      : BPF_RB_FORCE_WAKEUP);
+	bpf_ringbuf_submit(r, rb_batch_waits() ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP);
 }
 
 #if defined(__TARGET_ARCH_x86)
@@ -294,9 +290,10 @@ int BPF_PROG(kmsg_verifier, struct bpf_verifier_log *log)
 }
 
 /*
- * Where the kernel refuses the fexit program (arm64 trampolines take no va_list, a struct
- * there), a kprobe keeps the log of a call made inside a session, by thread, for its
- * kretprobe. LRU: a return the kernel missed leaves an entry that a later one evicts.
+ * Without the fexit program (arm64, whose trampolines take no struct argument such as its
+ * va_list, or a kernel that refuses it), a kprobe keeps the log of a call made inside a session,
+ * by thread, for its kretprobe. LRU: a return the kernel missed leaves an entry that a later one
+ * evicts.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);

@@ -67,9 +67,7 @@ static __always_inline void announce_process(__u32 pid, __u64 session_id)
  */
 static __always_inline __u64 header_wakeup(void)
 {
-	__u64 batch = bpf_ringbuf_query(&rb, BPF_RB_RING_SIZE) / RS_WAKEUP_FRACTION;
-
-	if (!reader_waiting || bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA) < batch)
+	if (!reader_waiting || !rb_batch_waits())
 		return BPF_RB_NO_WAKEUP;
 	reader_waiting = false;
 	return BPF_RB_FORCE_WAKEUP;
