@@ -128,8 +128,9 @@ bool Kallsyms::add_text(std::string_view text) {
     if (!line) return;
     any_nonzero |= line->addr != 0;
     if (is_anchor(line->name)) special_.emplace_back(line->name, line->addr);
-    if (is_function_type(line->type))
-      syms_.push_back({line->addr, line->name, line->module, line->type});
+    bool function = is_function_type(line->type);
+    if (function) syms_.push_back({line->addr, line->name, line->module, line->type});
+    note_end(line->module, line->addr, function);
   });
   own_names(std::span<KSym>(syms_).subspan(old_size));
   // Usually sorted already; BPF programs and modules may be listed out of address order.
@@ -175,11 +176,14 @@ bool Kallsyms::reload_module(std::string_view module, const std::string& path) {
 void Kallsyms::replace_module(std::string_view module, std::string_view text) {
   std::string suffix = "\t[" + std::string(module) + "]";
   std::vector<KSym> fresh;
+  module_end(module) = ModuleEnd{std::string(module)};
   for_each_line(text, [&](std::string_view text_line) {
     if (!text_line.ends_with(suffix)) return;
     std::optional<Line> line = parse_line(text_line);
-    if (line && is_function_type(line->type))
-      fresh.push_back({line->addr, line->name, line->module, line->type});
+    if (!line) return;
+    bool function = is_function_type(line->type);
+    if (function) fresh.push_back({line->addr, line->name, line->module, line->type});
+    note_end(line->module, line->addr, function);
   });
   own_names(fresh);
   std::stable_sort(fresh.begin(), fresh.end(), by_addr);
@@ -189,10 +193,44 @@ void Kallsyms::replace_module(std::string_view module, std::string_view text) {
   std::inplace_merge(syms_.begin(), syms_.begin() + kept_count, syms_.end(), by_addr);
 }
 
+Kallsyms::ModuleEnd& Kallsyms::module_end(std::string_view module) {
+  // A module's lines come together: the last one looked up is usually the one.
+  if (!ends_.empty() && ends_.back().module == module) return ends_.back();
+  auto it = std::find_if(ends_.begin(), ends_.end(),
+                         [&](const ModuleEnd& e) { return e.module == module; });
+  if (it == ends_.end()) return ends_.emplace_back(ModuleEnd{std::string(module)});
+  std::rotate(it, it + 1, ends_.end());
+  return ends_.back();
+}
+
+// One pass over lines in any order: an end seen before a higher function is forgotten (a
+// module's lines need not be sorted; vmlinux's are, so its end is always known when listed).
+void Kallsyms::note_end(std::string_view module, uint64_t addr, bool is_function) {
+  if (addr == 0) return;
+  ModuleEnd& e = module_end(module);
+  if (is_function) {
+    e.last_function = std::max(e.last_function, addr);
+    if (e.end <= e.last_function) e.end = 0;
+  } else if (addr > e.last_function && (e.end == 0 || addr < e.end)) {
+    e.end = addr;
+  }
+}
+
+uint64_t Kallsyms::last_extent(const KSym& last) const {
+  auto it = std::find_if(ends_.begin(), ends_.end(),
+                         [&](const ModuleEnd& e) { return e.module == last.module; });
+  if (it != ends_.end() && it->end > last.addr)
+    return std::min(it->end - last.addr, kMaxLastExtent);
+  return kMaxLastExtent;
+}
+
 const KSym* Kallsyms::find_by_addr(uint64_t addr) const {
   auto it = std::upper_bound(syms_.begin(), syms_.end(), addr,
                              [](uint64_t a, const KSym& s) { return a < s.addr; });
-  return it == syms_.begin() ? nullptr : &*std::prev(it);
+  if (it == syms_.begin()) return nullptr;
+  const KSym& sym = *std::prev(it);
+  if (it != syms_.end() && it->module == sym.module) return &sym;
+  return addr - sym.addr < last_extent(sym) ? &sym : nullptr;
 }
 
 std::vector<const KSym*> Kallsyms::find_by_name(std::string_view name) const {

@@ -42,8 +42,12 @@ class Kallsyms {
   void load_rest();
 
   const std::vector<KSym>& symbols() const { return syms_; }
-  // Symbol containing addr (the closest one at or below it), nullptr if none.
+  // Symbol containing addr (the closest one at or below it), nullptr if none. The last
+  // function of vmlinux or of a module ends at the module's next symbol of any type, or at most
+  // kMaxLastExtent after its start: an address past it (a BPF program or trampoline kallsyms
+  // does not list) belongs to no symbol.
   const KSym* find_by_addr(uint64_t addr) const;
+  static constexpr uint64_t kMaxLastExtent = 1 << 20;
   // Every copy of a function name (static functions may exist in several files), in address
   // order. A scan of every symbol: for a few lookups, where an index would cost more to build.
   std::vector<const KSym*> find_by_name(std::string_view name) const;
@@ -64,6 +68,17 @@ class Kallsyms {
  private:
   void replace_module(std::string_view module, std::string_view text);
 
+  // Where the functions of one module (empty: vmlinux) end: the lowest address of a symbol of
+  // another type above its highest function, 0 when none is known.
+  struct ModuleEnd {
+    std::string module;
+    uint64_t last_function = 0;
+    uint64_t end = 0;
+  };
+  ModuleEnd& module_end(std::string_view module);
+  void note_end(std::string_view module, uint64_t addr, bool is_function);
+  uint64_t last_extent(const KSym& last) const;
+
   // Adds the symbols of text; returns whether any address (of any symbol type) is nonzero.
   bool add_text(std::string_view text);
   // Copies the names and modules syms point into to a string of the table's own, and points
@@ -72,6 +87,7 @@ class Kallsyms {
 
   std::vector<std::unique_ptr<const std::string>> texts_;  // what syms_ point into
   std::vector<KSym> syms_;
+  std::vector<ModuleEnd> ends_;
   std::vector<std::pair<std::string, uint64_t>> special_;  // non-function symbols we need (_stext)
   bool addresses_hidden_ = false;
   std::unique_ptr<SplitTextFile> rest_;  // the file load_text() stopped reading

@@ -109,6 +109,35 @@ TEST_F(KallsymsFixture, FindByAddrGivesTheContainingSymbol) {
   EXPECT_EQ(ks.find_by_addr(0x1000), nullptr);
 }
 
+// Without [bpf] lines (bpf_jit_kallsyms off, or a trampoline the kernel does not list), an
+// address past vmlinux's last function is in no symbol: it ends at the next symbol of any type
+// (vmlinux's init and exit text is followed by its data), else at most kMaxLastExtent on.
+TEST(Kallsyms, TheLastFunctionOfAModuleEndsAtItsNextSymbol) {
+  Kallsyms ks = Kallsyms::parse_text(
+      "ffffffff81000000 T _stext\n"
+      "ffffffff81000100 t exit_last\n"
+      "ffffffff81000200 R __smp_locks\n"
+      "ffffffffc0001000 t mod_first\t[mod]\n"
+      "ffffffffc0001400 d mod_data\t[mod]\n"
+      "ffffffffc0001100 t mod_last\t[mod]\n"
+      "ffffffffc0400000 t bpf_prog_1_x\t[bpf]\n");
+  ASSERT_NE(ks.find_by_addr(0xffffffff810001ffull), nullptr);
+  EXPECT_EQ(ks.find_by_addr(0xffffffff810001ffull)->name, "exit_last");
+  EXPECT_EQ(ks.find_by_addr(0xffffffff81000200ull), nullptr);
+  EXPECT_EQ(ks.find_by_addr(0xffffffffa0000000ull), nullptr);
+  // Functions followed by one of their own module end there, whatever lies between.
+  ASSERT_NE(ks.find_by_addr(0xffffffffc00010ffull), nullptr);
+  EXPECT_EQ(ks.find_by_addr(0xffffffffc00010ffull)->name, "mod_first");
+  // Listed out of order, the module's data still ends its last function.
+  ASSERT_NE(ks.find_by_addr(0xffffffffc00013ffull), nullptr);
+  EXPECT_EQ(ks.find_by_addr(0xffffffffc00013ffull)->name, "mod_last");
+  EXPECT_EQ(ks.find_by_addr(0xffffffffc0001400ull), nullptr);
+  // Nothing of [bpf] follows its last program: the bound is the fixed one.
+  uint64_t prog = 0xffffffffc0400000ull;
+  ASSERT_NE(ks.find_by_addr(prog + Kallsyms::kMaxLastExtent - 1), nullptr);
+  EXPECT_EQ(ks.find_by_addr(prog + Kallsyms::kMaxLastExtent), nullptr);
+}
+
 TEST_F(KallsymsFixture, AddrOfAnchors) {
   EXPECT_EQ(ks.addr_of("_stext"), 0xffffffff81000000ull);
   EXPECT_EQ(ks.addr_of("_etext"), 0xffffffff81003000ull);
