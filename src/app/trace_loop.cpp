@@ -71,7 +71,7 @@ ArgRenderOptions arg_render_options(ArgRenderOptions a, const Kallsyms& ksyms,
     ksyms_loaded.wait();
     const KSym* sym = ksyms.find_by_addr(addr);
     if (!sym || sym->addr != addr) return std::nullopt;
-    return std::string(sym->name);
+    return std::string(sym->name());
   };
   return a;
 }

@@ -19,9 +19,9 @@ class CandidateIndex {
     for (size_t i = 0; i < cands.size(); ++i) by_name_.emplace(cands[i].name, i);
   }
   std::optional<size_t> find(const KSym& s) const {
-    auto [first, last] = by_name_.equal_range(s.name);
+    auto [first, last] = by_name_.equal_range(s.name());
     for (auto it = first; it != last; ++it) {
-      if (cands_[it->second].module == s.module) return it->second;
+      if (cands_[it->second].module == s.module()) return it->second;
     }
     return std::nullopt;
   }
@@ -65,7 +65,7 @@ std::vector<size_t> expand_callees(const CalleeWalk& w, const Kallsyms& ksyms,
     }
     std::optional<std::vector<FoundCallee>> callees = finder.callees(*v.sym);
     if (!callees) {
-      if (first_visit) report.unreadable.push_back(qualified_name(v.sym->module, v.sym->name));
+      if (first_visit) report.unreadable.push_back(qualified_name(v.sym->module(), v.sym->name()));
       continue;
     }
     if (first_visit) report.walked.push_back(v.sym);
@@ -73,8 +73,8 @@ std::vector<size_t> expand_callees(const CalleeWalk& w, const Kallsyms& ksyms,
       std::optional<size_t> i = index.find(*c.sym);
       if (!i || w.denied[*i]) continue;
       if (first_visit)
-        report.edges.push_back({qualified_name(v.sym->module, v.sym->name),
-                                qualified_name(c.sym->module, c.sym->name), c.kind});
+        report.edges.push_back({qualified_name(v.sym->module(), v.sym->name()),
+                                qualified_name(c.sym->module(), c.sym->name()), c.kind});
       if (!selected[*i]) {
         if (added.size() >= w.max_added) {
           if (!left_out[*i]) ++report.left_out;

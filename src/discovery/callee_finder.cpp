@@ -50,7 +50,7 @@ std::optional<std::vector<FoundCallee>> CalleeFinder::callees(const KSym& fn) co
   std::vector<FoundCallee> out;
   for (const Branch& b : decoder_.decode(*code, fn.addr)) {
     const KSym* target = ksyms_.find_by_addr(b.target);
-    if (!target || target->addr != b.target || is_patched_site_target(target->name)) continue;
+    if (!target || target->addr != b.target || is_patched_site_target(target->name())) continue;
     out.push_back({target, b.kind});
   }
   return out;

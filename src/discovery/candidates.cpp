@@ -31,7 +31,7 @@ std::vector<TraceableFunc> traceable_from_kallsyms(const Kallsyms& ksyms, Kernel
   // keep their source name's traceability.
   std::vector<TraceableFunc> out;
   for (const KSym& s : ksyms.symbols()) {
-    if (btf.has_func(s.module, base_name(s.name))) out.push_back({s.name, s.module});
+    if (btf.has_func(s.module(), base_name(s.name()))) out.push_back({s.name(), s.module()});
   }
   return out;
 }

@@ -205,9 +205,9 @@ std::vector<std::vector<uint64_t>> kallsyms_addrs(Kallsyms& ksyms,
   for (uint32_t i = 0; i < matches.size(); ++i) by_name.insert(hash_name(matches[i].cand->name), i);
   std::vector<std::vector<uint64_t>> addrs(matches.size());
   for (const KSym& s : ksyms.symbols()) {
-    by_name.find(hash_name(s.name), [&](uint32_t i) {
+    by_name.find(hash_name(s.name()), [&](uint32_t i) {
       const Candidate& c = *matches[i].cand;
-      if (c.name != s.name || c.module != s.module) return false;
+      if (c.name != s.name() || c.module != s.module()) return false;
       addrs[i].push_back(s.addr);
       return true;
     });

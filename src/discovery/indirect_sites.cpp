@@ -128,7 +128,7 @@ IndirectSitePlan find_indirect_sites(std::span<const KSym* const> fns, const Cal
   const Kallsyms& ksyms = finder.ksyms();
   SymbolAt symbol_at = [&](uint64_t a) -> std::string_view {
     const KSym* s = ksyms.find_by_addr(a);
-    return s && s->addr == a ? s->name : std::string_view();
+    return s && s->addr == a ? s->name() : std::string_view();
   };
   IndirectSitePlan plan;
   for (const KSym* fn : fns) {
@@ -141,7 +141,7 @@ IndirectSitePlan find_indirect_sites(std::span<const KSym* const> fns, const Cal
         ++plan.left_out;
         continue;
       }
-      plan.sites.push_back({qualified_name(fn->module, fn->name), fn->addr, s});
+      plan.sites.push_back({qualified_name(fn->module(), fn->name()), fn->addr, s});
     }
   }
   return plan;

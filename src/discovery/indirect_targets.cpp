@@ -25,7 +25,7 @@ IndirectTargets resolve_indirect_targets(const IndirectSitePlan& plan,
   IndirectTargets out;
   for (const SeenTarget& s : seen) {
     const KSym* sym = ksyms.find_by_addr(s.target);
-    std::string callee = sym ? qualified_name(sym->module, sym->name) : std::string();
+    std::string callee = sym ? qualified_name(sym->module(), sym->name()) : std::string();
     if (s.site >= plan.sites.size() || !sym || sym->addr != s.target ||
         !plan.eligible.contains(callee)) {
       ++out.unnamed;

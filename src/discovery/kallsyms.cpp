@@ -73,6 +73,20 @@ Kallsyms checked_table(Kallsyms ks) {
 
 }  // namespace
 
+std::optional<KSym> KSym::make(uint64_t addr, std::string_view name, std::string_view module,
+                               char type) {
+  KSym s;
+  size_t gap = module.empty() ? 0 : size_t(module.data() - (name.data() + name.size()));
+  if (name.size() > UINT16_MAX || module.size() > UINT8_MAX || gap > UINT8_MAX) return std::nullopt;
+  s.addr = addr;
+  s.type_ = type;
+  s.text_ = name.data();
+  s.name_len_ = uint16_t(name.size());
+  s.module_gap_ = uint8_t(gap);
+  s.module_len_ = uint8_t(module.size());
+  return s;
+}
+
 Kallsyms Kallsyms::parse(std::istream& in) {
   std::ostringstream text;
   text << in.rdbuf();
@@ -86,35 +100,15 @@ Kallsyms Kallsyms::parse_text(std::string_view text) {
 }
 
 // The text is mostly hex addresses and data symbols, about three times the function names.
-// A module's name repeats on each of its lines, which come together: it is copied once.
 void Kallsyms::own_names(std::span<KSym> syms) {
-  std::vector<std::string_view> modules;
-  auto module_index = [&](std::string_view m) {
-    if (!modules.empty() && modules.back() == m) return modules.size() - 1;
-    auto it = std::find(modules.begin(), modules.end(), m);
-    if (it != modules.end()) return size_t(it - modules.begin());
-    modules.push_back(m);
-    return modules.size() - 1;
-  };
   size_t bytes = 0;
-  for (const KSym& s : syms) {
-    bytes += s.name.size();
-    if (!s.module.empty()) module_index(s.module);
-  }
-  for (std::string_view m : modules) bytes += m.size();
+  for (const KSym& s : syms) bytes += s.text_size();
   auto names = std::make_unique<std::string>();
-  names->reserve(bytes);  // exact: the views taken while it is filled stay valid
-  auto copy = [&](std::string_view v) {
-    size_t at = names->size();
-    names->append(v);
-    return std::string_view(names->data() + at, v.size());
-  };
-  std::vector<std::string_view> owned_modules;
-  owned_modules.reserve(modules.size());
-  for (std::string_view m : modules) owned_modules.push_back(copy(m));
+  names->reserve(bytes);  // exact: the pointers taken while it is filled stay valid
   for (KSym& s : syms) {
-    if (!s.module.empty()) s.module = owned_modules[module_index(s.module)];
-    s.name = copy(s.name);
+    const char* copy = names->data() + names->size();
+    names->append(s.name()).append(s.module());
+    s.move_text(copy);
   }
   texts_.push_back(std::move(names));
 }
@@ -128,9 +122,7 @@ bool Kallsyms::add_text(std::string_view text) {
     if (!line) return;
     any_nonzero |= line->addr != 0;
     if (is_anchor(line->name)) special_.emplace_back(line->name, line->addr);
-    bool function = is_function_type(line->type);
-    if (function) syms_.push_back({line->addr, line->name, line->module, line->type});
-    note_end(line->module, line->addr, function);
+    add_symbol(line->addr, line->type, line->name, line->module, syms_);
   });
   own_names(std::span<KSym>(syms_).subspan(old_size));
   // Usually sorted already; BPF programs and modules may be listed out of address order.
@@ -180,17 +172,25 @@ void Kallsyms::replace_module(std::string_view module, std::string_view text) {
   for_each_line(text, [&](std::string_view text_line) {
     if (!text_line.ends_with(suffix)) return;
     std::optional<Line> line = parse_line(text_line);
-    if (!line) return;
-    bool function = is_function_type(line->type);
-    if (function) fresh.push_back({line->addr, line->name, line->module, line->type});
-    note_end(line->module, line->addr, function);
+    if (line) add_symbol(line->addr, line->type, line->name, line->module, fresh);
   });
   own_names(fresh);
   std::stable_sort(fresh.begin(), fresh.end(), by_addr);
-  std::erase_if(syms_, [&](const KSym& s) { return s.module == module; });
+  std::erase_if(syms_, [&](const KSym& s) { return s.module() == module; });
   size_t kept_count = syms_.size();
   syms_.insert(syms_.end(), fresh.begin(), fresh.end());
   std::inplace_merge(syms_.begin(), syms_.begin() + kept_count, syms_.end(), by_addr);
+}
+
+void Kallsyms::add_symbol(uint64_t addr, char type, std::string_view name,
+                          std::string_view module, std::vector<KSym>& to) {
+  bool function = is_function_type(type);
+  if (function) {
+    std::optional<KSym> sym = KSym::make(addr, name, module, type);
+    if (!sym) return;
+    to.push_back(*sym);
+  }
+  note_end(module, addr, function);
 }
 
 Kallsyms::ModuleEnd& Kallsyms::module_end(std::string_view module) {
@@ -218,7 +218,7 @@ void Kallsyms::note_end(std::string_view module, uint64_t addr, bool is_function
 
 uint64_t Kallsyms::last_extent(const KSym& last) const {
   auto it = std::find_if(ends_.begin(), ends_.end(),
-                         [&](const ModuleEnd& e) { return e.module == last.module; });
+                         [&](const ModuleEnd& e) { return e.module == last.module(); });
   if (it != ends_.end() && it->end > last.addr)
     return std::min(it->end - last.addr, kMaxLastExtent);
   return kMaxLastExtent;
@@ -229,14 +229,14 @@ const KSym* Kallsyms::find_by_addr(uint64_t addr) const {
                              [](uint64_t a, const KSym& s) { return a < s.addr; });
   if (it == syms_.begin()) return nullptr;
   const KSym& sym = *std::prev(it);
-  if (it != syms_.end() && it->module == sym.module) return &sym;
+  if (it != syms_.end() && it->module() == sym.module()) return &sym;
   return addr - sym.addr < last_extent(sym) ? &sym : nullptr;
 }
 
 std::vector<const KSym*> Kallsyms::find_by_name(std::string_view name) const {
   std::vector<const KSym*> out;
   for (const KSym& s : syms_) {
-    if (s.name == name) out.push_back(&s);
+    if (s.name() == name) out.push_back(&s);
   }
   return out;
 }

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <istream>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -13,14 +14,39 @@
 
 namespace retsnoop {
 
-// name and module point into a string of the table that holds the symbol: valid as long as the
-// table lives (moving it keeps them). kallsyms lists ~100,000 functions: a string of its own per
-// symbol would be as many allocations and copies on every start-up.
-struct KSym {
+// One function of kallsyms in 24 bytes: it lists ~110,000 of them, kept for the whole run to
+// name stack frames. name() and module() view a string of the table that holds the symbol, valid
+// as long as the table lives (moving it keeps them); a string of its own per symbol would be as
+// many allocations and copies on every start-up.
+class KSym {
+ public:
+  // name and module lie in one text, module (possibly empty) after name; nullopt when either is
+  // longer than kallsyms allows.
+  static std::optional<KSym> make(uint64_t addr, std::string_view name, std::string_view module,
+                                  char type);
+
+  std::string_view name() const { return {text_, name_len_}; }
+  std::string_view module() const { return {text_ + name_len_ + module_gap_, module_len_}; }
+  // Points the symbol at a copy of its text: name, then module, with nothing between.
+  void move_text(const char* copy) {
+    text_ = copy;
+    module_gap_ = 0;
+  }
+  // Bytes move_text() needs.
+  size_t text_size() const { return size_t(name_len_) + module_len_; }
+
+  char type() const { return type_; }  // kallsyms type letter (t, T, w, W, ...)
+
   uint64_t addr = 0;
-  std::string_view name;
-  std::string_view module;  // empty for vmlinux
-  char type = 0;            // kallsyms type letter (t, T, w, W, ...)
+
+ private:
+  KSym() = default;
+
+  const char* text_ = nullptr;
+  uint16_t name_len_ = 0;
+  uint8_t module_gap_ = 0;  // bytes between the name's end and the module ("\t[" while parsing)
+  uint8_t module_len_ = 0;  // empty for vmlinux
+  char type_ = 0;
 };
 
 class Kallsyms {
@@ -76,6 +102,9 @@ class Kallsyms {
     uint64_t end = 0;
   };
   ModuleEnd& module_end(std::string_view module);
+  // Adds a function symbol to `to` and notes where its module's functions end.
+  void add_symbol(uint64_t addr, char type, std::string_view name, std::string_view module,
+                  std::vector<KSym>& to);
   void note_end(std::string_view module, uint64_t addr, bool is_function);
   uint64_t last_extent(const KSym& last) const;
 

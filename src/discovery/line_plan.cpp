@@ -64,11 +64,11 @@ bool add_function_lines(LinePlan& plan, const KSym& sym, const LoadedVmlinux& vm
   std::vector<LineStart> starts =
       function_line_starts(vmlinux.image->dwarf(), sym.addr - vmlinux.kaslr_offset);
   if (starts.empty()) {
-    plan.notes.push_back("--line-trace: the DWARF has no line of " + std::string(sym.name));
+    plan.notes.push_back("--line-trace: the DWARF has no line of " + std::string(sym.name()));
     return false;
   }
   for (LineStart& start : starts)
-    plan.probes.push_back({std::string(sym.name), sym.addr, start.addr + vmlinux.kaslr_offset,
+    plan.probes.push_back({std::string(sym.name()), sym.addr, start.addr + vmlinux.kaslr_offset,
                            std::move(start.file), start.line});
   return true;
 }
@@ -129,7 +129,7 @@ LinePlan plan_line_probes(const std::vector<std::string>& globs, const LoadedVml
   for (const std::string& glob : globs) {
     bool any = false;
     for (const KSym& sym : ksyms.symbols()) {
-      if (!sym.module.empty() || !glob_match(glob, sym.name)) continue;
+      if (!sym.module().empty() || !glob_match(glob, sym.name())) continue;
       auto [it, added] = planned.emplace(sym.addr, false);
       if (added) it->second = add_function_lines(plan, sym, vmlinux);
       any |= it->second;

@@ -77,12 +77,12 @@ std::optional<uint64_t> kaslr_offset(const Vmlinux& image, const Kallsyms& ksyms
 std::unordered_map<std::string, uint64_t> sample_functions(const Kallsyms& ksyms) {
   std::vector<const KSym*> core;
   for (const KSym& sym : ksyms.symbols()) {
-    if (sym.module.empty()) core.push_back(&sym);
+    if (sym.module().empty()) core.push_back(&sym);
   }
   std::unordered_map<std::string, uint64_t> samples;
   size_t step = std::max<size_t>(1, core.size() / kMatchSamples);
   for (size_t i = 0; i < core.size() && samples.size() < kMatchSamples; i += step)
-    samples.emplace(core[i]->name, core[i]->addr);
+    samples.emplace(core[i]->name(), core[i]->addr);
   return samples;
 }
 

@@ -7,9 +7,9 @@ SymbolizedAddr KsymSymbolizer::symbolize(uint64_t addr, bool is_return_addr) {
   const KSym* sym = ksyms_.find_by_addr(is_return_addr ? addr - 1 : addr);
   if (!sym) return out;
   out.found = true;
-  out.name = sym->name;
+  out.name = sym->name();
   out.offset = addr - sym->addr;
-  out.module = sym->module;
+  out.module = sym->module();
   return out;
 }
 

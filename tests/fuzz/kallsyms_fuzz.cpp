@@ -14,7 +14,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     ks.find_by_addr(sym.addr + 1);
     ks.extent(sym);
   }
-  if (!ks.symbols().empty()) ks.find_by_name(ks.symbols().front().name);
+  if (!ks.symbols().empty()) ks.find_by_name(ks.symbols().front().name());
   ks.addr_of("_stext");
   return 0;
 }

@@ -59,9 +59,9 @@ TEST(CalleeFinder, KeepsFunctionStartsAndSkipsPatchedSites) {
   std::optional<std::vector<FoundCallee>> found = finder.callees(*ks.find_by_name("caller")[0]);
   ASSERT_TRUE(found);
   ASSERT_EQ(found->size(), 2u);
-  EXPECT_EQ((*found)[0].sym->name, "helper");
+  EXPECT_EQ((*found)[0].sym->name(), "helper");
   EXPECT_EQ((*found)[0].kind, BranchKind::Call);
-  EXPECT_EQ((*found)[1].sym->name, "other");
+  EXPECT_EQ((*found)[1].sym->name(), "other");
   EXPECT_EQ((*found)[1].kind, BranchKind::TailJump);
 }
 
