@@ -48,7 +48,7 @@ StopSignal::StopSignal() : signals_(signals()), saved_(signals_.size()) {
   sigemptyset(&sa.sa_mask);
   for (size_t i = 0; i < signals_.size(); ++i) sigaction(signals_[i], &sa, &saved_[i]);
   sigset_t set = signal_set(signals_);
-  if (sigprocmask(SIG_BLOCK, &set, nullptr))
+  if (sigprocmask(SIG_BLOCK, &set, &saved_mask_))
     throw UserError(std::string("sigprocmask: ") + std::strerror(errno));
   fd_ = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
   if (fd_ < 0) throw UserError(std::string("signalfd: ") + std::strerror(errno));
@@ -56,14 +56,16 @@ StopSignal::StopSignal() : signals_(signals()), saved_(signals_.size()) {
 
 StopSignal::~StopSignal() {
   // A second Ctrl-C while detaching is pending here: unblocking it would kill the process after
-  // a complete detach, with buffered output lost and a signal's exit status.
+  // a complete detach, with buffered output lost and a signal's exit status. Inside another
+  // StopSignal (a --zoom round) it stays pending, for that one to read.
   signalfd_siginfo info;
-  while (read(fd_, &info, sizeof(info)) == sizeof(info)) {
+  bool nested = sigismember(&saved_mask_, SIGINT) == 1;
+  while (!nested && read(fd_, &info, sizeof(info)) == sizeof(info)) {
   }
   close(fd_);
   for (size_t i = 0; i < signals_.size(); ++i) sigaction(signals_[i], &saved_[i], nullptr);
-  sigset_t set = signal_set(signals_);
-  sigprocmask(SIG_UNBLOCK, &set, nullptr);
+  // The mask as found: a StopSignal made inside another (a --zoom round) leaves the signals to it.
+  sigprocmask(SIG_SETMASK, &saved_mask_, nullptr);
 }
 
 void StopSignal::spare_first_interrupt(pid_t command, bool own_session) {

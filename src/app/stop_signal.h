@@ -20,7 +20,8 @@ namespace retsnoop {
 
 class StopSignal {
  public:
-  // Blocks the stop signals in the calling thread (threads started later inherit the mask).
+  // Blocks the stop signals in the calling thread (threads started later inherit the mask);
+  // the destructor restores the mask it found.
   StopSignal();
   ~StopSignal();
   StopSignal(const StopSignal&) = delete;
@@ -35,6 +36,8 @@ class StopSignal {
   void spare_first_interrupt(pid_t command, bool own_session = false);
   // True once a stop signal arrived; never blocks.
   bool requested();
+  // Whether spare_first_interrupt()'s SIGINT came: the command was interrupted.
+  bool interrupt_spared() const { return interrupt_spared_.load(); }
   // The first stop signal that arrived; 0 before any.
   int signal_number() const { return signo_.load(); }
   int fd() const { return fd_; }
@@ -49,6 +52,7 @@ class StopSignal {
   std::atomic<bool> interrupt_spared_{false};
   std::vector<int> signals_;
   std::vector<struct sigaction> saved_;  // the dispositions before, restored at destruction
+  sigset_t saved_mask_{};
 };
 
 }  // namespace retsnoop

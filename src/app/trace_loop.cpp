@@ -491,12 +491,14 @@ std::function<bool()> command_exit_check(Command* cmd) {
   return [cmd] { return cmd->exit_status().has_value(); };
 }
 
-// --zoom: what the round did besides reporting sessions.
-void tell_watch(const TraceLoopInputs& in, const AttachResult& res, StopCause cause) {
+// --zoom: what the round did besides reporting sessions. A Ctrl-C that ended the command ends
+// the zoom too: the user asked to stop, not for another round.
+void tell_watch(const TraceLoopInputs& in, const AttachResult& res, StopCause cause,
+                const StopSignal& stop) {
   if (!in.watch) return;
   in.watch->funcs = in.funcs.size();
   in.watch->attach_s = res.seconds;
-  in.watch->stopped = cause != StopCause::CommandExited;
+  in.watch->stopped = cause != StopCause::CommandExited || stop.interrupt_spared();
 }
 
 // The printer may wait for the symbolizer worker only while the worker exists.
@@ -560,7 +562,7 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
   if (!stuck) print_status(out, report.finish());
   std::fputs(final_loss_report(counts).c_str(), stderr);
   if (log_enabled(LOG_INFO)) std::fputs(session_summary(counts).c_str(), stderr);
-  tell_watch(in, a.res, cause);
+  tell_watch(in, a.res, cause, stop);
   int status = finish_status(cause, stop, out, counts.lost() + counts.counted_lost(), in.command);
   if (stuck) end_with_stuck_thread(status);
   return status;

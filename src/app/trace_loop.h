@@ -33,7 +33,7 @@ struct RoundWatch {
   std::function<void(const Session&, const FuncTable&, Symbolizer&)> on_session;
   size_t funcs = 0;      // functions traced
   double attach_s = 0;   // how long attaching took
-  bool stopped = false;  // a stop signal, not the command's exit, ended the round
+  bool stopped = false;  // a stop signal ended the round, or interrupted its command
   // Where the indirect call sites of the walked functions were seen to go (--callees).
   std::vector<CalleeEdge> indirect_edges;
 };

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "app/exit_status.h"
+#include "app/stop_signal.h"
 #include "app/zoom_failures.h"
 #include "symbolize/symbolizer.h"
 #include "util/error.h"
@@ -120,7 +122,9 @@ std::string chain_text(const FailingChain& c) {
 void report_round(const Round& r, const std::optional<FailingChain>& found) {
   logf(LOG_NOTICE, "zoom: round %u: %zu function%s traced, attached in %.2f s, %s\n", r.number,
        r.funcs, r.funcs == 1 ? "" : "s", r.attach_s,
-       found ? ("deepest failing: " + named(*found)).c_str() : "no failure to chase");
+       found       ? ("deepest failing: " + named(*found)).c_str()
+       : r.stopped ? "stopped before the failure came back"
+                   : "no failure to chase");
 }
 
 // Round 1: every entry function that failed, and the failure chased.
@@ -173,6 +177,16 @@ int finish(const Round& r) {
   return r.status;
 }
 
+// A stop signal, or a Ctrl-C that ended the command, before the origin was found: the output of
+// the round that found the deepest failure, and how far the zoom got.
+int stopped(const Round& shown, const FailingChain& chain, unsigned rounds, int status) {
+  finish(shown);
+  logf(LOG_NOTICE,
+       "zoom: stopped by a signal after %u round%s: deepest failing so far %s, chain %s\n", rounds,
+       rounds == 1 ? "" : "s", named(chain).c_str(), chain_text(chain).c_str());
+  return status;
+}
+
 }  // namespace
 
 Options first_zoom_round(const Options& user) {
@@ -184,16 +198,28 @@ Options first_zoom_round(const Options& user) {
 
 int zoom(const Options& opts, const ZoomOptions& zoom, const Command& command,
          const RoundRunner& run, bool trace_lines) {
+  // Between rounds no round listens for stop signals: one that comes then waits here for the
+  // next check instead of ending the process at its default action.
+  StopSignal between;
   Round round = run_round(1, first_zoom_round(opts), command, run);
   std::optional<FailingChain> chain = choose_failure(round, opts);
-  if (!chain || round.stopped) return finish(round);
+  if (!chain) return finish(round);
+  if (round.stopped) return stopped(round, *chain, 1, round.status);
   for (unsigned n = 2; n <= zoom.rounds; ++n) {
+    if (between.requested())
+      return stopped(round, *chain, n - 1, exit_status_after_signal(between.signal_number()));
     std::vector<CalleeEdge> indirect = std::move(round.indirect_edges);
-    round = run_round(n, next_round_options(opts, *chain, zoom.depth, indirect, trace_lines),
-                      command, run);
-    std::optional<FailingChain> found = round.failures.last_of(chain->funcs.front(), chain->res);
-    report_round(round, found);
-    if (round.stopped) return finish(round);
+    Round next = run_round(n, next_round_options(opts, *chain, zoom.depth, indirect, trace_lines),
+                           command, run);
+    std::optional<FailingChain> found = next.failures.last_of(chain->funcs.front(), chain->res);
+    report_round(next, found);
+    if (next.stopped) {
+      // Stopped before the failure came back: the round before has the deepest output.
+      if (!found) return stopped(round, *chain, n - 1, next.status);
+      if (goes_deeper(chain->funcs, found->funcs)) chain = found;
+      return stopped(next, *chain, n, next.status);
+    }
+    round = std::move(next);
     if (!found) {
       int status = finish(round);
       logf(LOG_NOTICE,

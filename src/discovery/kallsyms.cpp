@@ -182,8 +182,8 @@ void Kallsyms::replace_module(std::string_view module, std::string_view text) {
   std::inplace_merge(syms_.begin(), syms_.begin() + kept_count, syms_.end(), by_addr);
 }
 
-void Kallsyms::add_symbol(uint64_t addr, char type, std::string_view name,
-                          std::string_view module, std::vector<KSym>& to) {
+void Kallsyms::add_symbol(uint64_t addr, char type, std::string_view name, std::string_view module,
+                          std::vector<KSym>& to) {
   bool function = is_function_type(type);
   if (function) {
     std::optional<KSym> sym = KSym::make(addr, name, module, type);

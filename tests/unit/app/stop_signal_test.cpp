@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 
@@ -48,6 +50,53 @@ TEST(StopSignal, FirstSignalDecidesTheExitStatus) {
   raise(SIGTERM);
   EXPECT_TRUE(stop.requested());
   EXPECT_EQ(exit_status_after_signal(stop.signal_number()), 128 + SIGXFSZ);
+}
+
+bool blocked(int sig) {
+  sigset_t mask;
+  sigprocmask(SIG_BLOCK, nullptr, &mask);
+  return sigismember(&mask, sig) == 1;
+}
+
+// --zoom keeps one across its rounds, each of which makes its own: a signal between two rounds
+// must wait for the zoom instead of ending the process.
+TEST(StopSignal, AnInnerOneLeavesTheOuterOnesMask) {
+  ASSERT_FALSE(blocked(SIGINT));
+  {
+    StopSignal outer;
+    {
+      StopSignal inner;
+      ASSERT_EQ(raise(SIGINT), 0);  // after the inner one's last look
+    }
+    EXPECT_TRUE(blocked(SIGINT));
+    EXPECT_TRUE(outer.requested());
+    EXPECT_EQ(outer.signal_number(), SIGINT);
+  }
+  EXPECT_FALSE(blocked(SIGINT));
+}
+
+// Command mode: the first SIGINT is the command's; a signal sent to retsnoop alone is passed on
+// to it. Either way the run goes on, and knows the command was interrupted.
+TEST(StopSignal, TheSparedInterruptIsNotAStopButIsKnown) {
+  pid_t command = fork();
+  ASSERT_GE(command, 0);
+  if (command == 0) {
+    pause();
+    _exit(0);
+  }
+  int status = 0;
+  {
+    StopSignal stop;
+    stop.spare_first_interrupt(command, false);
+    EXPECT_FALSE(stop.interrupt_spared());
+    ASSERT_EQ(raise(SIGINT), 0);
+    EXPECT_FALSE(stop.requested());
+    EXPECT_TRUE(stop.interrupt_spared());
+    ASSERT_EQ(waitpid(command, &status, 0), command);
+    ASSERT_EQ(raise(SIGINT), 0);
+    EXPECT_TRUE(stop.requested());
+  }
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT);
 }
 
 }  // namespace

@@ -18,7 +18,8 @@ class KallsymsFixture : public ::testing::Test {
 
 TEST_F(KallsymsFixture, KeepsOnlyFunctionSymbols) {
   for (const KSym& s : ks.symbols())
-    EXPECT_TRUE(s.type() == 't' || s.type() == 'T' || s.type() == 'w' || s.type() == 'W') << s.name();
+    EXPECT_TRUE(s.type() == 't' || s.type() == 'T' || s.type() == 'w' || s.type() == 'W')
+        << s.name();
   EXPECT_TRUE(ks.find_by_name("some_data").empty());
   EXPECT_TRUE(ks.find_by_name("some_bss").empty());
   EXPECT_TRUE(ks.find_by_name("kvm_data").empty());
