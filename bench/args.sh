@@ -43,8 +43,6 @@ EOF
 # shellcheck source=guest-lib.sh
 . /guest/guest-lib.sh
 
-now_cs() { read -r up _ </proc/uptime; echo "${up%.*}${up#*.}"; }
-
 time_calls() {
   t0=$(now_cs)
   simfail -q -n "$CALLS" syscall-getrlimit

@@ -29,11 +29,6 @@ FUNCS=/sys/kernel/tracing/available_filter_functions
 
 mkdir -p "$WORK"
 
-now_cs() {
-  read -r up _ </proc/uptime
-  echo "${up%.*}${up#*.}"
-}
-
 # N vmlinux functions spread evenly over the traceable ones (address order mixes subsystems);
 # "all": every one. Module functions are left out: their set varies with what is loaded.
 pick_functions() {

@@ -36,7 +36,8 @@ MODES='$4'
 STUCK_SECS=$5
 EOF
   cat <<'EOF'
-now_cs() { read -r up _ </proc/uptime; echo "${up%.*}${up#*.}"; }
+# shellcheck source=guest-lib.sh
+. /guest/guest-lib.sh
 secs() { echo "$(($1 / 100)).$(($1 / 10 % 10))"; }
 size() { wc -c </tmp/flood.out; }
 peak_rss() { awk '/^VmHWM:/ { print $2, $3 }' "/proc/$PID/status"; }
@@ -154,7 +155,8 @@ main() {
   mkdir -p "$work"
   guest_script "$n" "${STOP_AFTER:-5}" "$*" "$modes" "${STUCK_SECS:-60}" >"$work/guest.sh"
   echo "=== kernel $(cat "$kdir/kernel-version"): flood of $n sessions, retsnoop args: ${*:-none}"
-  boot_guest "$kdir" "$work" "$work/guest.sh" "${VM_TIMEOUT:-1800}" 2048
+  boot_guest "$kdir" "$work" "$work/guest.sh" "${VM_TIMEOUT:-1800}" 2048 \
+    -a "$REPO_DIR/bench/guest-lib.sh:/guest/guest-lib.sh"
 }
 
 main "$@"

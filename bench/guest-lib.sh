@@ -1,6 +1,12 @@
 #!/bin/sh
 # Shared by the guest halves of the bench scripts (busybox sh, inside the test VM; sourced).
 
+# Hundredths of a second of /proc/uptime: busybox's date has no sub-second format.
+now_cs() {
+  read -r up _ </proc/uptime
+  echo "${up%.*}${up#*.}"
+}
+
 # Starts retsnoop (or $READY_CMD) with the arguments given, its output copied to $out, and waits
 # until it says "Receiving data..." (or $READY_TEXT) or exits; returns 1 if it exited first;
 # $pid is the command's. Work files go

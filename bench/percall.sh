@@ -69,7 +69,8 @@ FUNCS="$6"
 ENTRY="$7"
 EOF
   cat <<'EOF'
-now_cs() { read -r up _ </proc/uptime; echo "${up%.*}${up#*.}"; }
+# shellcheck source=guest-lib.sh
+. /guest/guest-lib.sh
 size() { stat -c %s /tmp/pc.out; }
 
 # ns per call of simfail -t.
@@ -212,7 +213,8 @@ main() {
   export RS_VM_ICOUNT=${RS_VM_ICOUNT-0}
   [[ $kver != 6.1 || -z $RS_VM_ICOUNT ]] || export RS_VM_CPUS=${RS_VM_CPUS:-1}
   echo "=== kernel $(cat "$kdir/kernel-version"): $n failing calls per traced mode"
-  boot_guest "$kdir" "$work" "$work/guest.sh" "${VM_TIMEOUT:-1800}" 2048 "${extra[@]}"
+  boot_guest "$kdir" "$work" "$work/guest.sh" "${VM_TIMEOUT:-1800}" 2048 "${extra[@]}" \
+    -a "$REPO_DIR/bench/guest-lib.sh:/guest/guest-lib.sh"
 }
 
 main "$@"

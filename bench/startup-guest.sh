@@ -33,11 +33,6 @@ GROUP=rs_floor
 
 mkdir -p "$WORK"
 
-now_cs() {
-  read -r up _ </proc/uptime
-  echo "${up%.*}${up#*.}"
-}
-
 # Hundredths of a second since $1 as seconds.
 secs_since() {
   d=$(($(now_cs) - $1))

@@ -26,7 +26,8 @@ ROUNDS=$1
 EOF
   cat <<'EOF'
 set -f  # the globs are retsnoop's
-now_cs() { read -r up _ </proc/uptime; echo "${up%.*}${up#*.}"; }
+# shellcheck source=guest-lib.sh
+. /guest/guest-lib.sh
 secs() { awk -v c="$1" 'BEGIN { printf "%.2f", c / 100 }'; }
 mkdir -p /mnt/zb
 
@@ -97,7 +98,8 @@ main() {
   mkdir -p "$work"
   guest_script "$rounds" >"$work/guest.sh"
   echo "=== kernel $(cat "$kdir/kernel-version"): --zoom against one traced run, least of $rounds"
-  boot_guest "$kdir" "$work" "$work/guest.sh" "${VM_TIMEOUT:-2400}" 3072
+  boot_guest "$kdir" "$work" "$work/guest.sh" "${VM_TIMEOUT:-2400}" 3072 \
+    -a "$REPO_DIR/bench/guest-lib.sh:/guest/guest-lib.sh"
 }
 
 main "$@"
