@@ -163,9 +163,24 @@ struct Discovery {
   }
 };
 
-Discovery discover(const Options& opts, Selection sel, AttachKind kind) {
-  // The rest of kallsyms waits until attached (trace_loop()), or until a module function matches.
-  Discovery d{timed("kallsyms text", [] { return Kallsyms::load_text(); }), std::nullopt, {}, {}};
+// --zoom: what a round read of the kernel that the rounds after it reuse instead of reading
+// again (a second or two of each round's start-up). Only [bpf] changes in kallsyms from a round
+// to the next, and each round reloads it once attached.
+struct RoundCache {
+  std::optional<Kallsyms> ksyms;
+  TraceableCache traceable;
+};
+
+// The rest of kallsyms waits until attached (trace_loop()), or until a module function matches.
+Kallsyms kernel_symbols(RoundCache* cache) {
+  if (!cache || !cache->ksyms) return timed("kallsyms text", [] { return Kallsyms::load_text(); });
+  Kallsyms ks = std::move(*cache->ksyms);
+  cache->ksyms.reset();
+  return ks;
+}
+
+Discovery discover(const Options& opts, Selection sel, AttachKind kind, RoundCache* cache) {
+  Discovery d{kernel_symbols(cache), std::nullopt, {}, {}};
   ProbeSources probe_sources;
   d.probes = timed("probes", [&] { return plan_probes(sel.probes, probe_sources, d.ksyms); });
   bool need_dwarf = dwarf_required(opts, sel.globs);
@@ -177,6 +192,7 @@ Discovery discover(const Options& opts, Selection sel, AttachKind kind) {
   if (d.vmlinux) cu_index = std::make_unique<CuGlobIndex>(d.vmlinux->image, default_cache_dir());
   PlanOptions plan_opts = plan_options(opts);
   plan_opts.source_index = cu_index.get();
+  if (cache) plan_opts.traceable_cache = &cache->traceable;
   std::unique_ptr<KernelText> kernel_text;
   if (!opts.callee_globs.empty()) {
     kernel_text = open_kernel_text("/proc/kcore", d.vmlinux ? &*d.vmlinux : nullptr);
@@ -233,7 +249,7 @@ std::string render_cgroups(const CgroupDirs& cgroups) {
 int dry_run(const Options& opts, Selection sel, const CgroupDirs& cgroups) {
   AttachKind kind =
       opts.attach_mode == AttachMode::Fentry ? AttachKind::Fentry : AttachKind::Kprobe;
-  Discovery d = discover(opts, std::move(sel), kind);
+  Discovery d = discover(opts, std::move(sel), kind, nullptr);
   if (opts.verbosity > 0)
     std::fputs((d.report(opts.verbosity) + render_cgroups(cgroups) + message_sources(opts, d.ksyms))
                    .c_str(),
@@ -273,10 +289,10 @@ struct RunSetup {
 // Discovery, then tracing until the command ends or a stop signal comes: the whole run, or one
 // round of --zoom.
 int trace_selection(const Options& opts, Selection sel, const RunSetup& setup, Command* command,
-                    OutputSink& out, RoundWatch* watch) {
+                    OutputSink& out, RoundWatch* watch, RoundCache* cache) {
   UprobeMode uprobes =
       sel.globs.user.empty() ? UprobeMode::None : choose_uprobe_mode(setup.features);
-  Discovery d = discover(opts, std::move(sel), setup.kind);
+  Discovery d = discover(opts, std::move(sel), setup.kind, cache);
   if (opts.verbosity > 0)
     timed("plan report", [&] { std::fputs(d.report(opts.verbosity).c_str(), stderr); });
 
@@ -287,23 +303,28 @@ int trace_selection(const Options& opts, Selection sel, const RunSetup& setup, C
   LayerConfigs cfg = layer_configs(opts, facts);
   auto symbolizer = make_symbolizer(d.ksyms, d.vmlinux, facts.symb);
   StopSignal stop;
-  return trace_loop({.cfg = cfg,
-                     .funcs = d.plan.funcs,
-                     .arg_plans = d.plan.args,
-                     .probes = d.probes,
-                     .probe_arg_plans = d.probe_args,
-                     .symbolizer = *symbolizer,
-                     .ksyms = d.ksyms,
-                     .features = setup.features,
-                     .state_dir = setup.state_dir,
-                     .run = setup.run_lock,
-                     .command = command,
-                     .arg_filters = opts.arg_filters.empty() ? nullptr : &d.arg_filters.progs,
-                     .cgroups = &setup.cgroups,
-                     .line_probes = &d.lines.probes,
-                     .indirect = &d.plan.indirect,
-                     .watch = watch},
-                    stop, out);
+  int status = trace_loop({.cfg = cfg,
+                           .funcs = d.plan.funcs,
+                           .arg_plans = d.plan.args,
+                           .probes = d.probes,
+                           .probe_arg_plans = d.probe_args,
+                           .symbolizer = *symbolizer,
+                           .ksyms = d.ksyms,
+                           .features = setup.features,
+                           .state_dir = setup.state_dir,
+                           .run = setup.run_lock,
+                           .command = command,
+                           .arg_filters = opts.arg_filters.empty() ? nullptr : &d.arg_filters.progs,
+                           .cgroups = &setup.cgroups,
+                           .line_probes = &d.lines.probes,
+                           .indirect = &d.plan.indirect,
+                           .watch = watch},
+                          stop, out);
+  if (cache) {
+    symbolizer.reset();  // it reads the table
+    cache->ksyms = std::move(d.ksyms);
+  }
+  return status;
 }
 
 }  // namespace
@@ -345,14 +366,16 @@ int run(const Options& opts) {
   std::fflush(stdout);
   ZoomOptions zoom_opts = zoom_options(opts);
   if (zoom_opts.rounds && command) {
+    RoundCache cache;
     RoundRunner round = [&](const Options& o, Command& cmd, OutputSink& out, RoundWatch& watch) {
       Selection round_sel{parse_selection(plan_options(o)), probes_to_inject(o)};
-      return trace_selection(o, std::move(round_sel), setup, &cmd, out, &watch);
+      return trace_selection(o, std::move(round_sel), setup, &cmd, out, &watch, &cache);
     };
     return zoom(opts, zoom_opts, *command, round, features.has(Feature::BpfCookie));
   }
   OutputSink out(STDOUT_FILENO);
-  return trace_selection(opts, std::move(sel), setup, command ? &*command : nullptr, out, nullptr);
+  return trace_selection(opts, std::move(sel), setup, command ? &*command : nullptr, out, nullptr,
+                         nullptr);
 }
 
 }  // namespace retsnoop

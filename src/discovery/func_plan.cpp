@@ -62,6 +62,21 @@ TraceableList load_traceable(const PlanOptions& o, Kallsyms& ksyms, KernelBtf& b
   return {nullptr, traceable_from_kallsyms(ksyms, btf)};
 }
 
+// The list a cache holds, else read (into own, or into the cache for the next round).
+const TraceableList& traceable_list(const PlanOptions& o, Kallsyms& ksyms, KernelBtf& btf,
+                                    PlanStats& stats, TraceableList& own) {
+  TraceableCache* cache = o.traceable_cache;
+  if (cache && cache->list) {
+    stats.traceable_from_tracefs = cache->from_tracefs;
+    return *cache->list;
+  }
+  own = load_traceable(o, ksyms, btf, stats);
+  if (!cache) return own;
+  cache->list = std::move(own);
+  cache->from_tracefs = stats.traceable_from_tracefs;
+  return *cache->list;
+}
+
 // What matching found, per candidate as well: callee discovery selects more of them.
 struct Matching {
   std::vector<Match> matches;
@@ -310,8 +325,10 @@ FuncPlan plan_functions(GlobSelection sel, const PlanOptions& opts, Kallsyms& ks
   FuncPlan plan;
   auto btf_owner = timed("BTF", [&] { return std::make_shared<KernelBtf>(opts.btf_dir); });
   KernelBtf& btf = *btf_owner;
-  TraceableList traceable =
-      timed("traceable functions", [&] { return load_traceable(opts, ksyms, btf, plan.stats); });
+  TraceableList own;
+  const TraceableList& traceable = timed("traceable functions", [&]() -> const TraceableList& {
+    return traceable_list(opts, ksyms, btf, plan.stats, own);
+  });
   Matching matching;
   std::vector<Candidate> cands;
   timed("matching", [&] {

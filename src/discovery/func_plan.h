@@ -34,9 +34,10 @@ struct PlanOptions {
   bool keep_btf = false;                  // keep the BTF in the plan (--arg-filter reads it)
   std::vector<std::string> tracefs_dirs = kDefaultTracefsDirs;
   std::string btf_dir = "/sys/kernel/btf";
-  SourcePathIndex* source_index = nullptr;  // null when no vmlinux with DWARF was found
-  const KernelText* kernel_text = nullptr;  // what --callees decodes; null without it
-  UserPlanOptions user;                     // "BINARY:GLOB" functions
+  SourcePathIndex* source_index = nullptr;    // null when no vmlinux with DWARF was found
+  const KernelText* kernel_text = nullptr;    // what --callees decodes; null without it
+  UserPlanOptions user;                       // "BINARY:GLOB" functions
+  TraceableCache* traceable_cache = nullptr;  // --zoom: filled by its first round, then read
 };
 
 struct SkippedFunc {

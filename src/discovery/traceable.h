@@ -22,6 +22,14 @@ struct TraceableList {
   std::vector<TraceableFunc> funcs;         // views into text, or into kallsyms when there is none
 };
 
+// --zoom reads the list once for all its rounds: the kernel's traceable functions do not change
+// between them. A list guessed from kallsyms views the table the first round read, which the
+// rounds after it reuse too.
+struct TraceableCache {
+  std::optional<TraceableList> list;
+  bool from_tracefs = false;
+};
+
 // Where tracefs is mounted: the modern mount point first, then the debugfs one of older systems.
 inline const std::vector<std::string> kDefaultTracefsDirs = {"/sys/kernel/tracing",
                                                              "/sys/kernel/debug/tracing"};

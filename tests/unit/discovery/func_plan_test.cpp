@@ -107,6 +107,23 @@ TEST_F(FuncPlanTest, StatisticsCountUniqueNames) {
   EXPECT_EQ(p.funcs.size(), 16u);  // 17 - 2 skipped + dup_static's second address
 }
 
+// --zoom's rounds read available_filter_functions once: the second plan finds the list in the
+// cache, though the file is gone.
+TEST_F(FuncPlanTest, ATraceableCacheIsFilledOnceThenRead) {
+  TraceableCache cache;
+  opts.traceable_cache = &cache;
+  opts.entry_globs = {"*_sys_bpf"};
+  FuncPlan first = plan();
+  ASSERT_TRUE(cache.list.has_value());
+  EXPECT_TRUE(cache.from_tracefs);
+  opts.tracefs_dirs = {"/nonexistent/tracefs"};
+  opts.allow_globs = {"map_create"};
+  FuncPlan second = plan();
+  EXPECT_TRUE(second.stats.traceable_from_tracefs);
+  EXPECT_EQ(second.stats.traceable, first.stats.traceable);
+  EXPECT_EQ(names(second), (Names{"__sys_bpf", "__x64_sys_bpf", "map_create", "map_create [kvm]"}));
+}
+
 TEST_F(FuncPlanTest, ModuleGlobNeverMatchesVmlinux) {
   opts.entry_globs = {"map_create [*]"};
   EXPECT_EQ(names(plan()), (Names{"map_create [kvm]"}));
