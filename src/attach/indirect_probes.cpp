@@ -7,8 +7,8 @@
 #include <cstring>
 #include <optional>
 
-#include "attach/kprobe_pmu.h"
 #include "attach/load_diagnosis.h"
+#include "attach/probe_pmu.h"
 #include "rs_indirect.skel.h"
 #include "util/log.h"
 

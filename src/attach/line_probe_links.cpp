@@ -6,7 +6,7 @@
 #include <cstring>
 #include <string>
 
-#include "attach/kprobe_pmu.h"
+#include "attach/probe_pmu.h"
 #include "util/error.h"
 
 namespace retsnoop {

@@ -268,6 +268,8 @@ void TracerObject::choose_programs(const TracerConfig& cfg) {
   load_pair(skel_->progs.rs_kentry, skel_->progs.rs_kexit,
             (cfg.kind == AttachKind::Kprobe && !by_ip_) || cfg.uprobes == UprobeMode::Single);
   load_pair(skel_->progs.rs_umentry, skel_->progs.rs_umexit, cfg.uprobes == UprobeMode::Multi);
+  load_pair(skel_->progs.rs_umark_entry, skel_->progs.rs_umark_exit,
+            cfg.uprobes == UprobeMode::ByMark);
   load_pair(skel_->progs.rs_keventry, skel_->progs.rs_kevexit, by_ip_);
   load_pair(skel_->progs.rs_kmentry, skel_->progs.rs_kmexit, multi && !kprobe_session_);
   load_pair(skel_->progs.rs_fentry, skel_->progs.rs_fexit, cfg.kind == AttachKind::Fentry);
@@ -318,7 +320,8 @@ void TracerObject::fill_func_descs(const FuncTable& funcs) {
   for (uint32_t id = 0; id < funcs.size(); ++id) {
     descs[id].addr = funcs[id].addr;
     descs[id].ret_kind = static_cast<uint8_t>(funcs[id].ret);
-    descs[id].flags = funcs[id].is_entry ? RS_FUNC_ENTRY : 0;
+    descs[id].flags =
+        (funcs[id].is_entry ? RS_FUNC_ENTRY : 0) | (funcs[id].is_user() ? RS_FUNC_USER : 0);
   }
   update_by_id(skel_->maps.func_descs, descs);
 }
@@ -430,6 +433,7 @@ bpf_program* TracerObject::uprobe_entry_prog() const {
   switch (uprobes_) {
     case UprobeMode::Multi: return skel_->progs.rs_umentry;
     case UprobeMode::Single: return skel_->progs.rs_kentry;
+    case UprobeMode::ByMark: return skel_->progs.rs_umark_entry;
     case UprobeMode::None: break;
   }
   return nullptr;
@@ -439,6 +443,7 @@ bpf_program* TracerObject::uprobe_exit_prog() const {
   switch (uprobes_) {
     case UprobeMode::Multi: return skel_->progs.rs_umexit;
     case UprobeMode::Single: return skel_->progs.rs_kexit;
+    case UprobeMode::ByMark: return skel_->progs.rs_umark_exit;
     case UprobeMode::None: break;
   }
   return nullptr;

@@ -23,9 +23,10 @@ namespace retsnoop {
 enum class AttachKind { MultiKprobe, Kprobe, Fentry };
 
 // How user-space functions are attached: not at all (none selected), by one uprobe-multi link
-// per binary and direction (6.6+), or by one uprobe per function and direction, which needs BPF
-// cookies (5.15+).
-enum class UprobeMode { None, Multi, Single };
+// per binary and direction (6.6+), by one uprobe per function and direction with the function
+// id as BPF cookie (5.15+), or, without cookies, by one uprobe per function and direction whose
+// program is a copy carrying the function id (ByMark, bpf/func_mark.h).
+enum class UprobeMode { None, Multi, Single, ByMark };
 
 // What the running kernel offers the programs beyond Linux 5.10; each false one makes the
 // programs take a slower path that 5.10 has (bpf/globals.bpf.h, has_* knobs).
@@ -126,6 +127,7 @@ class TracerObject {
   // TracerConfig::line_max asked for it.
   bpf_program* line_prog() const;
   // The pair user-space functions attach with, as TracerConfig::uprobes chose; null for None.
+  // For ByMark they are templates attached nowhere: UprobeLinks loads one copy per function.
   bpf_program* uprobe_entry_prog() const;
   bpf_program* uprobe_exit_prog() const;
   UprobeMode uprobe_mode() const { return uprobes_; }

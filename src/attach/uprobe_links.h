@@ -1,7 +1,9 @@
 // User-space functions' entry and return probes: one uprobe-multi link per binary and direction
 // where the kernel has them (6.6+), else one perf uprobe per function and direction, the function
-// id as BPF cookie either way. Owns every link: destroying it takes them all off, and the kernel
-// takes them off with the last descriptor when retsnoop dies.
+// id as BPF cookie either way; without cookies (before 5.15), one perf uprobe per function and
+// direction, each running a copy of a template program that carries the function id. Owns every
+// link, copy and perf event: destroying it takes them all off, and the kernel takes them off
+// with the last descriptor when retsnoop dies.
 #pragma once
 
 #include <cstddef>
@@ -10,6 +12,7 @@
 #include "attach/link_ptr.h"
 #include "attach/tracer_object.h"
 #include "discovery/func_info.h"
+#include "util/owned_fd.h"
 
 namespace retsnoop {
 
@@ -22,17 +25,29 @@ class UprobeLinks {
 
   // Functions attached, an entry and a return probe each.
   size_t functions() const { return functions_; }
-  void detach() { links_.clear(); }
+  void detach() {
+    links_.clear();
+    copies_.clear();
+  }
 
  private:
   void attach_multi(TracerObject& obj, const FuncTable& funcs);
   void attach_single(TracerObject& obj, const FuncTable& funcs);
+  void attach_by_mark(TracerObject& obj, const FuncTable& funcs);
+
+  // A program copy and the perf uprobe it runs on; the event closes first, which detaches it.
+  struct CopyProbe {
+    OwnedFd prog;
+    OwnedFd event;
+  };
 
   std::vector<LinkPtr> links_;
+  std::vector<CopyProbe> copies_;
   size_t functions_ = 0;
 };
 
-// "uprobe-multi", "uprobe", "none": how -V -v and -v name a mode.
+// "uprobe-multi", "uprobe", "uprobe (one program per function)", "none": how -V -v and -v name
+// a mode.
 const char* uprobe_mode_name(UprobeMode mode);
 
 }  // namespace retsnoop

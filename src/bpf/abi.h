@@ -42,6 +42,7 @@ typedef int64_t rs_s64;
 
 enum rs_func_flags {
 	RS_FUNC_ENTRY = 1u << 0, /* opens a session */
+	RS_FUNC_USER = 1u << 1,  /* a user-space function: its probes run on user registers */
 };
 
 /*

@@ -152,9 +152,12 @@ static __always_inline void record_kstack(void *ctx, struct session *s)
 /*
  * kstack_at_entry: the stack segment of a kept call at chain level depth, taken at its entry
  * (entry_kstack.h). The probed function's own frame is left out: the chain shows it, as it shows
- * a returning call whose stack is taken at the return.
+ * a returning call whose stack is taken at the return. A user-space function's entry (user) runs
+ * on user registers: its segment is empty and whole, and a kernel call under it, entered from
+ * user space, takes the system call's whole stack.
  */
-static __always_inline void take_entry_kstack(void *ctx, struct session *s, __u32 depth)
+static __always_inline void take_entry_kstack(void *ctx, struct session *s, __u32 depth,
+					      bool user)
 {
 	struct rs_entry_kstack *k = bpf_map_lookup_elem(&entry_kstacks, &s->slot);
 	long n = -1;
@@ -164,7 +167,7 @@ static __always_inline void take_entry_kstack(void *ctx, struct session *s, __u3
 		return;
 	start = rs_entry_kstack_start(k, depth);
 	if (start >= 0 && start < RS_MAX_KSTACK)
-		n = read_kstack(ctx, &k->ips[start], 1);
+		n = user ? 0 : read_kstack(ctx, &k->ips[start], 1);
 	rs_entry_kstack_taken(k, depth, start, n, kretprobe_trampoline_addr);
 }
 

@@ -80,4 +80,12 @@ static __always_inline bool is_entry_func_id(__u32 id)
 	return desc && (desc->flags & RS_FUNC_ENTRY);
 }
 
+/* Whether function id is a user-space one. */
+static __always_inline bool is_user_func_id(__u32 id)
+{
+	struct rs_func_desc *desc = bpf_map_lookup_elem(&func_descs, &id);
+
+	return desc && (desc->flags & RS_FUNC_USER);
+}
+
 #endif /* RETSNOOP_BPF_FUNC_IDS_BPF_H */

@@ -3,8 +3,9 @@
  * fentry/fexit without link cookies (before Linux 5.19) and without bpf_get_func_ret() (5.17):
  * each function's trampoline programs are copies of one template in which user space replaces
  * the 64-bit immediate RS_FUNC_MARK by the function id (low 32 bits) and the function's argument
- * count (the 8 bits above), which says where fexit's context holds the return value. Plain C,
- * shared with user space and the unit tests.
+ * count (the 8 bits above), which says where fexit's context holds the return value. Single
+ * uprobes without BPF cookies (before 5.15) carry their function id the same way, with no
+ * argument count. Plain C, shared with user space and the unit tests.
  */
 #ifndef RETSNOOP_BPF_FUNC_MARK_H
 #define RETSNOOP_BPF_FUNC_MARK_H

@@ -132,7 +132,7 @@ static __always_inline void entry_capture(void *ctx, __u32 slot)
 		return;
 	id = s->chain.frames[d].func_id;
 	if (kstack_at_entry)
-		take_entry_kstack(ctx, s, d);
+		take_entry_kstack(ctx, s, d, is_user_func_id(id));
 	if (capture_args)
 		s->args_sent |= rs_capture_args(ctx, &rb, s->id, id, s->chain.next_seq - 1);
 	if (emit_trace)

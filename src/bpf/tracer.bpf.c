@@ -128,6 +128,29 @@ int rs_kexit(struct pt_regs *ctx)
 	return on_func_exit(ctx, bpf_get_attach_cookie(ctx), EXIT_BY_ID, PT_REGS_RC(ctx), &lbr);
 }
 
+/*
+ * Single uprobes without cookies (before 5.15): templates attached nowhere, as fentry's are
+ * without link cookies. User space loads one copy per user function and direction with the
+ * function id in place of RS_FUNC_MARK (func_mark.h; the argument count is unused) and attaches
+ * each to a perf uprobe of its own.
+ */
+SEC("uprobe")
+int rs_umark_entry(struct pt_regs *ctx)
+{
+	on_func_entry(ctx, rs_func_mark_id(load_mark(RS_FUNC_MARK)), false);
+	return 0;
+}
+
+SEC("uretprobe")
+int rs_umark_exit(struct pt_regs *ctx)
+{
+	struct lbr_snap lbr;
+	__u32 id = rs_func_mark_id(load_mark(RS_FUNC_MARK));
+
+	lbr_snapshot(&lbr);
+	return on_func_exit(ctx, id, EXIT_BY_ID, PT_REGS_RC(ctx), &lbr);
+}
+
 /* kprobe events: the function id is looked up by address, and only once a hit needs it. */
 SEC("kprobe")
 int rs_keventry(struct pt_regs *ctx)

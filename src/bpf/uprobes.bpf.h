@@ -4,7 +4,8 @@
  * The attach cookie is the function id, as for kernel functions, and the handlers are the same:
  * a user function's entry opens a session on its thread like a kernel entry function's does,
  * and the kernel calls it makes land in that session. Single uprobes need no program of their
- * own: they are kprobe programs, and rs_kentry/rs_kexit serve them. BPF only.
+ * own: they are kprobe programs, and rs_kentry/rs_kexit serve them, or without cookies the
+ * templates rs_umark_entry/rs_umark_exit of tracer.bpf.c. BPF only.
  */
 #ifndef RETSNOOP_BPF_UPROBES_BPF_H
 #define RETSNOOP_BPF_UPROBES_BPF_H

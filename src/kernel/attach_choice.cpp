@@ -153,10 +153,13 @@ namespace {
 
 // Why user-space functions cannot be traced here; empty when they can.
 std::string uprobe_blocker(const Features& f) {
-  if (!f.has(Feature::Uprobes)) return "this kernel has no uprobes (CONFIG_UPROBE_EVENTS)";
-  if (!f.has(Feature::MultiUprobe) && !f.has(Feature::BpfCookie))
-    return "uprobes need BPF cookies here, which this kernel lacks (Linux 5.15+)";
-  return "";
+  return f.has(Feature::Uprobes) ? "" : "this kernel has no uprobes (CONFIG_UPROBE_EVENTS)";
+}
+
+// The fastest way the kernel has, once it has uprobes.
+UprobeMode uprobe_mode_here(const Features& f) {
+  if (f.has(Feature::MultiUprobe)) return UprobeMode::Multi;
+  return f.has(Feature::BpfCookie) ? UprobeMode::Single : UprobeMode::ByMark;
 }
 
 }  // namespace
@@ -164,14 +167,17 @@ std::string uprobe_blocker(const Features& f) {
 UprobeMode choose_uprobe_mode(const Features& f) {
   std::string why = uprobe_blocker(f);
   if (!why.empty()) throw UserError("cannot trace user-space functions: " + why);
-  return f.has(Feature::MultiUprobe) ? UprobeMode::Multi : UprobeMode::Single;
+  UprobeMode mode = uprobe_mode_here(f);
+  if (mode == UprobeMode::ByMark)
+    logf(LOG_INFO,
+         "uprobes: no BPF cookies before Linux 5.15: each function's programs hold its id\n");
+  return mode;
 }
 
 std::string uprobe_support(const Features& f) {
   std::string why = uprobe_blocker(f);
   if (!why.empty()) return "User-space functions: not traceable: " + why + "\n";
-  return std::string("User-space functions attach with: ") +
-         uprobe_mode_name(f.has(Feature::MultiUprobe) ? UprobeMode::Multi : UprobeMode::Single) +
+  return std::string("User-space functions attach with: ") + uprobe_mode_name(uprobe_mode_here(f)) +
          "\n";
 }
 

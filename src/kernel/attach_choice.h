@@ -33,8 +33,9 @@ AttachKind choose_attach_kind(AttachMode mode, const Features& f);
 // function by bpf_get_func_ip() (5.15+), and kprobe_events must be writable.
 bool kprobe_events_usable();
 
-// How user-space functions attach here: uprobe-multi links, else single uprobes with BPF cookies.
-// Throws UserError naming what this kernel lacks for either.
+// How user-space functions attach here: uprobe-multi links, else single uprobes with BPF cookies,
+// else single uprobes whose program copies carry the function id. Throws UserError when this
+// kernel has no uprobes.
 UprobeMode choose_uprobe_mode(const Features& f);
 
 // -V -v's line on user-space functions: the mode, or why they cannot be traced.

@@ -91,6 +91,7 @@ void expect_marks(const void* elf, size_t size) {
   };
   for (Template t :
        {Template{"rs_fentry", RS_FUNC_MARK}, Template{"rs_fexit", RS_FUNC_MARK},
+        Template{"rs_umark_entry", RS_FUNC_MARK}, Template{"rs_umark_exit", RS_FUNC_MARK},
         Template{"rs_probe_rawtp", RS_PROBE_ID_MARK}, Template{"rs_probe_tp", RS_PROBE_ID_MARK}}) {
     bpf_program* prog = bpf_object__find_program_by_name(obj, t.name);
     ASSERT_NE(prog, nullptr) << t.name;

@@ -86,24 +86,34 @@ TEST(AttachChoice, ExplicitModesAreHonored) {
   EXPECT_EQ(choose_attach_kind(AttachMode::MultiKprobe, kernel_6_12()), AttachKind::MultiKprobe);
 }
 
-// User-space functions: uprobe-multi links (6.6+), else uprobes with cookies (5.15+), else none.
+// User-space functions: uprobe-multi links (6.6+), else uprobes with cookies (5.15+), else
+// uprobes whose program copies carry the function id (5.10); none without uprobes.
 TEST(AttachChoice, UprobeModeFollowsTheKernel) {
   Features multi = Features::fixed({{Feature::Uprobes, 1}, {Feature::MultiUprobe, 1}});
   Features cookies = Features::fixed({{Feature::Uprobes, 1}, {Feature::BpfCookie, 1}});
   Features k510 = Features::fixed({{Feature::Uprobes, 1}});
   EXPECT_EQ(choose_uprobe_mode(multi), UprobeMode::Multi);
   EXPECT_EQ(choose_uprobe_mode(cookies), UprobeMode::Single);
+  EXPECT_EQ(choose_uprobe_mode(k510), UprobeMode::ByMark);
   EXPECT_EQ(uprobe_support(multi), "User-space functions attach with: uprobe-multi\n");
   EXPECT_EQ(uprobe_support(cookies), "User-space functions attach with: uprobe\n");
+  EXPECT_EQ(uprobe_support(k510),
+            "User-space functions attach with: uprobe (one program per function)\n");
+}
+
+TEST(AttachChoice, UprobesNeedUprobes) {
+  Features none = Features::fixed({{Feature::BpfCookie, 1}, {Feature::MultiUprobe, 1}});
   try {
-    choose_uprobe_mode(k510);
+    choose_uprobe_mode(none);
     FAIL() << "no error";
   } catch (const UserError& e) {
     EXPECT_STREQ(e.what(),
-                 "cannot trace user-space functions: uprobes need BPF cookies here, which this "
-                 "kernel lacks (Linux 5.15+)");
+                 "cannot trace user-space functions: this kernel has no uprobes "
+                 "(CONFIG_UPROBE_EVENTS)");
   }
-  EXPECT_THROW(choose_uprobe_mode(Features::fixed({{Feature::BpfCookie, 1}})), UserError);
+  EXPECT_EQ(uprobe_support(none),
+            "User-space functions: not traceable: this kernel has no uprobes "
+            "(CONFIG_UPROBE_EVENTS)\n");
 }
 
 TEST(AttachChoice, MultiKprobeFallsBackToKprobes) {
