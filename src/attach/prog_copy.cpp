@@ -48,8 +48,8 @@ int load(const ProgTemplate& t, std::span<const bpf_insn> insns, bpf_prog_load_o
 }
 
 // Loads once more with the verifier log on: only for a rejection the user will read about.
-std::string verifier_reason(const ProgTemplate& t, std::span<const bpf_insn> insns,
-                            bpf_prog_load_opts lo) {
+std::string rejection_reason(const ProgTemplate& t, std::span<const bpf_insn> insns,
+                             bpf_prog_load_opts lo) {
   std::vector<char> log(kVerifierLogSize);
   lo.log_buf = log.data();
   lo.log_size = log.size() - 1;  // the last byte stays NUL, whatever the kernel writes
@@ -105,7 +105,7 @@ AttachError load_copy(const ProgTemplate& t, std::span<const bpf_insn> insns,
   if (fd < 0) {
     AttachError e{-errno, std::string(t.name) + " copy rejected"};
     if (!is_system_error(e.err) && log_enabled(LOG_INFO))
-      e.what += ": " + verifier_reason(t, insns, lo);
+      e.what += ": " + rejection_reason(t, insns, lo);
     return e;
   }
   out = OwnedFd(fd);

@@ -156,8 +156,7 @@ static __always_inline void record_kstack(void *ctx, struct session *s)
  * on user registers: its segment is empty and whole, and a kernel call under it, entered from
  * user space, takes the system call's whole stack.
  */
-static __always_inline void take_entry_kstack(void *ctx, struct session *s, __u32 depth,
-					      bool user)
+static __always_inline void take_entry_kstack(void *ctx, struct session *s, __u32 depth, bool user)
 {
 	struct rs_entry_kstack *k = bpf_map_lookup_elem(&entry_kstacks, &s->slot);
 	long n = -1;
