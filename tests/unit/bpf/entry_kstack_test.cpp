@@ -91,6 +91,19 @@ TEST(EntryKstack, LevelZeroNeverContinues) {
   EXPECT_EQ(gather(k, 1), (Stack{0x51, 0x20}));
 }
 
+// User-space functions (levels 0 and 1) take no kernel frames at their entries: the system call
+// under them is a whole stack, and a failing call below it gathers up to the system call entry.
+TEST(EntryKstack, UserLevelsAddNoFrames) {
+  rs_entry_kstack k{};
+  take(k, 0, {});
+  take(k, 1, {});
+  take(k, 2, kLevel0);
+  take(k, 3, kLevel1);
+  EXPECT_EQ(gather(k, 3), (Stack{0x51, 0x41, 0x20, 0x10}));
+  EXPECT_EQ(gather(k, 2), kLevel0);
+  EXPECT_EQ(gather(k, 1), Stack{});
+}
+
 TEST(EntryKstack, ALongStackLosesItsOutermostFrames) {
   rs_entry_kstack k{};
   Stack outer(RS_MAX_KSTACK - 2, 0x10);
