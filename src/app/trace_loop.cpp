@@ -288,6 +288,7 @@ void find_running_kprobe(Kallsyms& ksyms, TracerConfig& cfg) {
 TracerConfig tracer_config(const TraceLoopInputs& in) {
   TracerConfig cfg = in.cfg.tracer;
   cfg.kprobe_session = in.features.has(Feature::KprobeSession);
+  cfg.fentry_multi = cfg.kind == AttachKind::Fentry && in.features.has(Feature::FentryMulti);
   cfg.kprobe_events = cfg.kprobe_events && kprobe_events_usable();
   cfg.caps = kernel_caps(in.features, cfg.kind);
   cfg.kprobe_probes =

@@ -2,11 +2,14 @@
 // every function gets its own entry and exit program: copies of the tracer object's templates
 // (attach/prog_copy.h). Attached by BTF id, with the function id as link cookie;
 // before link cookies (5.19), each copy carries the function id in place of RS_FUNC_MARK and
-// is attached with BPF_RAW_TRACEPOINT_OPEN, which every kernel with trampolines has.
+// is attached with BPF_RAW_TRACEPOINT_OPEN, which every kernel with trampolines has. Where the
+// kernel has tracing multi links (7.2), the functions of vmlinux share one entry and one exit
+// program instead, verified once whatever their number; module functions keep their copies.
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include <cerrno>
+#include <cstring>
 #include <set>
 #include <span>
 #include <string>
@@ -18,6 +21,7 @@
 #include "attach/parallel_attach.h"
 #include "attach/probe_misses.h"
 #include "attach/prog_copy.h"
+#include "attach/tracing_multi_link.h"
 #include "bpf/func_mark.h"
 #include "util/error.h"
 #include "util/log.h"
@@ -63,26 +67,33 @@ class FentryAttacher : public Attacher {
     ModuleBtfs btfs(modules_of(funcs));
     ProgTemplate entry = template_of(obj_.entry_prog(), "fentry");
     ProgTemplate exit = template_of(obj_.exit_prog(), "fentry");
+    std::vector<bool> shared(funcs.size());
+    if (obj_.fentry_multi()) shared = attach_multi(funcs, entry, exit);
     probes_.resize(funcs.size());
-    AttachResult res = attach_each(
-        funcs, opts, [&](size_t id) { return attach_one(funcs[id], id, entry, exit, btfs); });
+    AttachResult res = attach_each(funcs, opts, [&](size_t id) {
+      return shared[id] ? AttachError{} : attach_one(funcs[id], id, entry, exit, btfs);
+    });
     std::erase_if(probes_, [](const Probe& p) { return !p.exit_link; });
     if (res.attached == 0 && !res.interrupted)
       throw UserError("no function could be attached with fentry/fexit");
     return res;
   }
 
-  size_t probe_count() const override { return 2 * probes_.size(); }
+  size_t probe_count() const override { return 2 * (probes_.size() + shared_funcs_); }
 
   // Trampolines skip a program already running on the CPU and count it on that program.
   uint64_t missed_hits() const override {
-    uint64_t n = 0;
-    for (const auto& p : probes_)
-      n += prog_recursion_misses(p.entry_prog.get()) + prog_recursion_misses(p.exit_prog.get());
+    uint64_t n = misses(shared_);
+    for (const auto& p : probes_) n += misses(p);
     return n;
   }
 
   void detach(ProgressMeter* progress) override {
+    if (shared_funcs_) {
+      shared_ = Probe{};  // one close each takes every function's entry or exit off
+      if (progress) progress->advance(2 * shared_funcs_);
+      shared_funcs_ = 0;
+    }
     if (probes_.empty()) return;
     // Links first: closing the last link of a function takes its trampoline off.
     detach_each(probes_.size(), progress, [&](size_t i) {
@@ -98,6 +109,59 @@ class FentryAttacher : public Attacher {
   struct Probe {
     OwnedFd entry_prog, exit_prog, entry_link, exit_link;
   };
+
+  static uint64_t misses(const Probe& p) {
+    return prog_recursion_misses(p.entry_prog.get()) + prog_recursion_misses(p.exit_prog.get());
+  }
+
+  // Every function of vmlinux on one multi link each for entry and exit; true for the functions
+  // they hold. A refusal (a function the kernel will not trace, an architecture without them)
+  // leaves every function to its copies, with a -v line.
+  std::vector<bool> attach_multi(const FuncTable& funcs, const ProgTemplate& entry,
+                                 const ProgTemplate& exit) {
+    std::vector<bool> shared(funcs.size());
+    std::vector<uint32_t> btf_ids;
+    std::vector<uint64_t> cookies;
+    std::set<uint32_t> seen;  // a BTF id twice would make the kernel refuse the whole link
+    for (size_t id = 0; id < funcs.size(); ++id) {
+      if (!funcs[id].module.empty() || !funcs[id].btf_id) continue;
+      if (!seen.insert(funcs[id].btf_id).second) continue;
+      btf_ids.push_back(funcs[id].btf_id);
+      cookies.push_back(id);
+    }
+    if (btf_ids.empty()) return shared;
+    Probe p;
+    AttachError e = load_multi(entry, kTraceFentryMulti, p.entry_prog);
+    if (!e.err) e = load_multi(exit, kTraceFexitMulti, p.exit_prog);
+    if (!e.err) e = link_multi(p.entry_prog, kTraceFentryMulti, btf_ids, cookies, p.entry_link);
+    if (!e.err) e = link_multi(p.exit_prog, kTraceFexitMulti, btf_ids, cookies, p.exit_link);
+    if (e.err) {
+      logf(LOG_INFO, "fentry: %s: %s; one program copy per function instead\n", e.what.c_str(),
+           std::strerror(-e.err));
+      return shared;
+    }
+    for (uint64_t id : cookies) shared[id] = true;
+    shared_ = std::move(p);
+    shared_funcs_ = cookies.size();
+    logf(LOG_INFO, "fentry: %zu functions share one entry and one exit program (multi links)\n",
+         shared_funcs_);
+    return shared;
+  }
+
+  static AttachError load_multi(const ProgTemplate& t, bpf_attach_type type, OwnedFd& out) {
+    return load_copy(t, t.insns, "every function of vmlinux", CopyTarget{.multi_type = type}, out);
+  }
+
+  static AttachError link_multi(const OwnedFd& prog, bpf_attach_type type,
+                                std::span<const uint32_t> btf_ids,
+                                std::span<const uint64_t> cookies, OwnedFd& out) {
+    int fd = create_tracing_multi_link(prog.get(), type, btf_ids, cookies);
+    if (fd < 0)
+      return {fd, type == kTraceFentryMulti ? "fentry multi link refused"
+                                            : "fexit multi link refused"};
+    out = OwnedFd(fd);
+    return {};
+  }
 
   // Both programs are loaded before either is attached: a function whose fexit copy the
   // verifier rejects (an unusual prototype) is skipped whole, never traced on entry only.
@@ -136,6 +200,8 @@ class FentryAttacher : public Attacher {
 
   TracerObject& obj_;
   std::vector<Probe> probes_;  // indexed by function id while attaching, then only attached
+  Probe shared_;               // the multi links' programs and links
+  size_t shared_funcs_ = 0;    // functions on shared_
 };
 
 }  // namespace

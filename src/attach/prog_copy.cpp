@@ -79,7 +79,7 @@ ProgTemplate template_of(bpf_program* prog, const char* mechanism) {
 AttachError load_copy(const ProgTemplate& t, std::span<const bpf_insn> insns,
                       const std::string& func, const CopyTarget& target, OwnedFd& out) {
   LIBBPF_OPTS(bpf_prog_load_opts, lo);
-  lo.expected_attach_type = t.attach_type;
+  lo.expected_attach_type = target.multi_type.value_or(t.attach_type);
   lo.attach_btf_id = target.btf_id;
   lo.attach_btf_obj_fd = target.btf_obj_fd;
   if (!t.func_info.funcs.empty()) {

@@ -7,6 +7,7 @@
 #include <linux/bpf.h>
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 
@@ -32,10 +33,12 @@ struct ProgTemplate {
 ProgTemplate template_of(bpf_program* prog, const char* mechanism);
 
 // Where a copy of a trampoline program attaches: its target's BTF id, in vmlinux BTF
-// (btf_obj_fd 0) or in the BTF object of a module. Other programs have no target (all 0).
+// (btf_obj_fd 0) or in the BTF object of a module. Other programs have no target (all 0), and
+// so have the programs of a tracing multi link, loaded with its attach type in multi_type.
 struct CopyTarget {
   uint32_t btf_id = 0;
   int btf_obj_fd = 0;
+  std::optional<bpf_attach_type> multi_type;
 };
 
 // Loads insns (t's, or a copy of them with a mark replaced) as a program of t's type into out.

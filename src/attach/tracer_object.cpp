@@ -149,6 +149,7 @@ TracerObject::TracerObject(const TracerConfig& cfg, const FuncTable& funcs)
       kprobe_events_(cfg.kind == AttachKind::Kprobe && cfg.kprobe_events),
       cookies_(cfg.caps.cookie),
       fentry_by_mark_(cfg.kind == AttachKind::Fentry && !cfg.caps.fentry_cookie),
+      fentry_multi_(cfg.fentry_multi && !fentry_by_mark_),
       by_ip_(cfg.kind == AttachKind::Kprobe && (cfg.kprobe_events || !cfg.caps.cookie)) {
   if (kprobe_session_ || by_ip_) {
     std::vector<uint64_t> addrs(funcs.size());

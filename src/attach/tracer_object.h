@@ -59,6 +59,9 @@ struct TracerConfig {
   // stops at the kretprobe trampoline (kallsyms address) of the traced call it runs under.
   uint64_t kretprobe_trampoline_addr = 0;
   bool kprobe_session = false;  // multi-kprobe as one session link (Feature::KprobeSession)
+  // fentry: one entry and one exit program on every vmlinux function through a tracing multi
+  // link (Feature::FentryMulti), instead of a copy of each per function.
+  bool fentry_multi = false;
   // Single kprobes grouped into tracefs kprobe events: the function id comes from the probed
   // address instead of a per-probe cookie (see attach/kprobe_events.h). Kernels without
   // cookies take the function from the address for every single kprobe.
@@ -139,6 +142,7 @@ class TracerObject {
   // fentry: whether each function's copies get its id in place of RS_FUNC_MARK
   // (bpf/func_mark.h) instead of as link cookie.
   bool fentry_by_mark() const { return fentry_by_mark_; }
+  bool fentry_multi() const { return fentry_multi_; }
   int ringbuf_fd() const;
   SessionMaps session_maps() const;
   // Runs of the loaded pair the kernel skipped because a BPF program was already running on
@@ -185,6 +189,7 @@ class TracerObject {
   bool kprobe_events_;
   bool cookies_;
   bool fentry_by_mark_;
+  bool fentry_multi_;
   // Single kprobes whose programs find the function by address (kprobe events, or no cookies).
   bool by_ip_;
   // Function address -> id for programs without a usable cookie (bpf/func_slots.h); else empty.

@@ -228,6 +228,20 @@ int probe_session_kfunc_ctx(KernelBtf& btf) {
   return btf_vlen(btf__type_by_id(b, btf__type_by_id(b, id)->type)) > 0;
 }
 
+// 7.2's tracing multi links (one fentry or fexit program on many functions) came with their
+// attach types in the kernel's enum.
+int probe_fentry_multi(KernelBtf& btf) {
+  const struct btf* b = btf.btf_of("");
+  int id = b ? btf__find_by_name_kind(b, "bpf_attach_type", BTF_KIND_ENUM) : -1;
+  if (id <= 0) return 0;
+  const btf_type* t = btf__type_by_id(b, id);
+  const struct btf_enum* e = btf_enum(t);
+  for (uint16_t i = 0; i < btf_vlen(t); ++i)
+    if (std::string_view(btf__name_by_offset(b, e[i].name_off)) == "BPF_TRACE_FENTRY_MULTI")
+      return 1;
+  return 0;
+}
+
 constexpr FeatureRow kRows[] = {
     {Feature::Ringbuf, "BPF ringbuf map supported", probe_ringbuf},
     {Feature::FuncIp, "bpf_get_func_ip() supported", probe_func_ip},
@@ -250,6 +264,7 @@ constexpr FeatureRow kRows[] = {
     {Feature::MemcgAccounting, "BPF memory charged to memory cgroups", probe_memcg_accounting},
     {Feature::Uprobes, "uprobes supported", probe_uprobes},
     {Feature::MultiUprobe, "multi-attach uprobe supported", probe_multi_uprobe},
+    {Feature::FentryMulti, "multi-attach fentry/fexit supported", probe_fentry_multi},
 };
 
 constexpr bool rows_follow_enum() {

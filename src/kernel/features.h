@@ -34,6 +34,7 @@ enum class Feature {
   MemcgAccounting,
   Uprobes,
   MultiUprobe,
+  FentryMulti,
   Count,
 };
 

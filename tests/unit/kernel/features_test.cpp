@@ -48,7 +48,8 @@ TEST(Features, ReportFormat) {
             "\tkprobe session kfuncs take the context: no\n"
             "\tBPF memory charged to memory cgroups: no\n"
             "\tuprobes supported: no\n"
-            "\tmulti-attach uprobe supported: no\n");
+            "\tmulti-attach uprobe supported: no\n"
+            "\tmulti-attach fentry/fexit supported: no\n");
 }
 
 // The rows a "cannot trace" diagnosis rests on say what the kernel answered.
