@@ -22,10 +22,10 @@ namespace retsnoop {
 
 // Why receiving ended.
 enum class StopCause {
-  Signal,         // a stop signal (StopSignal::signal_number() says which)
-  OutputFailed,   // standard output can no longer be written (OutputSink::failure() says why)
-  Finished,       // the run's own end: command mode's command ended, or a round of --zoom's
-                  // live mode saw the failure it waits for
+  Signal,        // a stop signal (StopSignal::signal_number() says which)
+  OutputFailed,  // standard output can no longer be written (OutputSink::failure() says why)
+  Finished,      // the run's own end: command mode's command ended, or a round of --zoom's
+                 // live mode saw the failure it waits for
 };
 
 class Receiver {

@@ -135,16 +135,15 @@ std::string chain_text(const FailingChain& c) {
 void report_round(const Round& r, const std::optional<FailingChain>& found) {
   logf(LOG_NOTICE, "zoom: round %u: %zu function%s traced, attached in %.2f s, %s\n", r.number,
        r.funcs, r.funcs == 1 ? "" : "s", r.attach_s,
-       found                           ? ("deepest failing: " + named(*found)).c_str()
-       : r.stopped && r.number > 1     ? "stopped before the failure came back"
+       found                             ? ("deepest failing: " + named(*found)).c_str()
+       : r.stopped && r.number > 1       ? "stopped before the failure came back"
        : r.stopped && r.failures.empty() ? "stopped before any failure"
-                                       : "no failure to chase");
+                                         : "no failure to chase");
 }
 
 // Which failure round 1 chased, in the words of its mode.
 const char* chosen_as(const Options& opts, bool live) {
-  if (live)
-    return opts.allow_errors.empty() ? "the first failure seen" : "the first one -x allows";
+  if (live) return opts.allow_errors.empty() ? "the first failure seen" : "the first one -x allows";
   return opts.allow_errors.empty() ? "the last failure before the command exited"
                                    : "the last failure with an error -x allows";
 }
@@ -224,8 +223,8 @@ int zoom(const Options& opts, const ZoomOptions& zoom, const Command* command,
   // Between rounds no round listens for stop signals: one that comes then waits here for the
   // next check instead of ending the process at its default action.
   StopSignal between;
-  Round round = run_round(1, first_zoom_round(opts), command, run,
-                          first_round_goal(opts.allow_errors));
+  Round round =
+      run_round(1, first_zoom_round(opts), command, run, first_round_goal(opts.allow_errors));
   std::optional<FailingChain> chain = choose_failure(round, opts, command == nullptr);
   if (!chain) return finish(round);
   if (round.stopped) return stopped(round, *chain, 1, round.status);

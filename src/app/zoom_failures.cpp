@@ -74,7 +74,9 @@ std::string RoundGoal::text() const {
   if (!entry.empty()) return entry + " to fail with " + result_text(res) + " again";
   std::string errors;
   for (size_t i = 0; i < allow_errors.size(); ++i)
-    errors += (i == 0 ? " with " : i + 1 == allow_errors.size() ? " or " : ", ") +
+    errors += (i == 0                         ? " with "
+               : i + 1 == allow_errors.size() ? " or "
+                                              : ", ") +
               result_text(-int64_t(allow_errors[i]));
   return "a traced entry function to fail" + errors;
 }

@@ -110,8 +110,7 @@ void check_conflicts(const Options& opts) {
     throw UserError("--zoom chooses each round's callees itself: it cannot go with --callees",
                     kHelpHint);
   if (opts.zoom_rounds && opts.dry_run)
-    throw UserError("--zoom traces round after round: it cannot go with --dry-run",
-                    kHelpHint);
+    throw UserError("--zoom traces round after round: it cannot go with --dry-run", kHelpHint);
   if (!opts.export_trace.empty() && !opts.trace) {
     throw UserError("--export-trace needs -T: only call traces have slices to export", kHelpHint);
   }
