@@ -21,8 +21,8 @@ constexpr auto kOutputCheckPeriod = std::chrono::milliseconds(100);
 constexpr auto kLiveReportPeriod = std::chrono::seconds(1);
 // How long a stop request waits for the printer's backlog.
 constexpr auto kStopGrace = std::chrono::milliseconds(500);
-// How long the end of a command waits for the printer: its sessions are the point of the run,
-// only a reader that stopped reading may lose them.
+// How long the end of a command (or of a --zoom round) waits for the printer: its sessions are
+// the point of the run, only a reader that stopped reading may lose them.
 constexpr auto kCommandExitGrace = std::chrono::seconds(10);
 // Decoded sessions waiting for the printer, about 700 bytes each in stack mode: a flood of a few
 // hundred thousand fits; beyond that sessions are refused and counted.
@@ -102,7 +102,7 @@ void Receiver::collect_repeats(bool all) {
   }
 }
 
-StopCause Receiver::run(StopSignal& stop, const std::function<bool()>& command_exited,
+StopCause Receiver::run(StopSignal& stop, const std::function<bool()>& finished,
                         const std::function<void()>& printing_ready) {
   obj_.activate();
   out_.write("Receiving data...\n");
@@ -113,8 +113,8 @@ StopCause Receiver::run(StopSignal& stop, const std::function<bool()>& command_e
       cause = StopCause::OutputFailed;
       break;
     }
-    if (command_exited && command_exited()) {
-      cause = StopCause::CommandExited;
+    if (finished && finished()) {
+      cause = StopCause::Finished;
       break;
     }
     int n = poll(kPollTimeoutMs);
@@ -130,7 +130,7 @@ StopCause Receiver::run(StopSignal& stop, const std::function<bool()>& command_e
   if (cause != StopCause::OutputFailed) drain();
   collect_repeats(true);
   if (printing_ready) printing_ready();
-  auto grace = cause == StopCause::CommandExited ? kCommandExitGrace : kStopGrace;
+  auto grace = cause == StopCause::Finished ? kCommandExitGrace : kStopGrace;
   printer_.finish(Clock::now() + grace);
   return cause;
 }

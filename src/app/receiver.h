@@ -22,9 +22,10 @@ namespace retsnoop {
 
 // Why receiving ended.
 enum class StopCause {
-  Signal,         // a stop signal (StopSignal::signal_number() says which)
-  OutputFailed,   // standard output can no longer be written (OutputSink::failure() says why)
-  CommandExited,  // command mode: the command ended
+  Signal,        // a stop signal (StopSignal::signal_number() says which)
+  OutputFailed,  // standard output can no longer be written (OutputSink::failure() says why)
+  Finished,      // the run's own end: command mode's command ended, or a round of --zoom's
+                 // live mode saw the failure it waits for
 };
 
 class Receiver {
@@ -42,12 +43,12 @@ class Receiver {
   // the output fails. Then it deactivates the tracer and gives the printer a short grace
   // period for its backlog: a stop request is obeyed promptly even during a flood or with a
   // reader that stopped reading, and what was not printed is counted.
-  // Command mode passes command_exited: once it says so, what the ring buffer holds is received
-  // and printed before returning, the command's last sessions included.
+  // Command mode and --zoom's live mode pass finished: once it says so, what the ring buffer
+  // holds is received and printed before returning, the command's last sessions included.
   // printing_ready blocks until the printer can format (the symbols it names frames with are
   // loaded): the grace period starts after it, so a stop right after start-up still prints the
   // sessions that came.
-  StopCause run(StopSignal& stop, const std::function<bool()>& command_exited = {},
+  StopCause run(StopSignal& stop, const std::function<bool()>& finished = {},
                 const std::function<void()>& printing_ready = {});
   // What became of every session, for the account at the end of the run; call it after
   // detaching, once the BPF counters are final.

@@ -365,13 +365,14 @@ int run(const Options& opts) {
   RunSetup setup{features, kind, lbr_events.has_value(), state_dir, run_lock, cgroups};
   std::fflush(stdout);
   ZoomOptions zoom_opts = zoom_options(opts);
-  if (zoom_opts.rounds && command) {
+  if (zoom_opts.rounds) {
     RoundCache cache;
-    RoundRunner round = [&](const Options& o, Command& cmd, OutputSink& out, RoundWatch& watch) {
+    RoundRunner round = [&](const Options& o, Command* cmd, OutputSink& out, RoundWatch& watch) {
       Selection round_sel{parse_selection(plan_options(o)), probes_to_inject(o)};
-      return trace_selection(o, std::move(round_sel), setup, &cmd, out, &watch, &cache);
+      return trace_selection(o, std::move(round_sel), setup, cmd, out, &watch, &cache);
     };
-    return zoom(opts, zoom_opts, *command, round, features.has(Feature::BpfCookie));
+    return zoom(opts, zoom_opts, command ? &*command : nullptr, round,
+                features.has(Feature::BpfCookie));
   }
   OutputSink out(STDOUT_FILENO);
   return trace_selection(opts, std::move(sel), setup, command ? &*command : nullptr, out, nullptr,

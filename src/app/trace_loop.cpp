@@ -253,7 +253,8 @@ int finish_status(StopCause cause, const StopSignal& stop, const OutputSink& out
     logf(LOG_ERROR, "cannot write to standard output: %s\n", out.failure().c_str());
     return kExitOutputLost;
   }
-  if (cause == StopCause::CommandExited) return exit_status_of_command(*cmd->exit_status());
+  if (cause == StopCause::Finished && cmd) return exit_status_of_command(*cmd->exit_status());
+  if (cause == StopCause::Finished) return kExitOk;
   return exit_status_after_signal(stop.signal_number());
 }
 
@@ -486,10 +487,13 @@ struct Attached {
   AttachResult res;
 };
 
-// Command mode: whether the command has exited; empty without a command.
-std::function<bool()> command_exit_check(Command* cmd) {
-  if (!cmd) return {};
-  return [cmd] { return cmd->exit_status().has_value(); };
+// Whether the run ended by itself: command mode's command exited, or a --zoom round saw what it
+// waits for; empty for a live run, which only a stop signal ends.
+std::function<bool()> finish_check(Command* cmd, const RoundWatch* watch) {
+  if (!cmd && !watch) return {};
+  return [cmd, watch] {
+    return (cmd && cmd->exit_status().has_value()) || (watch && watch->done.load());
+  };
 }
 
 // --zoom: what the round did besides reporting sessions. A Ctrl-C that ended the command ends
@@ -499,7 +503,7 @@ void tell_watch(const TraceLoopInputs& in, const AttachResult& res, StopCause ca
   if (!in.watch) return;
   in.watch->funcs = in.funcs.size();
   in.watch->attach_s = res.seconds;
-  in.watch->stopped = cause != StopCause::CommandExited || stop.interrupt_spared();
+  in.watch->stopped = cause != StopCause::Finished || stop.interrupt_spared();
 }
 
 // The printer may wait for the symbolizer worker only while the worker exists.
@@ -539,8 +543,9 @@ int trace_loop(const TraceLoopInputs& in, StopSignal& stop, OutputSink& out) {
       out, process_handler(user), format_repeats);
   if (in.command && !a.res.interrupted)
     start_command(*in.command, *a.obj, stop, user.recorder.get());
+  if (in.watch && in.watch->on_receiving && !a.res.interrupted) in.watch->on_receiving();
   StopCause cause = a.res.interrupted ? StopCause::Signal
-                                      : receiver.run(stop, command_exit_check(in.command),
+                                      : receiver.run(stop, finish_check(in.command, in.watch),
                                                      [&] { ksyms_loaded.wait(); });
   // The printer is done or given up on: a symbolizer worker still reading must not outlive it.
   if (user.symbols) user.symbols->shutdown();

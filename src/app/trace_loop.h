@@ -1,6 +1,7 @@
 // Load, attach, receive and print until stopped, then detach: the live part of a run.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <optional>
 
@@ -31,6 +32,11 @@ struct RoundWatch {
   // Each session reported, on the printer thread, with the functions its ids index and the
   // symbolizer of the output.
   std::function<void(const Session&, const FuncTable&, Symbolizer&)> on_session;
+  // Set by on_session to end the round (live mode): the sessions already in the ring buffer are
+  // still printed, as at the end of a command. Read by the receiving thread.
+  std::atomic<bool> done = false;
+  // Called once everything is attached, as receiving starts; may be empty.
+  std::function<void()> on_receiving;
   size_t funcs = 0;      // functions traced
   double attach_s = 0;   // how long attaching took
   bool stopped = false;  // a stop signal ended the round, or interrupted its command

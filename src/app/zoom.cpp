@@ -80,19 +80,32 @@ std::string start_of(Symbolizer& symbolizer, uint64_t addr) {
   return loc.known() ? loc.file + ":" + std::to_string(loc.line) : "";
 }
 
-Round run_round(unsigned number, const Options& opts, const Command& command,
-                const RoundRunner& runner) {
+// The difference between the modes: a round of command mode ends when its command exits, one of
+// live mode (no command) at the first failure that meets goal, what it says it waits for. What
+// comes after that failure is no part of the round.
+Round run_round(unsigned number, const Options& opts, const Command* command,
+                const RoundRunner& runner, const RoundGoal& goal) {
   Round r{.number = number, .output = std::make_unique<RoundOutput>()};
   RoundWatch watch;
   FailureLog& failures = r.failures;
-  watch.on_session = [&failures](const Session& s, const FuncTable& funcs, Symbolizer& symbolizer) {
+  bool live = command == nullptr;
+  watch.on_session = [&failures, &watch, &goal, live](const Session& s, const FuncTable& funcs,
+                                                      Symbolizer& symbolizer) {
+    if (watch.done) return;
     std::optional<FailingChain> chain = failing_chain(s, funcs);
     if (!chain) return;
     chain->deepest_loc = start_of(symbolizer, chain->deepest_addr);
+    if (live && goal.met_by(*chain)) watch.done = true;
     failures.add(std::move(*chain));
   };
-  std::unique_ptr<Command> cmd = command.again();
-  r.status = runner(opts, *cmd, r.output->sink(), watch);
+  // Once attached: from then on the failure is seen.
+  if (live)
+    watch.on_receiving = [number, &goal] {
+      logf(LOG_NOTICE, "zoom: round %u: waiting for %s (Ctrl-C stops)\n", number,
+           goal.text().c_str());
+    };
+  std::unique_ptr<Command> cmd = command ? command->again() : nullptr;
+  r.status = runner(opts, cmd.get(), r.output->sink(), watch);
   r.funcs = watch.funcs;
   r.attach_s = watch.attach_s;
   r.stopped = watch.stopped;
@@ -122,17 +135,27 @@ std::string chain_text(const FailingChain& c) {
 void report_round(const Round& r, const std::optional<FailingChain>& found) {
   logf(LOG_NOTICE, "zoom: round %u: %zu function%s traced, attached in %.2f s, %s\n", r.number,
        r.funcs, r.funcs == 1 ? "" : "s", r.attach_s,
-       found       ? ("deepest failing: " + named(*found)).c_str()
-       : r.stopped ? "stopped before the failure came back"
-                   : "no failure to chase");
+       found                             ? ("deepest failing: " + named(*found)).c_str()
+       : r.stopped && r.number > 1       ? "stopped before the failure came back"
+       : r.stopped && r.failures.empty() ? "stopped before any failure"
+                                         : "no failure to chase");
+}
+
+// Which failure round 1 chased, in the words of its mode.
+const char* chosen_as(const Options& opts, bool live) {
+  if (live) return opts.allow_errors.empty() ? "the first failure seen" : "the first one -x allows";
+  return opts.allow_errors.empty() ? "the last failure before the command exited"
+                                   : "the last failure with an error -x allows";
 }
 
 // Round 1: every entry function that failed, and the failure chased.
-std::optional<FailingChain> choose_failure(const Round& r, const Options& opts) {
+std::optional<FailingChain> choose_failure(const Round& r, const Options& opts, bool live) {
   std::optional<FailingChain> chosen = r.failures.choose(opts.allow_errors);
   report_round(r, chosen);
   if (r.failures.empty()) {
-    logf(LOG_NOTICE, "zoom: no traced entry function failed: nothing to zoom into\n");
+    logf(LOG_NOTICE, r.stopped ? "zoom: stopped by a signal before any traced entry function "
+                                 "failed: nothing to zoom into\n"
+                               : "zoom: no traced entry function failed: nothing to zoom into\n");
     return std::nullopt;
   }
   logf(LOG_NOTICE, "zoom: failures: %s\n", render_entry_failures(r.failures.by_entry()).c_str());
@@ -140,9 +163,8 @@ std::optional<FailingChain> choose_failure(const Round& r, const Options& opts) 
     logf(LOG_NOTICE, "zoom: none returned an error -x allows: nothing to zoom into\n");
     return std::nullopt;
   }
-  logf(LOG_NOTICE, "zoom: chasing %s %s, the last failure%s\n", chosen->funcs.front().c_str(),
-       result_text(chosen->res).c_str(),
-       opts.allow_errors.empty() ? " before the command exited" : " with an error -x allows");
+  logf(LOG_NOTICE, "zoom: chasing %s %s, %s\n", chosen->funcs.front().c_str(),
+       result_text(chosen->res).c_str(), chosen_as(opts, live));
   return chosen;
 }
 
@@ -196,13 +218,14 @@ Options first_zoom_round(const Options& user) {
   return o;
 }
 
-int zoom(const Options& opts, const ZoomOptions& zoom, const Command& command,
+int zoom(const Options& opts, const ZoomOptions& zoom, const Command* command,
          const RoundRunner& run, bool trace_lines) {
   // Between rounds no round listens for stop signals: one that comes then waits here for the
   // next check instead of ending the process at its default action.
   StopSignal between;
-  Round round = run_round(1, first_zoom_round(opts), command, run);
-  std::optional<FailingChain> chain = choose_failure(round, opts);
+  Round round =
+      run_round(1, first_zoom_round(opts), command, run, first_round_goal(opts.allow_errors));
+  std::optional<FailingChain> chain = choose_failure(round, opts, command == nullptr);
   if (!chain) return finish(round);
   if (round.stopped) return stopped(round, *chain, 1, round.status);
   for (unsigned n = 2; n <= zoom.rounds; ++n) {
@@ -210,7 +233,7 @@ int zoom(const Options& opts, const ZoomOptions& zoom, const Command& command,
       return stopped(round, *chain, n - 1, exit_status_after_signal(between.signal_number()));
     std::vector<CalleeEdge> indirect = std::move(round.indirect_edges);
     Round next = run_round(n, next_round_options(opts, *chain, zoom.depth, indirect, trace_lines),
-                           command, run);
+                           command, run, next_round_goal(*chain));
     std::optional<FailingChain> found = next.failures.last_of(chain->funcs.front(), chain->res);
     report_round(next, found);
     if (next.stopped) {

@@ -38,23 +38,55 @@ std::vector<EntryFailures> FailureLog::by_entry() const {
   return out;
 }
 
+namespace {
+
+bool allowed(const FailingChain& c, std::span<const int> allow_errors) {
+  if (allow_errors.empty()) return true;
+  return c.res <= 0 &&
+         std::find(allow_errors.begin(), allow_errors.end(), int(-c.res)) != allow_errors.end();
+}
+
+bool same_failure(const FailingChain& c, const std::string& entry, int64_t res) {
+  return c.funcs.front() == entry && c.res == res;
+}
+
+}  // namespace
+
 std::optional<FailingChain> FailureLog::choose(std::span<const int> allow_errors) const {
-  auto allowed = [&](const FailingChain& c) {
-    if (allow_errors.empty()) return true;
-    return c.res <= 0 &&
-           std::find(allow_errors.begin(), allow_errors.end(), int(-c.res)) != allow_errors.end();
-  };
-  auto it = std::find_if(chains_.rbegin(), chains_.rend(), allowed);
+  auto it = std::find_if(chains_.rbegin(), chains_.rend(),
+                         [&](const FailingChain& c) { return allowed(c, allow_errors); });
   if (it == chains_.rend()) return std::nullopt;
   return *it;
 }
 
 std::optional<FailingChain> FailureLog::last_of(const std::string& entry, int64_t res) const {
-  auto it = std::find_if(chains_.rbegin(), chains_.rend(), [&](const FailingChain& c) {
-    return c.funcs.front() == entry && c.res == res;
-  });
+  auto it = std::find_if(chains_.rbegin(), chains_.rend(),
+                         [&](const FailingChain& c) { return same_failure(c, entry, res); });
   if (it == chains_.rend()) return std::nullopt;
   return *it;
+}
+
+bool RoundGoal::met_by(const FailingChain& c) const {
+  return entry.empty() ? allowed(c, allow_errors) : same_failure(c, entry, res);
+}
+
+std::string RoundGoal::text() const {
+  if (!entry.empty()) return entry + " to fail with " + result_text(res) + " again";
+  std::string errors;
+  for (size_t i = 0; i < allow_errors.size(); ++i)
+    errors += (i == 0                         ? " with "
+               : i + 1 == allow_errors.size() ? " or "
+                                              : ", ") +
+              result_text(-int64_t(allow_errors[i]));
+  return "a traced entry function to fail" + errors;
+}
+
+RoundGoal first_round_goal(std::span<const int> allow_errors) {
+  return {.allow_errors = {allow_errors.begin(), allow_errors.end()}};
+}
+
+RoundGoal next_round_goal(const FailingChain& chain) {
+  return {.entry = chain.funcs.front(), .res = chain.res};
 }
 
 std::string result_text(int64_t res) {

@@ -50,6 +50,24 @@ class FailureLog {
   std::vector<FailingChain> chains_;  // in the order the sessions were reported
 };
 
+// The failure a round of live mode (--zoom without a command) waits for, and ends at: in round
+// 1 any entry function's failure that -x allows, in the rounds after the chased entry function
+// failing with the same result again.
+struct RoundGoal {
+  std::string entry;              // empty: any traced entry function
+  int64_t res = 0;                // with entry: the result it returns
+  std::vector<int> allow_errors;  // without entry: -x's errno values (0 for NULL); empty: any
+
+  bool met_by(const FailingChain& c) const;
+  // "__x64_sys_bpf to fail with -EINVAL again", for the line that says what the round waits for.
+  std::string text() const;
+};
+
+// Round 1's goal, with the user's -x.
+RoundGoal first_round_goal(std::span<const int> allow_errors);
+// The goal of the round after one that chased chain.
+RoundGoal next_round_goal(const FailingChain& chain);
+
 // "__x64_sys_bpf -EINVAL x2, __x64_sys_openat -ENOENT x1"
 std::string render_entry_failures(std::span<const EntryFailures> failures);
 

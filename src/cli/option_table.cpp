@@ -190,10 +190,11 @@ const OptionSpec kOptions[] = {
       "denied functions are added; -C callees.max-functions caps them. Repeatable."},
      [](CliState& st, const char* arg) { st.opts.callee_globs.emplace_back(arg); }},
     {{"zoom", kZoom, "ROUNDS", OPTION_ARG_OPTIONAL,
-      "Command mode: run the command up to ROUNDS times (1 to 100, default 10), each round "
-      "tracing the failing chain found so far and the callees of its deepest function "
-      "(-C zoom.depth), until that function's callees no longer fail: it is where the failure "
-      "starts. Without -e, the first round traces every system call."},
+      "Run the command up to ROUNDS times (1 to 100, default 10), each round tracing the "
+      "failing chain found so far and the callees of its deepest function (-C zoom.depth), "
+      "until that function's callees no longer fail: it is where the failure starts. Without "
+      "-e, the first round traces every system call. Without a command, each round traces "
+      "live until the failure comes (again)."},
      [](CliState& st, const char* arg) {
        st.opts.zoom_rounds =
            arg ? unsigned(parse_positive(arg, kMaxZoomRounds)) : kDefaultZoomRounds;

@@ -106,15 +106,11 @@ void check_conflicts(const Options& opts) {
   if (opts.success_stacks == SuccessStacks::Yes && !opts.allow_errors.empty()) {
     throw UserError("-x and -S are mutually exclusive", kHelpHint);
   }
-  if (opts.zoom_rounds && opts.command.empty())
-    throw UserError("--zoom needs a command after '--': it reruns the command each round",
-                    kHelpHint);
   if (opts.zoom_rounds && !opts.callee_globs.empty())
     throw UserError("--zoom chooses each round's callees itself: it cannot go with --callees",
                     kHelpHint);
   if (opts.zoom_rounds && opts.dry_run)
-    throw UserError("--zoom runs the command round after round: it cannot go with --dry-run",
-                    kHelpHint);
+    throw UserError("--zoom traces round after round: it cannot go with --dry-run", kHelpHint);
   if (!opts.export_trace.empty() && !opts.trace) {
     throw UserError("--export-trace needs -T: only call traces have slices to export", kHelpHint);
   }

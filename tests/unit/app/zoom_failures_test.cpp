@@ -57,6 +57,32 @@ TEST(ZoomFailures, LastOfAnEntryAndResult) {
   EXPECT_FALSE(log.last_of("sys_b", -EINVAL));
 }
 
+// Live mode's round 1 ends at the first failure -x allows, of any entry function.
+TEST(ZoomFailures, FirstRoundGoalFollowsTheAllowList) {
+  std::vector<int> einval_or_null = {EINVAL, 0};
+  RoundGoal goal = first_round_goal(einval_or_null);
+  EXPECT_TRUE(goal.met_by(failed({"sys_a"}, -EINVAL)));
+  EXPECT_TRUE(goal.met_by(failed({"sys_b", "x"}, 0)));
+  EXPECT_FALSE(goal.met_by(failed({"sys_a"}, -ENOENT)));
+  EXPECT_EQ(goal.text(), "a traced entry function to fail with -EINVAL or NULL");
+  RoundGoal any = first_round_goal({});
+  EXPECT_TRUE(any.met_by(failed({"sys_a"}, -ENOENT)));
+  EXPECT_EQ(any.text(), "a traced entry function to fail");
+  std::vector<int> three = {EINVAL, ENOENT, EPERM};
+  EXPECT_EQ(first_round_goal(three).text(),
+            "a traced entry function to fail with -EINVAL, -ENOENT or -EPERM");
+}
+
+// The rounds after wait for the chased entry function to fail with the same result, whatever
+// the chain below it.
+TEST(ZoomFailures, NextRoundGoalIsTheSameEntryAndResult) {
+  RoundGoal goal = next_round_goal(failed({"sys_a", "x"}, -EINVAL));
+  EXPECT_TRUE(goal.met_by(failed({"sys_a", "y", "z"}, -EINVAL)));
+  EXPECT_FALSE(goal.met_by(failed({"sys_a", "x"}, -EPERM)));
+  EXPECT_FALSE(goal.met_by(failed({"sys_b", "x"}, -EINVAL)));
+  EXPECT_EQ(goal.text(), "sys_a to fail with -EINVAL again");
+}
+
 // Only a failing, finished session with calls names a chain; module functions keep their module.
 TEST(ZoomFailures, ChainOfAFailingSession) {
   FuncTable funcs = {{.name = "__x64_sys_bpf"},

@@ -231,6 +231,15 @@ TEST(ParseOptions, AllowErrorsConflictsWithSuccessStacks) {
   EXPECT_EQ(parse({"-S", "-x", "EINVAL", "-x", "any"}).success_stacks, SuccessStacks::Yes);
 }
 
+// Without a command --zoom zooms live; a dry run, which traces nothing, still refuses it.
+TEST(ParseOptions, ZoomWithoutACommandIsLiveMode) {
+  Options o = parse({"--zoom=3", "-x", "EINVAL"});
+  EXPECT_EQ(o.zoom_rounds, 3u);
+  EXPECT_TRUE(o.command.empty());
+  expect_error({"--zoom", "--dry-run"},
+               "--zoom traces round after round: it cannot go with --dry-run");
+}
+
 TEST(ParseOptions, RetvalFilters) {
   Options o = parse({"--allow-retval", "EINVAL", "--allow-retval=-E2BIG", "--allow-retval", "NULL",
                      "--allow-retval", "0..10", "--deny-retval", "-5", "--deny-retval", "0x10",
