@@ -24,6 +24,7 @@
 #include "attach/tracing_multi_link.h"
 #include "bpf/func_mark.h"
 #include "util/error.h"
+#include "util/fault_injection.h"
 #include "util/log.h"
 #include "util/owned_fd.h"
 
@@ -93,6 +94,7 @@ class FentryAttacher : public Attacher {
       shared_ = Probe{};  // one close each takes every function's entry or exit off
       if (progress) progress->advance(2 * shared_funcs_);
       shared_funcs_ = 0;
+      inject_fault(FaultPoint::Detach);
     }
     if (probes_.empty()) return;
     // Links first: closing the last link of a function takes its trampoline off.
