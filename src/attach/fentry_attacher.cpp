@@ -159,8 +159,8 @@ class FentryAttacher : public Attacher {
                                 std::span<const uint64_t> cookies, OwnedFd& out) {
     int fd = create_tracing_multi_link(prog.get(), type, btf_ids, cookies);
     if (fd < 0)
-      return {fd, type == kTraceFentryMulti ? "fentry multi link refused"
-                                            : "fexit multi link refused"};
+      return {fd, type == kTraceFentryMulti ? "the entry program's multi link refused"
+                                            : "the exit program's multi link refused"};
     out = OwnedFd(fd);
     return {};
   }

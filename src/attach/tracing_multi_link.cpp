@@ -27,8 +27,7 @@ static_assert(offsetof(TracingMultiAttr, ids) == 16 && offsetof(TracingMultiAttr
 
 }  // namespace
 
-int create_tracing_multi_link(int prog_fd, bpf_attach_type type,
-                              std::span<const uint32_t> btf_ids,
+int create_tracing_multi_link(int prog_fd, bpf_attach_type type, std::span<const uint32_t> btf_ids,
                               std::span<const uint64_t> cookies) {
   if (btf_ids.size() != cookies.size() || btf_ids.empty()) return -EINVAL;
   union bpf_attr attr;

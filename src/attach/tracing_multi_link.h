@@ -18,8 +18,7 @@ constexpr auto kTraceFexitMulti = static_cast<bpf_attach_type>(60);
 
 // A link of prog_fd, loaded with attach type type, on the functions of btf_ids; cookies[i] is
 // the cookie of btf_ids[i] (both spans have the same size). Returns the link's fd or -errno.
-int create_tracing_multi_link(int prog_fd, bpf_attach_type type,
-                              std::span<const uint32_t> btf_ids,
+int create_tracing_multi_link(int prog_fd, bpf_attach_type type, std::span<const uint32_t> btf_ids,
                               std::span<const uint64_t> cookies);
 
 }  // namespace retsnoop

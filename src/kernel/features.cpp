@@ -8,8 +8,10 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <string_view>
 
 #include "attach/kprobe_multi_link.h"
+#include "attach/tracing_multi_link.h"
 #include "discovery/kernel_btf.h"
 #include "discovery/traceable.h"
 #include "kernel/lockdown.h"
@@ -228,18 +230,36 @@ int probe_session_kfunc_ctx(KernelBtf& btf) {
   return btf_vlen(btf__type_by_id(b, btf__type_by_id(b, id)->type)) > 0;
 }
 
-// 7.2's tracing multi links (one fentry or fexit program on many functions) came with their
-// attach types in the kernel's enum.
-int probe_fentry_multi(KernelBtf& btf) {
+bool has_enumerator(KernelBtf& btf, const char* type, std::string_view name) {
   const struct btf* b = btf.btf_of("");
-  int id = b ? btf__find_by_name_kind(b, "bpf_attach_type", BTF_KIND_ENUM) : -1;
-  if (id <= 0) return 0;
+  int id = b ? btf__find_by_name_kind(b, type, BTF_KIND_ENUM) : -1;
+  if (id <= 0) return false;
   const btf_type* t = btf__type_by_id(b, id);
   const struct btf_enum* e = btf_enum(t);
   for (uint16_t i = 0; i < btf_vlen(t); ++i)
-    if (std::string_view(btf__name_by_offset(b, e[i].name_off)) == "BPF_TRACE_FENTRY_MULTI")
-      return 1;
-  return 0;
+    if (btf__name_by_offset(b, e[i].name_off) == name) return true;
+  return false;
+}
+
+// 7.2's tracing multi links (one fentry or fexit program on many functions) came with their
+// attach types in the kernel's enum, but an architecture may lack them (arm64 7.2 refuses the
+// link): a program that only returns is linked to the fentry probe's target for a moment.
+int probe_fentry_multi(KernelBtf& btf) {
+  if (!has_enumerator(btf, "bpf_attach_type", "BPF_TRACE_FENTRY_MULTI")) return 0;
+  const char* target = nullptr;
+  uint32_t btf_id = fentry_probe_target(btf, target);
+  if (!btf_id) return 0;
+  LIBBPF_OPTS(bpf_prog_load_opts, load_opts);
+  load_opts.expected_attach_type = kTraceFentryMulti;
+  OwnedFd prog(load_return_zero(BPF_PROG_TYPE_TRACING, "rs_probe_fmulti", load_opts));
+  if (!prog) return 0;
+  uint64_t cookie = 0;
+  OwnedFd link(
+      create_tracing_multi_link(prog.get(), kTraceFentryMulti, {&btf_id, 1}, {&cookie, 1}));
+  if (!link)
+    logf(LOG_DEBUG, "fentry multi probe: linking to %s: %s\n", target,
+         errno_text(-link.get()).c_str());
+  return bool(link);
 }
 
 constexpr FeatureRow kRows[] = {
