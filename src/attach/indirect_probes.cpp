@@ -25,6 +25,18 @@ uint64_t indirect_cookie(const IndirectSite& site, uint32_t index) {
          uint64_t(site.mem ? 1 : 0) << 8 | site.reg;
 }
 
+namespace {
+
+// "caller+0xOFFSET": a site in messages.
+std::string site_name(const CallerSite& s) {
+  char offset[24];
+  std::snprintf(offset, sizeof(offset), "+0x%llx",
+                (unsigned long long)(s.site.addr - s.caller_addr));
+  return s.caller + offset;
+}
+
+}  // namespace
+
 std::string indirect_probed_line(size_t attached, size_t refused, bool cookies) {
   return "--callees: " + std::to_string(attached) + " indirect call sites probed" +
          (cookies ? "" : " (one program per site)") + ", " + std::to_string(refused) +
@@ -42,12 +54,9 @@ IndirectProbes::IndirectProbes(const IndirectProbesConfig& cfg) {
   if (!cfg.cookies) copies = template_of(skel_->progs.indirect_site_by_mark, "--callees");
   for (uint32_t i = 0; i < cfg.sites.size(); ++i) {
     const CallerSite& s = cfg.sites[i];
-    char offset[24];
-    std::snprintf(offset, sizeof(offset), "+0x%llx",
-                  (unsigned long long)(s.site.addr - s.caller_addr));
-    std::string where = s.caller + offset;
+    std::string where = site_name(s);
     OwnedFd event = open_kprobe_at(*pmu_type, s.site.addr);
-    AttachError e = !event  ? AttachError{-errno, "kprobe refused"}
+    AttachError e = !event   ? AttachError{-errno, "kprobe refused"}
                     : copies ? attach_copy(*copies, s, i, where, event)
                              : attach_cookie(s, i, event);
     if (e.err) {

@@ -56,8 +56,8 @@ class IndirectProbes {
 
  private:
   bool load(const IndirectProbesConfig& cfg);
-  // The program on the kprobe event of the site number index, at where (caller+offset): with
-  // its cookie, or as a copy of t with its mark.
+  // The program on the kprobe event of the site number index: with its cookie, or as a copy of
+  // t with its mark, named where (caller+offset) in -vv's load line.
   AttachError attach_cookie(const CallerSite& s, uint32_t index, OwnedFd& event);
   AttachError attach_copy(const ProgTemplate& t, const CallerSite& s, uint32_t index,
                           const std::string& where, OwnedFd& event);

@@ -88,8 +88,8 @@ struct Template {
 };
 
 const std::initializer_list<Template> kTracerTemplates = {
-    {"rs_fentry", RS_FUNC_MARK},         {"rs_fexit", RS_FUNC_MARK},
-    {"rs_umark_entry", RS_FUNC_MARK},    {"rs_umark_exit", RS_FUNC_MARK},
+    {"rs_fentry", RS_FUNC_MARK},          {"rs_fexit", RS_FUNC_MARK},
+    {"rs_umark_entry", RS_FUNC_MARK},     {"rs_umark_exit", RS_FUNC_MARK},
     {"rs_probe_rawtp", RS_PROBE_ID_MARK}, {"rs_probe_tp", RS_PROBE_ID_MARK}};
 
 // The programs user space copies load their mark exactly once in every build, before relocation

@@ -28,7 +28,8 @@ TEST(IndirectCookie, TravelsWholeAsAProgramCopysMark) {
       {BPF_LD | BPF_IMM | BPF_DW, 1, 0, 0, int32_t(uint32_t(RS_INDIRECT_MARK))},
       {0, 0, 0, 0, int32_t(uint32_t(RS_INDIRECT_MARK >> 32))},
       {BPF_JMP | BPF_EXIT, 0, 0, 0, 0}};
-  std::vector<bpf_insn> copy = with_mark_replaced(tmpl, RS_INDIRECT_MARK, indirect_cookie(s, 65535));
+  std::vector<bpf_insn> copy =
+      with_mark_replaced(tmpl, RS_INDIRECT_MARK, indirect_cookie(s, 65535));
   uint64_t c = uint64_t(uint32_t(copy[0].imm)) | uint64_t(uint32_t(copy[1].imm)) << 32;
   EXPECT_EQ(RS_INDIRECT_REG(c), 3u);
   EXPECT_EQ(RS_INDIRECT_MEM(c), 1u);
