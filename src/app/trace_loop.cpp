@@ -400,23 +400,18 @@ void report_dropped_messages(const KernelMessages* messages) {
        (unsigned long long)messages->dropped());
 }
 
-// --callees: the probes that see where indirect call sites go, when there are sites and the
-// kernel gives kprobes BPF cookies. Only -v and --zoom's next round use what they see: without
-// them they would cost every traced call for nothing.
+// --callees: the probes that see where indirect call sites go, when there are sites. Only -v and
+// --zoom's next round use what they see: without them they would cost every traced call for
+// nothing. Without BPF cookies each site costs a program copy, as many as callees.max-sites.
 std::unique_ptr<IndirectProbes> load_indirect(const TraceLoopInputs& in, const TracerConfig& cfg,
                                               const TracerObject& obj) {
   if (!in.indirect || in.indirect->sites.empty() || !(log_enabled(LOG_INFO) || in.watch))
     return nullptr;
-  if (!obj.has_cookies()) {
-    logf(LOG_INFO,
-         "--callees: indirect call sites not probed: this kernel has no BPF cookies for kprobes "
-         "(5.15+)\n");
-    return nullptr;
-  }
   return std::make_unique<IndirectProbes>(IndirectProbesConfig{
       .maps = obj.session_maps(),
       .atomic_fetch = cfg.caps.atomic_fetch,
       .task_btf = cfg.caps.task_btf,
+      .cookies = obj.has_cookies(),
       .sites = in.indirect->sites,
   });
 }

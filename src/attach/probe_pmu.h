@@ -40,4 +40,10 @@ OwnedFd open_uprobe_at(const UprobePmu& pmu, const std::string& binary, uint64_t
 // PERF_EVENT_IOC_SET_BPF, then ENABLE. 0, or a negative errno.
 int attach_copy_to(int event_fd, int prog_fd);
 
+// A program copy and the perf probe it runs on; the event closes first, which detaches it.
+struct CopyProbe {
+  OwnedFd prog;
+  OwnedFd event;
+};
+
 }  // namespace retsnoop

@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "attach/link_ptr.h"
+#include "attach/probe_pmu.h"
 #include "attach/tracer_object.h"
 #include "discovery/func_info.h"
-#include "util/owned_fd.h"
 
 namespace retsnoop {
 
@@ -34,12 +34,6 @@ class UprobeLinks {
   void attach_multi(TracerObject& obj, const FuncTable& funcs);
   void attach_single(TracerObject& obj, const FuncTable& funcs);
   void attach_by_mark(TracerObject& obj, const FuncTable& funcs);
-
-  // A program copy and the perf uprobe it runs on; the event closes first, which detaches it.
-  struct CopyProbe {
-    OwnedFd prog;
-    OwnedFd event;
-  };
 
   std::vector<LinkPtr> links_;
   std::vector<CopyProbe> copies_;

@@ -457,8 +457,11 @@ struct rs_kmsg_rec {
  * --callees: the kprobe of an indirect call site carries its site index and where the
  * instruction reads its target in its BPF cookie: bits 0-7 the register (its 8-byte slot in
  * struct pt_regs), bit 8 set when the target is the pointer at register + displacement, bits
- * 16-31 the site index, bits 32-63 the displacement (signed).
+ * 16-31 the site index, bits 32-63 the displacement (signed). Without BPF cookies for kprobes
+ * (before 5.15) each site gets its own copy of the program, with this value in place of
+ * RS_INDIRECT_MARK.
  */
+#define RS_INDIRECT_MARK 0x5253494e44495243ULL /* "RSINDIRC" */
 #define RS_INDIRECT_MAX_SITES 65535
 #define RS_INDIRECT_MAX_SEEN 4096 /* (site, target) pairs counted */
 #define RS_INDIRECT_REG(c) ((rs_u32)((c)&0xff))

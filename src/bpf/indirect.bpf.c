@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * --callees: the targets of indirect calls and jumps, seen at run time. One kprobe per call site
- * of the walked functions, its BPF cookie telling which site and where the instruction reads its
- * target (struct rs_indirect_cookie in abi.h). A separate object from tracer.bpf.c that shares
- * its sessions and session_bits maps: a target counts only while the thread has an open session,
- * so that what is seen is what the traced calls reach.
+ * of the walked functions, its BPF cookie (or before 5.15 its program copy's mark) telling which
+ * site and where the instruction reads its target (RS_INDIRECT_* in abi.h). A separate object
+ * from tracer.bpf.c that shares its sessions and session_bits maps: a target counts only while
+ * the thread has an open session, so that what is seen is what the traced calls reach.
  */
 #include "vmlinux_min.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include "abi.h"
 #include "open_session.bpf.h"
+#include "load_mark.bpf.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
@@ -44,23 +45,22 @@ static __always_inline __u64 reg_at(struct pt_regs *ctx, __u32 slot)
 	return regs[slot];
 }
 
-SEC("kprobe")
-int indirect_site(struct pt_regs *ctx)
+/* Counts where the site that the operand describes (RS_INDIRECT_* in abi.h) goes this time. */
+static __always_inline int count_target(struct pt_regs *ctx, __u64 operand)
 {
-	__u64 cookie = bpf_get_attach_cookie(ctx);
 	struct rs_indirect_key key = {};
 	__u64 target, one = 1, *cnt;
 
 	if (!open_session())
 		return 0;
-	target = reg_at(ctx, RS_INDIRECT_REG(cookie));
-	if (RS_INDIRECT_MEM(cookie)) {
-		void *ptr = (void *)(target + (__s64)RS_INDIRECT_DISP(cookie));
+	target = reg_at(ctx, RS_INDIRECT_REG(operand));
+	if (RS_INDIRECT_MEM(operand)) {
+		void *ptr = (void *)(target + (__s64)RS_INDIRECT_DISP(operand));
 
 		target = 0;
 		bpf_probe_read_kernel(&target, sizeof(target), ptr);
 	}
-	key.site = RS_INDIRECT_SITE(cookie);
+	key.site = RS_INDIRECT_SITE(operand);
 	key.target = target;
 	cnt = bpf_map_lookup_elem(&indirect_seen, &key);
 	if (cnt) {
@@ -70,4 +70,21 @@ int indirect_site(struct pt_regs *ctx)
 	if (bpf_map_update_elem(&indirect_seen, &key, &one, BPF_NOEXIST) == -7 /* E2BIG */)
 		__sync_fetch_and_add(&indirect_dropped, 1);
 	return 0;
+}
+
+/* One program for every site, each probe's cookie telling its site (5.15+). */
+SEC("kprobe")
+int indirect_site(struct pt_regs *ctx)
+{
+	return count_target(ctx, bpf_get_attach_cookie(ctx));
+}
+
+/*
+ * Without cookies: a template attached nowhere, of which user space loads one copy per site
+ * with the cookie's value in place of RS_INDIRECT_MARK.
+ */
+SEC("kprobe")
+int indirect_site_by_mark(struct pt_regs *ctx)
+{
+	return count_target(ctx, load_mark(RS_INDIRECT_MARK));
 }

@@ -29,16 +29,9 @@
 #include "func_ids.bpf.h"          /* a hit's function id */
 #include "handlers.bpf.h"          /* entry, exit and probe hit, for every mechanism */
 #include "uprobes.bpf.h"           /* user-space functions' uprobe-multi programs */
+#include "load_mark.bpf.h"         /* ids carried by program copies */
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
-
-/* An opaque load, so the compiler keeps the mark as one patchable instruction. */
-#define load_mark(mark)                                                 \
-	({                                                              \
-		__u64 __value;                                          \
-		asm volatile("%0 = %1 ll" : "=r"(__value) : "i"(mark)); \
-		__value;                                                \
-	})
 
 static __always_inline __u32 probe_id_mark(void)
 {

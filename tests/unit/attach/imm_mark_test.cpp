@@ -5,11 +5,13 @@
 #include <bpf/libbpf.h>
 #include <gtest/gtest.h>
 
+#include <initializer_list>
 #include <stdexcept>
 #include <vector>
 
 #include "bpf/abi.h"
 #include "bpf/func_mark.h"
+#include "rs_indirect.skel.h"
 #include "rs_tracer.skel.h"
 #include "rs_tracer_legacy.skel.h"
 
@@ -80,19 +82,22 @@ TEST(FuncMark, IdAndArgumentCountRoundTrip) {
   EXPECT_EQ(rs_func_mark_id(rs_func_mark_value(0xffffffffu, 12)), 0xffffffffu);
 }
 
+struct Template {
+  const char* name;
+  uint64_t mark;
+};
+
+const std::initializer_list<Template> kTracerTemplates = {
+    {"rs_fentry", RS_FUNC_MARK},          {"rs_fexit", RS_FUNC_MARK},
+    {"rs_umark_entry", RS_FUNC_MARK},     {"rs_umark_exit", RS_FUNC_MARK},
+    {"rs_probe_rawtp", RS_PROBE_ID_MARK}, {"rs_probe_tp", RS_PROBE_ID_MARK}};
+
 // The programs user space copies load their mark exactly once in every build, before relocation
 // as after (relocation rewrites map and call instructions only).
-void expect_marks(const void* elf, size_t size) {
+void expect_marks(const void* elf, size_t size, std::initializer_list<Template> templates) {
   bpf_object* obj = bpf_object__open_mem(elf, size, nullptr);
   ASSERT_NE(obj, nullptr);
-  struct Template {
-    const char* name;
-    uint64_t mark;
-  };
-  for (Template t :
-       {Template{"rs_fentry", RS_FUNC_MARK}, Template{"rs_fexit", RS_FUNC_MARK},
-        Template{"rs_umark_entry", RS_FUNC_MARK}, Template{"rs_umark_exit", RS_FUNC_MARK},
-        Template{"rs_probe_rawtp", RS_PROBE_ID_MARK}, Template{"rs_probe_tp", RS_PROBE_ID_MARK}}) {
+  for (Template t : templates) {
     bpf_program* prog = bpf_object__find_program_by_name(obj, t.name);
     ASSERT_NE(prog, nullptr) << t.name;
     std::span<const bpf_insn> insns(bpf_program__insns(prog), bpf_program__insn_cnt(prog));
@@ -104,9 +109,15 @@ void expect_marks(const void* elf, size_t size) {
 TEST(ImmMark, TheTracerTemplatesCarryTheirMarkOnce) {
   size_t size = 0;
   const void* elf = rs_tracer__elf_bytes(&size);
-  expect_marks(elf, size);
+  expect_marks(elf, size, kTracerTemplates);
   elf = rs_tracer_legacy__elf_bytes(&size);
-  expect_marks(elf, size);
+  expect_marks(elf, size, kTracerTemplates);
+}
+
+TEST(ImmMark, TheIndirectSiteTemplateCarriesItsMarkOnce) {
+  size_t size = 0;
+  const void* elf = rs_indirect__elf_bytes(&size);
+  expect_marks(elf, size, {{"indirect_site_by_mark", RS_INDIRECT_MARK}});
 }
 
 }  // namespace
