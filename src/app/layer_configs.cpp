@@ -19,7 +19,8 @@ TracerConfig tracer_options(const Options& o, const RunFacts& facts) {
       .kind = facts.kind,
       .uprobes = facts.uprobes,
       // Only single kprobes group into kprobe events; the trace loop checks tracefs too.
-      .kprobe_events = o.kprobe_events && facts.kind == AttachKind::Kprobe,
+      .kprobe_events =
+          o.kprobe_events.value_or(facts.kprobe_events_pay) && facts.kind == AttachKind::Kprobe,
       .success_stacks = o.success_stacks == SuccessStacks::Yes,
       .emit_trace = o.trace,
       .capture_lbr = facts.lbr,

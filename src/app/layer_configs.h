@@ -23,6 +23,9 @@ struct RunFacts {
   SymbLevel symb = SymbLevel::None;  // what the symbolizer can do with the vmlinux found
   bool lbr = false;  // a branch recorder is open: asked for, and this machine records branches
   UprobeMode uprobes = UprobeMode::None;  // how user-space functions attach, if any are selected
+  // attach.kprobe-events=auto: whether tracefs kprobe events pay off on this kernel
+  // (kprobe_events_pay_off() in kernel/attach_choice.h).
+  bool kprobe_events_pay = true;
 };
 
 // What the trace loop does itself, beside configuring the layers.

@@ -299,7 +299,9 @@ int trace_selection(const Options& opts, Selection sel, const RunSetup& setup, C
   RunFacts facts{.kind = setup.kind,
                  .symb = symb_level(opts, d.vmlinux.has_value()),
                  .lbr = setup.lbr,
-                 .uprobes = uprobes};
+                 .uprobes = uprobes,
+                 .kprobe_events_pay = setup.kind == AttachKind::Kprobe && !opts.kprobe_events &&
+                                      kprobe_events_pay_off(setup.features)};
   LayerConfigs cfg = layer_configs(opts, facts);
   auto symbolizer = make_symbolizer(d.ksyms, d.vmlinux, facts.symb);
   StopSignal stop;

@@ -61,12 +61,15 @@ class KprobeAttacher : public Attacher {
     LIBBPF_OPTS(bpf_kprobe_opts, opts, .bpf_cookie = obj_.has_cookies() ? id : 0,
                 .offset = fn.addr);
     // A NULL name with an absolute offset makes the kernel probe that exact address, which
-    // keeps static functions that share a name apart.
-    LinkPtr entry(bpf_program__attach_kprobe_opts(obj_.entry_prog(), nullptr, &opts));
-    if (!entry) return {-errno, "kprobe attach failed"};
+    // keeps static functions that share a name apart. The kretprobe goes first: probes on one
+    // address run newest first, so the entry program then runs before the kretprobe replaces
+    // the return address, and a stack taken at the entry (5.10) unwinds past the function.
     opts.retprobe = true;
     LinkPtr exit(bpf_program__attach_kprobe_opts(obj_.exit_prog(), nullptr, &opts));
     if (!exit) return {-errno, "kretprobe attach failed"};
+    opts.retprobe = false;
+    LinkPtr entry(bpf_program__attach_kprobe_opts(obj_.entry_prog(), nullptr, &opts));
+    if (!entry) return {-errno, "kprobe attach failed"};
     pairs_[id] = ProbePair{std::move(entry), std::move(exit)};
     return {};
   }

@@ -86,7 +86,9 @@ struct Options {
   // so that records wrap around).
   uint32_t ringbuf_size = 4u << 20;
   uint32_t sessions_size = 4096;
-  bool kprobe_events = true;  // -K through tracefs kprobe events where the kernel allows
+  // -K through tracefs kprobe events (where the kernel allows); unset: where they pay off
+  // (kernel/attach_choice.h).
+  std::optional<bool> kprobe_events;
   bool expedite_rcu = false;  // flip /sys/kernel/rcu_expedited while attaching and detaching
   bool stacks_emit_addrs = false;
   bool stacks_unfiltered = false;

@@ -65,6 +65,7 @@ std::string show_byte_size(uint64_t bytes) {
 std::string show_bool(bool value) { return value ? "yes" : "no"; }
 
 std::string bool_values() { return kBoolChoices; }
+std::string auto_bool_values() { return std::string("auto, or ") + kBoolChoices; }
 std::string ringbuf_values() {
   return "a power of two from 4K to 2G, with an optional K, M or G suffix";
 }
@@ -109,6 +110,7 @@ std::string show_symbolize(std::optional<SymbLevel> level) {
 std::string repeats_values() { return "print (every session in full) or count"; }
 
 const std::vector<std::string> kBoolWords = {"yes", "no"};
+const std::vector<std::string> kAutoBoolWords = {"auto", "yes", "no"};
 const std::vector<std::string> kRepeatsWords = {"print", "count"};
 const std::vector<std::string> kSymbolizeWords = {"none", "lines", "inlines"};
 const std::vector<std::string> kFmtModeWords = {"compact", "multiline", "verbose"};
@@ -126,11 +128,15 @@ const Setting kSettings[] = {
      "thread's and counts as one that could not start.",
      [](Options& o, std::string_view v) { o.sessions_size = parse_positive(v, kMaxSessions); },
      [](const Options& o) { return std::to_string(o.sessions_size); }},
-    {"attach.kprobe-events", bool_values,
-     "Single kprobes (-K) as tracefs kprobe events, many probes per event (fast to attach and "
-     "detach); no: one perf event per probe.",
-     [](Options& o, std::string_view v) { o.kprobe_events = parse_bool(v); },
-     [](const Options& o) { return show_bool(o.kprobe_events); }, kBoolWords},
+    {"attach.kprobe-events", auto_bool_values,
+     "yes: single kprobes (-K) as tracefs kprobe events, many probes per event (fast to detach "
+     "where a perf event's detach waits for a grace period); no: one perf event per probe "
+     "(faster to attach); auto: kprobe events where detaching perf events waits (Linux 6.1+).",
+     [](Options& o, std::string_view v) {
+       o.kprobe_events = v == "auto" ? std::nullopt : std::optional<bool>(parse_bool(v));
+     },
+     [](const Options& o) { return o.kprobe_events ? show_bool(*o.kprobe_events) : "auto"; },
+     kAutoBoolWords},
     {"attach.expedite-rcu", bool_values,
      "Turn on /sys/kernel/rcu_expedited (system-wide: an IPI to every CPU per grace period) "
      "while attaching and detaching single kprobes or fentry, which wait for many grace periods. "

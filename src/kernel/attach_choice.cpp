@@ -142,6 +142,12 @@ AttachKind choose_attach_kind(AttachMode mode, const Features& f) {
   throw nothing_attaches(why_nothing_attaches(f));
 }
 
+bool kprobe_events_pay_off(const Features& f) {
+  bool pay = f.has(Feature::PerfDetachWait);
+  if (!pay) logf(LOG_INFO, "kprobes: one perf event per probe, faster to attach on this kernel\n");
+  return pay;
+}
+
 bool kprobe_events_usable() {
   bool writable = KprobeEventsFile::open(kDefaultTracefsDirs).has_value();
   if (!writable)

@@ -33,6 +33,13 @@ AttachKind choose_attach_kind(AttachMode mode, const Features& f);
 // function by bpf_get_func_ip() (5.15+), and kprobe_events must be writable.
 bool kprobe_events_usable();
 
+// Whether single kprobes attach faster overall as tracefs kprobe events than as a perf event
+// each: where detaching a perf event waits for a grace period (Feature::PerfDetachWait, 6.1+),
+// a chunk's one wait beats one per probe. Without that wait (5.10) perf kprobes win: defining
+// tracefs events there took four times as long as opening perf kprobes, and their detach saves
+// little.
+bool kprobe_events_pay_off(const Features& f);
+
 // How user-space functions attach here: uprobe-multi links, else single uprobes with BPF cookies,
 // else single uprobes whose program copies carry the function id. Throws UserError when this
 // kernel has no uprobes.

@@ -262,6 +262,13 @@ int probe_fentry_multi(KernelBtf& btf) {
   return bool(link);
 }
 
+// Since sleepable programs came to uprobes (6.1), the program arrays of perf events are freed
+// after an RCU tasks-trace grace period, which detaching a perf event waits for: one per probe
+// with a perf event each, one per chunk with tracefs kprobe events.
+int probe_perf_detach_wait(KernelBtf& btf) {
+  return btf.type_id(BTF_KIND_FUNC, "bpf_prog_array_free_sleepable") > 0;
+}
+
 constexpr FeatureRow kRows[] = {
     {Feature::Ringbuf, "BPF ringbuf map supported", probe_ringbuf},
     {Feature::FuncIp, "bpf_get_func_ip() supported", probe_func_ip},
@@ -285,6 +292,7 @@ constexpr FeatureRow kRows[] = {
     {Feature::Uprobes, "uprobes supported", probe_uprobes},
     {Feature::MultiUprobe, "multi-attach uprobe supported", probe_multi_uprobe},
     {Feature::FentryMulti, "multi-attach fentry/fexit supported", probe_fentry_multi},
+    {Feature::PerfDetachWait, "perf event detach waits for a grace period", probe_perf_detach_wait},
 };
 
 constexpr bool rows_follow_enum() {

@@ -35,6 +35,7 @@ enum class Feature {
   Uprobes,
   MultiUprobe,
   FentryMulti,
+  PerfDetachWait,
   Count,
 };
 

@@ -296,6 +296,10 @@ TEST(LayerConfigs, RunFactsDecideWhatSomeOptionsMean) {
   // Only single kprobes group into tracefs kprobe events.
   Mapped fentry = map_args({}, {.kind = AttachKind::Fentry});
   EXPECT_FALSE(fentry.cfg.tracer.kprobe_events);
+  // By default, where the kernel makes them pay off; yes forces them anywhere.
+  EXPECT_FALSE(map_args({}, {.kprobe_events_pay = false}).cfg.tracer.kprobe_events);
+  EXPECT_TRUE(map_args({"-C", "attach.kprobe-events=yes"}, {.kprobe_events_pay = false})
+                  .cfg.tracer.kprobe_events);
   EXPECT_EQ(map_args({}, {.symb = SymbLevel::Lines}).cfg.format.symb, SymbLevel::Lines);
 }
 

@@ -109,8 +109,15 @@ TEST(Settings, BooleanStackSettings) {
 TEST(Settings, BooleansInAnyCase) {
   EXPECT_TRUE(with("stacks.unfiltered=ON").stacks_unfiltered);
   EXPECT_TRUE(with("stacks.emit-addrs=True").stacks_emit_addrs);
-  EXPECT_FALSE(with("attach.kprobe-events=OFF").kprobe_events);
-  EXPECT_FALSE(with("attach.kprobe-events=No").kprobe_events);
+  EXPECT_EQ(with("attach.kprobe-events=OFF").kprobe_events, false);
+  EXPECT_EQ(with("attach.kprobe-events=No").kprobe_events, false);
+}
+
+// auto leaves the choice to the kernel (kprobe_events_pay_off()).
+TEST(Settings, KprobeEventsAutoOrForced) {
+  EXPECT_FALSE(with("attach.kprobe-events=auto").kprobe_events.has_value());
+  EXPECT_EQ(with("attach.kprobe-events=yes").kprobe_events, true);
+  EXPECT_FALSE(with("bpf.ringbuf-size=1M").kprobe_events.has_value());
 }
 
 TEST(Settings, LbrMaxCount) {

@@ -186,5 +186,12 @@ TEST(AttachChoice, FentryPlansForBtfIds) {
   EXPECT_TRUE(p.fentry);
 }
 
+// Kprobe events pay off where detaching a perf event waits for a grace period (6.1+); 5.10
+// attaches faster with a perf event per probe.
+TEST(AttachChoice, KprobeEventsWhereDetachWaits) {
+  EXPECT_TRUE(kprobe_events_pay_off(Features::fixed({{Feature::PerfDetachWait, 1}})));
+  EXPECT_FALSE(kprobe_events_pay_off(Features::fixed({{Feature::Kprobes, 1}})));
+}
+
 }  // namespace
 }  // namespace retsnoop

@@ -49,7 +49,8 @@ TEST(Features, ReportFormat) {
             "\tBPF memory charged to memory cgroups: no\n"
             "\tuprobes supported: no\n"
             "\tmulti-attach uprobe supported: no\n"
-            "\tmulti-attach fentry/fexit supported: no\n");
+            "\tmulti-attach fentry/fexit supported: no\n"
+            "\tperf event detach waits for a grace period: no\n");
 }
 
 // The rows a "cannot trace" diagnosis rests on say what the kernel answered.
