@@ -202,4 +202,16 @@ bool KernelBtf::has_member(int kind, const char* type, std::string_view path) {
   return false;
 }
 
+bool KernelBtf::has_enumerator(const char* type, std::string_view name) {
+  Source* src = vmlinux();
+  const struct btf* b = src ? src->btf.get() : nullptr;
+  int id = b ? btf__find_by_name_kind(b, type, BTF_KIND_ENUM) : -1;
+  if (id <= 0) return false;
+  const btf_type* t = btf__type_by_id(b, id);
+  const struct btf_enum* e = btf_enum(t);
+  for (uint16_t i = 0; i < btf_vlen(t); ++i)
+    if (btf__name_by_offset(b, e[i].name_off) == name) return true;
+  return false;
+}
+
 }  // namespace retsnoop

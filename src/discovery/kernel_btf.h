@@ -46,6 +46,8 @@ class KernelBtf {
   // path is "member" or "member.submember"; anonymous struct and union members are looked
   // through, as C does.
   bool has_member(int kind, const char* type, std::string_view path);
+  // Whether vmlinux's enum type has a value named name.
+  bool has_enumerator(const char* type, std::string_view name);
 
  private:
   struct Source;

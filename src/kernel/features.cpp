@@ -8,7 +8,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <string_view>
 
 #include "attach/kprobe_multi_link.h"
 #include "attach/tracing_multi_link.h"
@@ -230,22 +229,12 @@ int probe_session_kfunc_ctx(KernelBtf& btf) {
   return btf_vlen(btf__type_by_id(b, btf__type_by_id(b, id)->type)) > 0;
 }
 
-bool has_enumerator(KernelBtf& btf, const char* type, std::string_view name) {
-  const struct btf* b = btf.btf_of("");
-  int id = b ? btf__find_by_name_kind(b, type, BTF_KIND_ENUM) : -1;
-  if (id <= 0) return false;
-  const btf_type* t = btf__type_by_id(b, id);
-  const struct btf_enum* e = btf_enum(t);
-  for (uint16_t i = 0; i < btf_vlen(t); ++i)
-    if (btf__name_by_offset(b, e[i].name_off) == name) return true;
-  return false;
-}
-
 // 7.2's tracing multi links (one fentry or fexit program on many functions) came with their
-// attach types in the kernel's enum, but an architecture may lack them (arm64 7.2 refuses the
-// link): a program that only returns is linked to the fentry probe's target for a moment.
+// attach types in the kernel's enum, whose name here vouches for the number kTraceFentryMulti
+// gives it. An architecture may still lack them (arm64 7.2 refuses the link): a program that
+// only returns is linked to the fentry probe's target for a moment.
 int probe_fentry_multi(KernelBtf& btf) {
-  if (!has_enumerator(btf, "bpf_attach_type", "BPF_TRACE_FENTRY_MULTI")) return 0;
+  if (!btf.has_enumerator("bpf_attach_type", "BPF_TRACE_FENTRY_MULTI")) return 0;
   const char* target = nullptr;
   uint32_t btf_id = fentry_probe_target(btf, target);
   if (!btf_id) return 0;
