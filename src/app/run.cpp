@@ -50,10 +50,10 @@ namespace retsnoop {
 namespace {
 
 // -V -v and --dry-run -v: which kernel message sources this kernel has.
-std::string message_sources(const Options& opts, const Kallsyms& ksyms) {
+std::string message_sources(const Options& opts, const Kallsyms& ksyms, KernelBtf& btf) {
   return message_sources_report(
-      [&](std::string_view name) { return !ksyms.find_by_name(name).empty(); }, in_vmlinux_btf,
-      opts.messages_enabled);
+      [&](std::string_view name) { return !ksyms.find_by_name(name).empty(); },
+      [&](std::string_view name) { return btf.has_func("", name); }, opts.messages_enabled);
 }
 
 int print_version(const Options& opts) {
@@ -61,9 +61,10 @@ int print_version(const Options& opts) {
   if (opts.verbosity > 0) {
     check_privileges();
     Features f = Features::detect();
-    std::fputs(
-        (f.report() + uprobe_support(f) + message_sources(opts, Kallsyms::load_text())).c_str(),
-        stdout);
+    std::fputs((f.report() + uprobe_support(f) +
+                message_sources(opts, Kallsyms::load_text(), *f.kernel_btf()))
+                   .c_str(),
+               stdout);
   }
   return 0;
 }
@@ -179,7 +180,9 @@ Kallsyms kernel_symbols(RoundCache* cache) {
   return ks;
 }
 
-Discovery discover(const Options& opts, Selection sel, AttachKind kind, RoundCache* cache) {
+// btf: the run's kernel BTF, parsed at most once for the whole run.
+Discovery discover(const Options& opts, Selection sel, AttachKind kind,
+                   std::shared_ptr<KernelBtf> btf, RoundCache* cache) {
   Discovery d{kernel_symbols(cache), std::nullopt, {}, {}};
   ProbeSources probe_sources;
   d.probes = timed("probes", [&] { return plan_probes(sel.probes, probe_sources, d.ksyms); });
@@ -191,6 +194,7 @@ Discovery discover(const Options& opts, Selection sel, AttachKind kind, RoundCac
   std::unique_ptr<CuGlobIndex> cu_index;
   if (d.vmlinux) cu_index = std::make_unique<CuGlobIndex>(d.vmlinux->image, default_cache_dir());
   PlanOptions plan_opts = plan_options(opts);
+  plan_opts.btf = std::move(btf);
   plan_opts.source_index = cu_index.get();
   if (cache) plan_opts.traceable_cache = &cache->traceable;
   std::unique_ptr<KernelText> kernel_text;
@@ -249,11 +253,13 @@ std::string render_cgroups(const CgroupDirs& cgroups) {
 int dry_run(const Options& opts, Selection sel, const CgroupDirs& cgroups) {
   AttachKind kind =
       opts.attach_mode == AttachMode::Fentry ? AttachKind::Fentry : AttachKind::Kprobe;
-  Discovery d = discover(opts, std::move(sel), kind, nullptr);
+  auto btf = std::make_shared<KernelBtf>();
+  Discovery d = discover(opts, std::move(sel), kind, btf, nullptr);
   if (opts.verbosity > 0)
-    std::fputs((d.report(opts.verbosity) + render_cgroups(cgroups) + message_sources(opts, d.ksyms))
-                   .c_str(),
-               stdout);
+    std::fputs(
+        (d.report(opts.verbosity) + render_cgroups(cgroups) + message_sources(opts, d.ksyms, *btf))
+            .c_str(),
+        stdout);
   return 0;
 }
 
@@ -292,7 +298,7 @@ int trace_selection(const Options& opts, Selection sel, const RunSetup& setup, C
                     OutputSink& out, RoundWatch* watch, RoundCache* cache) {
   UprobeMode uprobes =
       sel.globs.user.empty() ? UprobeMode::None : choose_uprobe_mode(setup.features);
-  Discovery d = discover(opts, std::move(sel), setup.kind, cache);
+  Discovery d = discover(opts, std::move(sel), setup.kind, setup.features.kernel_btf(), cache);
   if (opts.verbosity > 0)
     timed("plan report", [&] { std::fputs(d.report(opts.verbosity).c_str(), stderr); });
 

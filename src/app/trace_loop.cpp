@@ -25,6 +25,7 @@
 #include "attach/uprobe_links.h"
 #include "discovery/indirect_targets.h"
 #include "discovery/kallsyms.h"
+#include "discovery/kernel_btf.h"
 #include "discovery/probe_keys.h"
 #include "filter/session_filter.h"
 #include "format/call_args.h"
@@ -383,12 +384,15 @@ void print_detach_done(OutputSink& out, Clock::time_point t0) {
 std::unique_ptr<KernelMessages> load_messages(const TraceLoopInputs& in, const TracerConfig& cfg,
                                               const TracerObject& obj) {
   if (!in.cfg.loop.messages) return nullptr;
+  PhaseTimer timer("kernel messages");
   return std::make_unique<KernelMessages>(KernelMessagesConfig{
       .maps = obj.session_maps(),
       .atomic_fetch = cfg.caps.atomic_fetch,
       .task_btf = cfg.caps.task_btf,
       .max_count = in.cfg.loop.messages_max_count,
       .has_function = [&](std::string_view name) { return !in.ksyms.find_by_name(name).empty(); },
+      .in_btf = [btf = in.features.kernel_btf()](
+                    std::string_view name) { return btf && btf->has_func("", name); },
   });
 }
 

@@ -1,6 +1,5 @@
 #include "attach/kernel_messages.h"
 
-#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include <algorithm>
@@ -91,7 +90,7 @@ std::vector<const MessageSource*> present_sources(const KernelMessagesConfig& cf
   std::vector<const MessageSource*> out;
   for (const MessageSource& src : kSources) {
     std::string why;
-    const MessageSource* use = usable_source(src, cfg.has_function, in_vmlinux_btf, why);
+    const MessageSource* use = usable_source(src, cfg.has_function, cfg.in_btf, why);
     if (!use)
       logf(LOG_INFO, "kernel messages: no %s source (%s)\n", src.name, why.c_str());
     else
@@ -111,14 +110,6 @@ bool refused_in_log(const std::string& log, const MessageSource& src, rs_message
 }
 
 }  // namespace
-
-bool in_vmlinux_btf(std::string_view func) {
-  btf* vmlinux = btf__load_vmlinux_btf();
-  if (!vmlinux) return false;
-  bool found = btf__find_by_name_kind(vmlinux, std::string(func).c_str(), BTF_KIND_FUNC) > 0;
-  btf__free(vmlinux);
-  return found;
-}
 
 std::string message_sources_report(const KernelFunctionCheck& in_kallsyms,
                                    const KernelFunctionCheck& in_btf, bool enabled) {

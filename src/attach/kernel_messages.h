@@ -27,15 +27,13 @@ using KernelFunctionCheck = std::function<bool(std::string_view)>;
 std::string message_sources_report(const KernelFunctionCheck& in_kallsyms,
                                    const KernelFunctionCheck& in_btf, bool enabled);
 
-// The vmlinux BTF check for message_sources_report() and the loader.
-bool in_vmlinux_btf(std::string_view func);
-
 struct KernelMessagesConfig {
   SessionMaps maps;
   bool atomic_fetch = true;          // the tracer keeps session_bits (KernelCaps::atomic_fetch)
   bool task_btf = true;              // KernelCaps::task_btf
   uint32_t max_count = 16;           // -C messages.max-count: messages kept per session
   KernelFunctionCheck has_function;  // kallsyms
+  KernelFunctionCheck in_btf;        // vmlinux's BTF has the function (fexit needs it)
 };
 
 class KernelMessages {

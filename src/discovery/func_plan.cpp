@@ -323,7 +323,8 @@ FuncPlan plan_functions(GlobSelection sel, const PlanOptions& opts, Kallsyms& ks
   FuncTable user_funcs =
       timed("user functions", [&] { return plan_user_functions(sel.user, opts.user); });
   FuncPlan plan;
-  auto btf_owner = timed("BTF", [&] { return std::make_shared<KernelBtf>(opts.btf_dir); });
+  std::shared_ptr<KernelBtf> btf_owner =
+      opts.btf ? opts.btf : std::make_shared<KernelBtf>(opts.btf_dir);
   KernelBtf& btf = *btf_owner;
   TraceableList own;
   const TraceableList& traceable = timed("traceable functions", [&]() -> const TraceableList& {

@@ -34,6 +34,7 @@ struct PlanOptions {
   bool keep_btf = false;                  // keep the BTF in the plan (--arg-filter reads it)
   std::vector<std::string> tracefs_dirs = kDefaultTracefsDirs;
   std::string btf_dir = "/sys/kernel/btf";
+  std::shared_ptr<KernelBtf> btf;             // already open on btf_dir; null: planning opens it
   SourcePathIndex* source_index = nullptr;    // null when no vmlinux with DWARF was found
   const KernelText* kernel_text = nullptr;    // what --callees decodes; null without it
   UserPlanOptions user;                       // "BINARY:GLOB" functions

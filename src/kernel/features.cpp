@@ -302,7 +302,7 @@ Features& Features::operator=(Features&&) noexcept = default;
 
 Features Features::detect() {
   Features f;
-  f.btf_ = std::make_unique<KernelBtf>();
+  f.btf_ = std::make_shared<KernelBtf>();
   return f;
 }
 

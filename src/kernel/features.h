@@ -58,13 +58,16 @@ class Features {
   int value(Feature f) const;
   // The "Feature detection:" block of -V -v.
   std::string report() const;
+  // The running kernel's BTF that the probes read, for the rest of the run to share: parsing
+  // vmlinux's takes a fifth of a second and more under emulation. Null in fixed tables.
+  std::shared_ptr<KernelBtf> kernel_btf() const { return btf_; }
 
  private:
   Features();
 
   static constexpr size_t kCount = static_cast<size_t>(Feature::Count);
   mutable std::array<std::optional<int>, kCount> values_;
-  mutable std::unique_ptr<KernelBtf> btf_;  // null in fixed tables
+  std::shared_ptr<KernelBtf> btf_;  // null in fixed tables
 };
 
 }  // namespace retsnoop
