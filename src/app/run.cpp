@@ -286,7 +286,8 @@ std::optional<Command> make_command(const Options& o) {
 struct RunSetup {
   const Features& features;
   AttachKind kind;
-  bool lbr;  // a branch recorder is open
+  bool lbr;                // a branch recorder is open
+  bool kprobe_events_pay;  // RunFacts::kprobe_events_pay, decided (and told with -v) once
   const std::optional<RunStateDir>& state_dir;
   RunLock& run_lock;
   const CgroupDirs& cgroups;
@@ -306,8 +307,7 @@ int trace_selection(const Options& opts, Selection sel, const RunSetup& setup, C
                  .symb = symb_level(opts, d.vmlinux.has_value()),
                  .lbr = setup.lbr,
                  .uprobes = uprobes,
-                 .kprobe_events_pay = setup.kind == AttachKind::Kprobe && !opts.kprobe_events &&
-                                      kprobe_events_pay_off(setup.features)};
+                 .kprobe_events_pay = setup.kprobe_events_pay};
   LayerConfigs cfg = layer_configs(opts, facts);
   auto symbolizer = make_symbolizer(d.ksyms, d.vmlinux, facts.symb);
   StopSignal stop;
@@ -370,7 +370,10 @@ int run(const Options& opts) {
   // Before the slow discovery, so that a machine without LBR says so at once; open until
   // trace_loop() has detached everything.
   std::optional<LbrPerfEvents> lbr_events = start_lbr(opts, features);
-  RunSetup setup{features, kind, lbr_events.has_value(), state_dir, run_lock, cgroups};
+  bool kprobe_events_pay =
+      kind == AttachKind::Kprobe && !opts.kprobe_events && kprobe_events_pay_off(features);
+  RunSetup setup{features, kind,   lbr_events.has_value(), kprobe_events_pay, state_dir,
+                 run_lock, cgroups};
   std::fflush(stdout);
   ZoomOptions zoom_opts = zoom_options(opts);
   if (zoom_opts.rounds) {
