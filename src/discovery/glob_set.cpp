@@ -24,7 +24,10 @@ void GlobSet::add(GlobSpec spec, std::string_view origin, bool must_match) {
     scanned_.push_back(entries_.size());
   }
   bool must = must_match && spec.kind == GlobKind::Name;
-  entries_.push_back({std::move(spec), std::string(origin), 0, must, {}});
+  Entry e{std::move(spec), std::string(origin), 0, must, {}};
+  e.name_glob = CompiledGlob(e.spec.pattern);
+  e.module_glob = CompiledGlob(e.spec.module_glob);
+  entries_.push_back(std::move(e));
 }
 
 void GlobSet::reserve(size_t more) { entries_.reserve(entries_.size() + more); }
@@ -58,9 +61,9 @@ bool GlobSet::entry_matches(const Entry& e, std::string_view module, std::string
     return module.empty() &&
            (e.path_funcs.contains(name) || e.path_funcs.contains(base_name(name)));
   }
-  if (!e.spec.module_glob.empty() && (module.empty() || !glob_match(e.spec.module_glob, module)))
+  if (!e.spec.module_glob.empty() && (module.empty() || !e.module_glob.matches(module)))
     return false;
-  return glob_match(e.spec.pattern, name);
+  return e.name_glob.matches(name);
 }
 
 bool GlobSet::count_match(Entry& e, std::string_view module, std::string_view name) {
