@@ -6,17 +6,24 @@
 # crashes, leaks, hits undefined behaviour or hangs, after printing its reproducer (rerun it with
 # the target and the file as its argument; docs/testing.md).
 #
-# Usage: fuzz.sh [--seconds N] [TARGET...]
-#   --seconds  fuzzing time per target (default 7: all fourteen within 50 s on two cores)
-#   TARGET     only these (e.g. btf elf_file); default every target
+# Usage: fuzz.sh [--seconds N] [--unit-tests] [--no-fuzzing] [TARGET...]
+#   --seconds     fuzzing time per target (default 7: all fourteen within 50 s on two cores)
+#   --unit-tests  also build the unit tests with the same instrumentation and run them first:
+#                 scripts/test.sh's ASan and UBSan run, without a build of its own
+#   --no-fuzzing  stop after the build (and the unit tests)
+#   TARGET        only these (e.g. btf elf_file); default every target
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build-fuzz}
 seconds=7
 targets=()
+build_targets=(fuzz_targets)
+fuzzing=1
 while (($#)); do
   case "$1" in
     --seconds) seconds=${2:?}; shift ;;
+    --unit-tests) build_targets+=(unit_tests) ;;
+    --no-fuzzing) fuzzing=0 ;;
     -*) echo "fuzz: unknown argument '$1'" >&2; exit 2 ;;
     *) targets+=("$1") ;;
   esac
@@ -30,7 +37,11 @@ export CMAKE_GENERATOR=${CMAKE_GENERATOR:-Ninja}  # as scripts/build.sh
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=clang \
   -DCMAKE_CXX_COMPILER=clang++ -DRETSNOOP_FUZZ=ON -DRETSNOOP_FUZZ_ELFUTILS="$elfutils" \
   -DRETSNOOP_SANITIZE=address,undefined -DRETSNOOP_BENCH=OFF -DRETSNOOP_PACKAGING=OFF >/dev/null
-cmake --build "$build" -j"$(nproc)" --target fuzz_targets >/dev/null
+cmake --build "$build" -j"$(nproc)" --target "${build_targets[@]}" >/dev/null
+if ((${#build_targets[@]} > 1)); then
+  ctest --test-dir "$build" --output-on-failure -j"$(nproc)" -R '^unit\.'
+fi
+((fuzzing)) || exit 0
 
 fuzz_dir=$build/tests/fuzz
 if ((${#targets[@]} == 0)); then

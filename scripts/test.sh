@@ -15,7 +15,6 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
 build_arm64=${BUILD_DIR_ARM64:-$root/build-arm64}
-build_sanitize=${BUILD_DIR_SANITIZE:-$root/build-sanitize}
 build_fuzz=${BUILD_DIR_FUZZ:-$root/build-fuzz}
 usage() { sed -n '8,13s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 
@@ -58,11 +57,10 @@ step lint
 bash "$root/scripts/lint.sh" --tidy "$build"
 step "unit tests"
 ctest --test-dir "$build" --output-on-failure -j"$(nproc)"
+# The fuzz targets' build (clang, ASan and UBSan) runs the unit tests too: one instrumented
+# build of the sources instead of two.
 step "unit tests with AddressSanitizer and UndefinedBehaviorSanitizer"
-BUILD_DIR=$build_sanitize bash "$root/scripts/build.sh" --target unit_tests -- \
-  -DRETSNOOP_SANITIZE=address,undefined -DRETSNOOP_WERROR=ON -DRETSNOOP_BENCH=OFF \
-  -DRETSNOOP_PACKAGING=OFF
-ctest --test-dir "$build_sanitize" --output-on-failure -j"$(nproc)" -R '^unit\.'
+BUILD_DIR=$build_fuzz bash "$root/scripts/fuzz.sh" --unit-tests --no-fuzzing
 [[ $lane == all ]] || exit 0
 step "fuzzing"
 BUILD_DIR=$build_fuzz bash "$root/scripts/fuzz.sh"
