@@ -24,10 +24,7 @@ void GlobSet::add(GlobSpec spec, std::string_view origin, bool must_match) {
     scanned_.push_back(entries_.size());
   }
   bool must = must_match && spec.kind == GlobKind::Name;
-  Entry e{std::move(spec), std::string(origin), 0, must, {}};
-  e.name_glob = CompiledGlob(e.spec.pattern);
-  e.module_glob = CompiledGlob(e.spec.module_glob);
-  entries_.push_back(std::move(e));
+  entries_.push_back({std::move(spec), std::string(origin), 0, must, {}});
 }
 
 void GlobSet::reserve(size_t more) { entries_.reserve(entries_.size() + more); }
@@ -61,9 +58,9 @@ bool GlobSet::entry_matches(const Entry& e, std::string_view module, std::string
     return module.empty() &&
            (e.path_funcs.contains(name) || e.path_funcs.contains(base_name(name)));
   }
-  if (!e.spec.module_glob.empty() && (module.empty() || !e.module_glob.matches(module)))
+  if (!e.spec.module_glob.empty() && (module.empty() || !glob_match(e.spec.module_glob, module)))
     return false;
-  return e.name_glob.matches(name);
+  return glob_match(e.spec.pattern, name);
 }
 
 bool GlobSet::count_match(Entry& e, std::string_view module, std::string_view name) {

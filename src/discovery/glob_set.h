@@ -10,7 +10,6 @@
 #include <unordered_set>
 #include <vector>
 
-#include "discovery/glob.h"
 #include "discovery/glob_spec.h"
 #include "discovery/source_path_index.h"
 #include "util/hash_index.h"
@@ -57,9 +56,7 @@ class GlobSet {
     size_t matches = 0;
     bool must_match = false;
     std::unordered_set<std::string, NameHash, std::equal_to<>>
-        path_funcs;                // Path globs: names DWARF puts under the path
-    CompiledGlob name_glob{""};    // Name: spec.pattern
-    CompiledGlob module_glob{""};  // Name: spec.module_glob
+        path_funcs;  // Path globs: names DWARF puts under the path
   };
   bool entry_matches(const Entry& e, std::string_view module, std::string_view name) const;
   bool count_match(Entry& e, std::string_view module, std::string_view name);
